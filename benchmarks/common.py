@@ -1,0 +1,50 @@
+"""Helpers shared by the benchmarks: where the data is, timing, and the JSON last line."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from sgfmill import sgf
+
+ROOT = Path(__file__).resolve().parent.parent
+SHARED = ROOT.parent / "shared" / "data"
+KOGO = SHARED / "joseki" / "kogo-kjd-2014" / "Kogo_s_Joseki_Dictionary.sgf"
+CACHE = ROOT / "benchmarks" / ".cache"
+
+
+def need(path: Path) -> Path:
+    if not path.exists():
+        sys.exit(f"benchmark data not found: {path}")
+    return path
+
+
+def best_of(repeats: int, func: Callable[[], Any]) -> float:
+    """The fastest of ``repeats`` runs, in seconds (the least disturbed by a shared machine)."""
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        func()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def sgfmill_visit(path: Path) -> int:
+    """sgfmill alone: parse the file and read every node's move; returns the node count."""
+    game = sgf.Sgf_game.from_bytes(path.read_bytes())
+    stack, nodes = [game.get_root()], 0
+    while stack:
+        node = stack.pop()
+        node.get_move()
+        nodes += 1
+        stack.extend(node)
+    return nodes
+
+
+def report(figures: dict[str, Any]) -> None:
+    """Print the figures as one JSON object on the last line."""
+    print(json.dumps(figures))

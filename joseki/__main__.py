@@ -1,0 +1,5 @@
+"""``python -m joseki``: the command line."""
+
+from joseki.cli import app
+
+app()

@@ -1,0 +1,263 @@
+"""The ``joseki`` command line: a thin shell over the library functions of the same names."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+from rich.text import Text
+
+from joseki.diagram import corner_diagram
+from joseki.forest import flatten_file
+from joseki.geometry import Corner
+from joseki.importer import FileReport, collection_count, expand_paths, import_file, import_files
+from joseki.query import CornerAnswer, check_legal, next_moves, parse_moves
+from joseki.resources import starter_book
+from joseki.steps import parse_steps
+from joseki.store import Store, StoreError
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+                  help="A Go joseki database: import SGF collections, ask for the next joseki move.")
+db_app = typer.Typer(no_args_is_help=True, help="Database maintenance.")
+app.add_typer(db_app, name="db")
+
+out = Console()
+err = Console(stderr=True)
+F = TypeVar("F", bound=Callable[..., Any])
+
+STARTER = "starter"
+
+
+def fail(message: str, code: int = 1) -> typer.Exit:
+    """Print a one-line error and return the exit to raise."""
+    err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    return typer.Exit(code)
+
+
+def user_errors(func: F) -> F:
+    """Turn the user's mistakes (ValueError, StoreError) into a one-line error and exit code 1."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except (ValueError, StoreError) as exc:
+            raise fail(str(exc)) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+class Context:
+    db: str | None = None
+
+
+CTX = Context()
+
+
+@app.callback()
+def main(db: Annotated[str | None, typer.Option(
+        "--db", help="Database: an SQLAlchemy URL or a SQLite file path (default: $JOSEKI_DB, else "
+                     "joseki.sqlite in the user data directory).")] = None) -> None:
+    """A Go joseki database: import SGF collections, ask for the next joseki move."""
+    CTX.db = db
+
+
+def open_store() -> Store:
+    return Store(CTX.db)
+
+
+def ensure_starter(store: Store) -> None:
+    """Load the starter book into a store that has no collection at all."""
+    with store.read() as conn:
+        empty = collection_count(conn, store) == 0
+    if empty:
+        report = import_file(store, starter_book(), STARTER)
+        if report.error:
+            raise StoreError(f"starter book {starter_book()}: {report.error}")
+        err.print(f"[dim]empty store: loaded the starter book ({report.new} variations)[/]")
+
+
+@app.command("import")
+@user_errors
+def import_command(
+    paths: Annotated[list[Path], typer.Argument(help="SGF files or folders (searched for *.sgf).")],
+    collection: Annotated[str | None, typer.Option(help="Collection name (default: each file's stem).")] = None,
+    replace: Annotated[bool, typer.Option(help="Re-import files imported before.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the reports as JSON.")] = False,
+) -> None:
+    """Import SGF joseki collections, one transaction per file."""
+    files = expand_paths(paths)
+    if not files:
+        raise fail("no SGF files found in " + ", ".join(map(str, paths)))
+    with open_store() as store, Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=err, transient=True, disable=as_json or not err.is_terminal,
+    ) as progress:
+        task = progress.add_task("importing", total=len(files))
+
+        def advance(path: Path, report: FileReport) -> None:
+            progress.update(task, advance=1, description=f"importing {path.name}")
+
+        reports = import_files(store, files, collection, replace, advance)
+    failed = [r for r in reports if r.error]
+    for r in failed:
+        err.print(f"[bold red]error:[/] {r.path}: {r.error}", highlight=False, soft_wrap=True)
+    for r in reports:
+        for warning in r.warnings:
+            err.print(f"[yellow]warning:[/] {r.path}: {warning}", highlight=False, soft_wrap=True)
+    if as_json:
+        out.print_json(data={"files": [_report_json(r) for r in reports]})
+    else:
+        out.print(_report_table(reports))
+    if failed:
+        raise typer.Exit(1)
+
+
+def _report_json(r: FileReport) -> dict[str, Any]:
+    return {"file": r.path, "collection": r.collection, "status": r.status, "paths": r.paths, "new": r.new,
+            "duplicates": r.duplicates, "skipped": r.skipped, "error": r.error}
+
+
+def _report_table(reports: list[FileReport]) -> Table:
+    table = Table(title="import")
+    for name in ("file", "collection", "status", "paths", "new", "duplicates", "skipped"):
+        table.add_column(name, justify="right" if name in ("paths", "new", "duplicates", "skipped") else "left")
+    for r in reports:
+        table.add_row(Path(r.path).name, r.collection, r.status if not r.error else "[red]failed[/]",
+                      str(r.paths), str(r.new), str(r.duplicates), str(r.skipped))
+    if len(reports) > 1:
+        table.add_row(f"{len(reports)} files", "", "", *(str(sum(getattr(r, k) for r in reports))
+                                                          for k in ("paths", "new", "duplicates", "skipped")),
+                      style="bold")
+    return table
+
+
+def _color(name: str) -> str:
+    key = name.strip().lower()
+    if key in ("b", "black"):
+        return "b"
+    if key in ("w", "white"):
+        return "w"
+    raise ValueError(f"bad colour {name!r} (expected black or white)")
+
+
+@app.command("next")
+@user_errors
+def next_command(
+    moves: Annotated[list[str] | None, typer.Argument(help="Moves in GTP (Q16) or SGF (pd) notation, or pass.")]
+    = None,
+    steps: Annotated[str | None, typer.Option(help="A play-step string in zone letters instead of moves.")] = None,
+    first: Annotated[str, typer.Option(help="Colour of the first move: black or white.")] = "black",
+    corner: Annotated[str, typer.Option(help="Corner for --steps or an empty board.")] = "top-right",
+    top: Annotated[int | None, typer.Option(help="Show at most this many candidates.", min=1)] = None,
+    collection: Annotated[list[str] | None, typer.Option(help="Only these collections (repeatable).")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
+) -> None:
+    """The book's next moves for each corner of MOVES (or of --steps)."""
+    first_color = _color(first)
+    where = Corner.parse(corner)
+    if steps is not None:
+        if moves:
+            raise ValueError("give MOVES or --steps, not both")
+        parse_steps(steps)
+    else:
+        played, _ = parse_moves(moves or [], first_color)
+        check_legal(played, moves or [])
+    with open_store() as store:
+        ensure_starter(store)
+        answers = next_moves(store, moves, steps, first_color, where, top, collection)
+    if as_json:
+        out.print_json(data={"corners": [a.as_json() for a in answers]})
+        return
+    for answer in answers:
+        _print_answer(answer)
+
+
+LABELS = "abcdefghijklmnopqrstuvwxyz"
+STATE_TEXT = {"in-book": "in book", "left-book": "out of book", "empty": "empty corner"}
+
+
+def _print_answer(a: CornerAnswer) -> None:
+    who = "Black" if a.to_move == "b" else "White"
+    title = f"[bold]{a.corner.value}[/]: {STATE_TEXT.get(a.state, a.state)}, {who} to play"
+    if a.steps:
+        title += f"  [dim](steps {a.steps})[/]"
+    out.print(title)
+    if a.state == "left-book":
+        out.print(f"left the book at local move {a.left_at} ({a.left_move}); the book's moves after "
+                  f"{a.book_steps or 'the empty corner'}:")
+    labels = {c.point: LABELS[i] for i, c in enumerate(a.candidates[: len(LABELS)]) if c.point is not None}
+    table = Table(show_edge=False)
+    for name in ("", "move", "paths", "priority", "category"):
+        table.add_column(name, justify="right" if name in ("paths", "priority") else "left")
+    for c in a.candidates:
+        label = labels.get(c.point, "") if c.point is not None else ""
+        table.add_row(label, c.move, str(c.paths), f"{c.priority:.2f}", c.category or "")
+    if not a.candidates:
+        table.add_row("", "[dim]the book has no move here[/]", "", "", "")
+    grid = Table.grid(padding=(0, 4))
+    grid.add_row(Text("\n".join(corner_diagram(a.corner, a.stones, labels)), style="bold"), table)
+    out.print(grid)
+    out.print()
+
+
+@app.command("flatten")
+@user_errors
+def flatten_command(
+    path: Annotated[Path, typer.Argument(help="An SGF joseki collection.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the records as JSON lines.")] = False,
+) -> None:
+    """Print the flat records of an SGF file: one canonical step string per root-to-leaf path."""
+    try:
+        forest = flatten_file(path)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
+    for warning in forest.warnings:
+        err.print(f"[yellow]warning:[/] {path}: {warning}")
+    if as_json:
+        for v in forest.variations:
+            sys.stdout.write(json.dumps({"steps": v.steps, "first": v.first_color, "corner": v.corner.value,
+                                         "swapped": v.swap, "tree_path": v.tree_path, "setup": v.setup}) + "\n")
+        return
+    table = Table(title=f"{path.name}: {len(forest.variations)} variations, {forest.nodes} nodes")
+    for name in ("steps", "first", "corner", "tree path"):
+        table.add_column(name)
+    for v in forest.variations:
+        table.add_row(v.steps, v.first_color, v.corner.value, v.tree_path)
+    out.print(table)
+
+
+@db_app.command("upgrade")
+@user_errors
+def db_upgrade() -> None:
+    """Create or upgrade the database schema to the newest migration."""
+    store = Store(CTX.db, upgrade=False)
+    before, after = store.upgrade()
+    out.print(f"{store.display_url}: {before or 'empty'} -> {after}")
+
+
+@db_app.command("info")
+@user_errors
+def db_info(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """Where the database is, its schema revision and what it holds."""
+    from sqlalchemy import func, select
+
+    from joseki.store import current_revision
+
+    with open_store() as store, store.read() as conn:
+        counts = {name: conn.execute(select(func.count()).select_from(store.tables[name])).scalar_one()
+                  for name in ("collection", "source_file", "variation", "node")}
+        data = {"url": store.display_url, "revision": current_revision(conn), **counts}
+    if as_json:
+        out.print_json(data=data)
+    else:
+        for key, value in data.items():
+            out.print(f"{key:>12}: {value}")

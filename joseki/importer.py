@@ -1,0 +1,233 @@
+"""Importing SGF joseki collections into the store, one transaction per file.
+
+A file is flattened (:mod:`joseki.forest`) before anything is written, so a malformed file
+writes nothing. Its records go into the collection (the file stem unless named); a record
+whose step string the collection already has is a duplicate. Every prefix of a new record
+becomes a ``node`` (once, shared by all collections) and counts one path in the
+collection's ``node_book`` row; the SGF notes along the path give each move its category
+and comment.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, CursorResult, delete, func, select, update
+
+from joseki.category import categorise, merge
+from joseki.forest import Forest, Variation, flatten_bytes, read_sgf_bytes
+from joseki.gcpause import paused_gc
+from joseki.store import ROOT_ID, Store, batched, bulk_insert, node_id
+
+SGF_SUFFIXES = (".sgf", ".SGF")
+
+
+@dataclass(slots=True)
+class FileReport:
+    """What importing one file did."""
+
+    path: str
+    collection: str
+    status: str = "imported"
+    paths: int = 0
+    new: int = 0
+    duplicates: int = 0
+    skipped: int = 0
+    error: str | None = None
+    warnings: list[str] = field(default_factory=list)
+
+
+def expand_paths(paths: Iterable[Path | str]) -> list[Path]:
+    """The SGF files named by ``paths``: files as given, folders searched recursively."""
+    found: list[Path] = []
+    for item in paths:
+        path = Path(item)
+        if path.is_dir():
+            found.extend(sorted(p for p in path.rglob("*") if p.suffix in SGF_SUFFIXES and p.is_file()))
+        else:
+            found.append(path)
+    return found
+
+
+def import_files(store: Store, paths: Iterable[Path | str], collection: str | None = None,
+                 replace: bool = False,
+                 progress: Callable[[Path, FileReport], None] | None = None) -> list[FileReport]:
+    """Import every SGF file of ``paths``; a failing file is reported and writes nothing."""
+    reports = []
+    for path in expand_paths(paths):
+        report = import_file(store, path, collection, replace)
+        reports.append(report)
+        if progress is not None:
+            progress(path, report)
+    return reports
+
+
+def import_file(store: Store, path: Path, collection: str | None = None, replace: bool = False) -> FileReport:
+    """Import one SGF file in one transaction."""
+    name = collection or path.stem
+    report = FileReport(str(path), name)
+    try:
+        data = read_sgf_bytes(path)
+        forest = flatten_bytes(data, str(path))
+    except ValueError as exc:
+        report.status, report.error = "failed", str(exc)
+        return report
+    report.warnings = forest.warnings
+    digest = hashlib.sha256(data).hexdigest()
+    with paused_gc(), store.write() as conn:
+        import_forest(conn, store, forest, name, digest, replace, report)
+    return report
+
+
+def import_forest(conn: Connection, store: Store, forest: Forest, name: str, digest: str, replace: bool,
+                  report: FileReport) -> None:
+    """Write a flattened file into collection ``name`` on ``conn`` (inside the caller's transaction)."""
+    t = store.tables
+    now = datetime.now(UTC).replace(tzinfo=None)
+    collection_id = conn.execute(select(t["collection"].c.id).where(t["collection"].c.name == name)).scalar()
+    new_collection = collection_id is None
+    if collection_id is None:
+        collection_id = _inserted_id(conn.execute(t["collection"].insert().values(name=name, created_at=now)))
+    sf = t["source_file"]
+    old = conn.execute(select(sf.c.id).where(sf.c.collection_id == collection_id, sf.c.sha256 == digest)).scalar()
+    if old is not None:
+        if not replace:
+            report.status = "already imported"
+            return
+        remove_source_file(conn, store, old, collection_id)
+        report.status = "replaced"
+    report.paths = len(forest.variations) + forest.skipped
+    report.skipped = forest.skipped
+    var = t["variation"]
+    known = set(conn.execute(select(var.c.steps).where(var.c.collection_id == collection_id)).scalars())
+    fresh: dict[str, Variation] = {}
+    for v in forest.variations:
+        if v.steps in known or v.steps in fresh:
+            report.duplicates += 1
+        else:
+            fresh[v.steps] = v
+    report.new = len(fresh)
+    source_id = _inserted_id(conn.execute(sf.insert().values(
+        collection_id=collection_id, path=forest.source, sha256=digest, imported_at=now, paths=report.paths,
+        new=report.new, duplicates=report.duplicates, skipped=report.skipped)))
+    if not fresh:
+        return
+    bulk_insert(conn, var, ("collection_id", "source_file_id", "steps", "first_color", "corner", "swapped", "game",
+                            "tree_path", "setup"),
+                [(collection_id, source_id, v.steps, v.first_color, v.corner.value, v.swap, v.game, v.tree_path,
+                  v.setup) for v in fresh.values()])
+    counts = prefix_counts(fresh)
+    ids = add_nodes(conn, store, counts)
+    add_paths(conn, store, collection_id, counts, ids, _move_notes(forest.variations), new_collection)
+
+
+def _inserted_id(result: CursorResult[Any]) -> int:
+    key = result.inserted_primary_key
+    assert key is not None
+    return int(key[0])
+
+
+def prefix_counts(steps: Iterable[str]) -> Counter[str]:
+    """How many of the step strings pass through each non-empty prefix."""
+    counts: Counter[str] = Counter()
+    for s in steps:
+        counts.update(s[:end] for end in range(2, len(s) + 1, 2))
+    return counts
+
+
+def add_nodes(conn: Connection, store: Store, prefixes: Iterable[str]) -> dict[str, int]:
+    """Insert the trie nodes of ``prefixes`` (closed under taking prefixes) that the store lacks.
+
+    Returns the node key of each prefix.
+    """
+    ids = {p: node_id(p) for p in prefixes}
+    ids[""] = ROOT_ID
+    rows = sorted((nid, ids[p[:-2]], p[-2:], len(p) // 2, p) for p, nid in ids.items() if p)
+    bulk_insert(conn, store.tables["node"], ("id", "parent_id", "move", "depth", "steps"), rows,
+                ignore_existing=True)
+    return ids
+
+
+@dataclass(slots=True)
+class _MoveNote:
+    category: str | None = None
+    comments: list[str] = field(default_factory=list)
+    properties: dict[str, list[str]] = field(default_factory=dict)
+
+
+def _move_notes(variations: list[Variation]) -> dict[str, _MoveNote]:
+    """Notes per step prefix, gathered from every path of the file (duplicates included)."""
+    seen: set[int] = set()
+    notes: dict[str, _MoveNote] = {}
+    for v in variations:
+        for note in v.notes:
+            if id(note) in seen or note.step == 0:
+                continue
+            seen.add(id(note))
+            prefix = v.steps[: 2 * note.step]
+            entry = notes.setdefault(prefix, _MoveNote())
+            props = dict(note.properties)
+            entry.category = merge(entry.category, categorise(note.comment, props))
+            if note.comment and note.comment not in entry.comments:
+                entry.comments.append(note.comment)
+            for key, values in props.items():
+                entry.properties.setdefault(key, []).extend(values)
+    return notes
+
+
+def add_paths(conn: Connection, store: Store, collection_id: int, counts: Counter[str], ids: dict[str, int],
+              notes: dict[str, _MoveNote], new_collection: bool = False) -> None:
+    """Add ``counts`` to the collection's per-node path counts, with categories and comments."""
+    nb = store.tables["node_book"]
+    existing: dict[int, int] = {}
+    if not new_collection:
+        for chunk in batched([ids[p] for p in counts]):
+            existing.update(conn.execute(select(nb.c.node_id, nb.c.paths).where(
+                nb.c.collection_id == collection_id, nb.c.node_id.in_(chunk))).all())
+    inserts: list[tuple[Any, ...]] = []
+    updates: list[dict[str, Any]] = []
+    for prefix, count in counts.items():
+        nid = ids[prefix]
+        if nid in existing:
+            updates.append({"k_node": nid, "k_paths": existing[nid] + count})
+            continue
+        note = notes.get(prefix)
+        if note is None:
+            inserts.append((nid, collection_id, count, None, None, None))
+        else:
+            inserts.append((nid, collection_id, count, note.category, "\n\n".join(note.comments) or None,
+                            json.dumps(note.properties, ensure_ascii=False) if note.properties else None))
+    inserts.sort()
+    bulk_insert(conn, nb, ("node_id", "collection_id", "paths", "category", "comment", "properties"), inserts)
+    if updates:
+        from sqlalchemy import bindparam
+
+        conn.execute(update(nb).where(nb.c.collection_id == collection_id, nb.c.node_id == bindparam("k_node"))
+                     .values(paths=bindparam("k_paths")), updates)
+
+
+def remove_source_file(conn: Connection, store: Store, source_id: int, collection_id: int) -> None:
+    """Delete a file's records and take their paths off the node counts."""
+    var, nb = store.tables["variation"], store.tables["node_book"]
+    steps = list(conn.execute(select(var.c.steps).where(var.c.source_file_id == source_id)).scalars())
+    counts = prefix_counts(steps)
+    from sqlalchemy import bindparam
+
+    rows = [{"k_node": node_id(p), "k_minus": n} for p, n in counts.items()]
+    if rows:
+        conn.execute(update(nb).where(nb.c.collection_id == collection_id, nb.c.node_id == bindparam("k_node"))
+                     .values(paths=nb.c.paths - bindparam("k_minus")), rows)
+        conn.execute(delete(nb).where(nb.c.collection_id == collection_id, nb.c.paths <= 0))
+    conn.execute(delete(var).where(var.c.source_file_id == source_id))
+    conn.execute(delete(store.tables["source_file"]).where(store.tables["source_file"].c.id == source_id))
+
+
+def collection_count(conn: Connection, store: Store) -> int:
+    return int(conn.execute(select(func.count()).select_from(store.tables["collection"])).scalar_one())

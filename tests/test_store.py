@@ -1,0 +1,118 @@
+"""The store end to end: importing real collections, re-importing, and the next-move query."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from joseki.forest import flatten_file
+from joseki.geometry import ALL_TRANSFORMS, Corner, Transform
+from joseki.importer import import_files
+from joseki.notation import format_gtp_vertex, parse_gtp_vertex
+from joseki.query import next_moves
+from joseki.store import Store, current_revision, head_revision
+
+from .conftest import JOSEKI, KOGO, OGS, need
+
+
+@pytest.fixture(scope="module")
+def kogo_store(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    path = tmp_path_factory.mktemp("kogo") / "book.sqlite"
+    store = Store(str(path))
+    (report,) = import_files(store, [need(KOGO)], "kogo")
+    assert report.error is None
+    return store
+
+
+def test_kogo_imports_every_distinct_path(kogo_store: Store) -> None:
+    forest = flatten_file(KOGO)
+    distinct = {v.steps for v in forest.variations}
+    with kogo_store.read() as conn:
+        rows = conn.exec_driver_sql("SELECT count(*), count(DISTINCT steps) FROM variation").one()
+        assert tuple(rows) == (len(distinct), len(distinct))
+        root_paths = conn.exec_driver_sql(
+            "SELECT sum(paths) FROM node_book JOIN node ON node.id = node_book.node_id WHERE node.depth = 1").scalar()
+        assert root_paths == len(distinct)
+        assert current_revision(conn) == head_revision()
+
+
+def test_reimport_adds_nothing_and_replace_reimports(tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "b.sqlite"))
+    (first,) = import_files(store, [need(OGS)])
+    assert (first.status, first.paths, first.new + first.duplicates) == ("imported", 3497, 3497)
+    (again,) = import_files(store, [OGS])
+    assert (again.status, again.new) == ("already imported", 0)
+    (replaced,) = import_files(store, [OGS], replace=True)
+    assert (replaced.status, replaced.new) == ("replaced", first.new)
+    with store.read() as conn:
+        assert conn.exec_driver_sql("SELECT count(*) FROM variation").scalar() == first.new
+        assert conn.exec_driver_sql("SELECT count(*) FROM source_file").scalar() == 1
+        top = conn.exec_driver_sql(
+            "SELECT sum(paths) FROM node_book JOIN node ON node.id = node_book.node_id WHERE node.depth = 1").scalar()
+        assert top == first.new
+
+
+def test_every_real_collection_imports(tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "all.sqlite"))
+    reports = import_files(store, [need(JOSEKI)])
+    assert len(reports) == 18 and not [r for r in reports if r.error]
+    assert sum(r.paths for r in reports) == 7721 + 7667 + 3497 + 5393 + 6012 + 332 + 508 + 45 + 203
+
+
+def candidates(store: Store, moves: list[str], **kw: object) -> list[str]:
+    (answer,) = next_moves(store, moves, **kw)  # type: ignore[arg-type]
+    return [c.move for c in answer.candidates]
+
+
+def test_next_after_approach_lists_standard_answers(kogo_store: Store) -> None:
+    (answer,) = next_moves(kogo_store, ["Q16", "R14"])
+    assert answer.state == "in-book" and answer.steps == "DDCF" and answer.to_move == "b"
+    moves = [c.move for c in answer.candidates]
+    # the one-space jump, the small knight and the pincers of Kogo's 4-4 chapter
+    assert {"R12", "O16", "Q12", "R10"} <= set(moves)
+    assert answer.candidates[0].category not in ("mistake", "trick")
+
+
+def transformed(moves: list[str], t: Transform) -> list[str]:
+    base = Transform(Corner.TOP_RIGHT)
+    return [format_gtp_vertex(t.to_board(base.to_zone(parse_gtp_vertex(m), 19), 19)) for m in moves]  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("t", ALL_TRANSFORMS, ids=str)
+@pytest.mark.parametrize("first", ["b", "w"])
+def test_same_answer_in_all_eight_forms_and_both_colours(kogo_store: Store, t: Transform, first: str) -> None:
+    line = ["Q16", "R14", "O16", "Q12"]
+    reference = candidates(kogo_store, line)
+    (answer,) = next_moves(kogo_store, transformed(line, t), first=first)
+    assert answer.corner is t.corner
+    assert answer.to_move == first
+    expected = [m if m == "tenuki" else transformed([m], t)[0] for m in reference]
+    assert [c.move for c in answer.candidates] == expected
+
+
+def test_symmetric_prefix_gives_one_representative(kogo_store: Store) -> None:
+    moves = candidates(kogo_store, ["Q16"])
+    # after a lone 4-4 stone the knight's approach appears once, on the right side (R14, not O17)
+    assert "R14" in moves and "O17" not in moves
+    assert "R17" in moves  # the 3-3 invasion, on the diagonal
+
+
+def test_out_of_book(kogo_store: Store) -> None:
+    (answer,) = next_moves(kogo_store, ["Q16", "R14", "S18"])
+    assert answer.state == "left-book"
+    assert answer.book_steps == "DDCF" and answer.left_at == 3 and answer.left_move == "S18"
+    assert "R12" in [c.move for c in answer.candidates]
+
+
+def test_steps_and_sgf_notation(kogo_store: Store) -> None:
+    (answer,) = next_moves(kogo_store, steps="DDFC")
+    assert answer.steps == "DDCF"
+    assert [c.move for c in answer.candidates] == candidates(kogo_store, ["Q16", "O17"])
+    sgf = candidates(kogo_store, ["pd", "qf"])
+    assert "qh" in sgf  # R12 in SGF notation
+
+
+def test_tenuki_in_the_input(kogo_store: Store) -> None:
+    (answer,) = next_moves(kogo_store, ["Q16", "R14", "pass"])
+    assert answer.steps == "DDCFXX" and answer.to_move == "w"
