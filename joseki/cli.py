@@ -17,12 +17,14 @@ from rich.text import Text
 
 from joseki.diagram import corner_diagram
 from joseki.forest import flatten_file
+from joseki.game import read_game
 from joseki.geometry import Corner
 from joseki.importer import FileReport, collection_count, expand_paths, import_file, import_files
-from joseki.query import CornerAnswer, check_legal, next_moves, parse_moves
+from joseki.query import CornerAnswer, check_legal, next_in_game, next_moves, parse_moves
 from joseki.resources import starter_book
 from joseki.steps import parse_steps
 from joseki.store import Store, StoreError
+from joseki.zone import check_zone_size
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
                   help="A Go joseki database: import SGF collections, ask for the next joseki move.")
@@ -159,21 +161,30 @@ def next_command(
     corner: Annotated[str, typer.Option(help="Corner for --steps or an empty board.")] = "top-right",
     top: Annotated[int | None, typer.Option(help="Show at most this many candidates.", min=1)] = None,
     collection: Annotated[list[str] | None, typer.Option(help="Only these collections (repeatable).")] = None,
+    sgf: Annotated[Path | None, typer.Option("--sgf", help="A game record: every corner after --move.")] = None,
+    move: Annotated[int | None, typer.Option(help="With --sgf: after this move (default: the last).", min=0)]
+    = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
 ) -> None:
-    """The book's next moves for each corner of MOVES (or of --steps)."""
+    """The book's next moves for each corner of MOVES, of --steps, or of a game (--sgf)."""
     first_color = _color(first)
     where = Corner.parse(corner)
-    if steps is not None:
-        if moves:
-            raise ValueError("give MOVES or --steps, not both")
+    if sum(x is not None and x != [] for x in (moves, steps, sgf)) > 1:
+        raise ValueError("give one of MOVES, --steps or --sgf")
+    played: list[tuple[str, tuple[int, int] | None]] | None = None
+    if sgf is not None:
+        played = _game_moves(sgf, move)
+    elif steps is not None:
         parse_steps(steps)
     else:
-        played, _ = parse_moves(moves or [], first_color)
-        check_legal(played, moves or [])
+        typed, _ = parse_moves(moves or [], first_color)
+        check_legal(typed, moves or [])
     with open_store() as store:
         ensure_starter(store)
-        answers = next_moves(store, moves, steps, first_color, where, top, collection)
+        if played is not None:
+            answers = next_in_game(store, played, top, collection)
+        else:
+            answers = next_moves(store, moves, steps, first_color, where, top, collection)
     if as_json:
         out.print_json(data={"corners": [a.as_json() for a in answers]})
         return
@@ -181,8 +192,22 @@ def next_command(
         _print_answer(answer)
 
 
+def _game_moves(path: Path, move: int | None) -> list[tuple[str, tuple[int, int] | None]]:
+    """The main line of a game file up to ``move``; ValueError naming the file for bad input."""
+    try:
+        game = read_game(path)
+        check_zone_size(game.size)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
+    if move is not None and move > len(game.moves):
+        raise ValueError(f"{path}: --move {move} is beyond the game's {len(game.moves)} moves")
+    return game.moves[:move] if move is not None else game.moves
+
+
 LABELS = "abcdefghijklmnopqrstuvwxyz"
-STATE_TEXT = {"in-book": "in book", "left-book": "out of book", "empty": "empty corner"}
+STATE_TEXT = {"in-book": "in book", "left-book": "out of book", "empty": "empty corner",
+              "tenuki-variation": "in book (a tenuki variation)", "interrupted": "interrupted (tenuki)",
+              "in-book-by-transposition": "in book by transposition"}
 
 
 def _print_answer(a: CornerAnswer) -> None:
@@ -191,17 +216,26 @@ def _print_answer(a: CornerAnswer) -> None:
     if a.steps:
         title += f"  [dim](steps {a.steps})[/]"
     out.print(title)
+    shown = a.candidates
     if a.state == "left-book":
-        out.print(f"left the book at local move {a.left_at} ({a.left_move}); the book's moves after "
-                  f"{a.book_steps or 'the empty corner'}:")
-    labels = {c.point: LABELS[i] for i, c in enumerate(a.candidates[: len(LABELS)]) if c.point is not None}
+        number = f", game move {a.left_move_number}" if a.left_move_number else ""
+        out.print(f"left the book at local step {a.left_at} ({a.left_move}{number}); the book's moves there "
+                  f"(after {a.book_steps or 'the empty corner'}):")
+        shown = a.alternatives
+    elif a.state == "interrupted":
+        out.print("the local side to move played elsewhere; the book's moves it skipped:")
+        shown = a.alternatives
+    elif a.via is not None:
+        out.print(f"same position as the book's {a.via}")
+    points = [c.point for c in shown if c.point is not None]
+    labels = {p: LABELS[i] for i, p in enumerate(points[: len(LABELS)])}
     table = Table(show_edge=False)
     for name in ("", "move", "paths", "priority", "category"):
         table.add_column(name, justify="right" if name in ("paths", "priority") else "left")
-    for c in a.candidates:
+    for c in shown:
         label = labels.get(c.point, "") if c.point is not None else ""
         table.add_row(label, c.move, str(c.paths), f"{c.priority:.2f}", c.category or "")
-    if not a.candidates:
+    if not shown:
         table.add_row("", "[dim]the book has no move here[/]", "", "", "")
     grid = Table.grid(padding=(0, 4))
     grid.add_row(Text("\n".join(corner_diagram(a.corner, a.stones, labels)), style="bold"), table)

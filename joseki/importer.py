@@ -24,6 +24,7 @@ from sqlalchemy import Connection, CursorResult, delete, func, select, update
 from joseki.category import categorise, merge
 from joseki.forest import Forest, Variation, flatten_bytes, read_sgf_bytes
 from joseki.gcpause import paused_gc
+from joseki.position import keys_along
 from joseki.store import ROOT_ID, Store, batched, bulk_insert, node_id
 
 SGF_SUFFIXES = (".sgf", ".SGF")
@@ -147,10 +148,12 @@ def add_nodes(conn: Connection, store: Store, prefixes: Iterable[str]) -> dict[s
 
     Returns the node key of each prefix.
     """
-    ids = {p: node_id(p) for p in prefixes}
+    ordered = list(prefixes)
+    keys = keys_along(ordered)
+    ids = {p: node_id(p) for p in ordered}
     ids[""] = ROOT_ID
-    rows = sorted((nid, ids[p[:-2]], p[-2:], len(p) // 2, p) for p, nid in ids.items() if p)
-    bulk_insert(conn, store.tables["node"], ("id", "parent_id", "move", "depth", "steps"), rows,
+    rows = sorted((nid, ids[p[:-2]], p[-2:], len(p) // 2, p, keys[p]) for p, nid in ids.items() if p)
+    bulk_insert(conn, store.tables["node"], ("id", "parent_id", "move", "depth", "steps", "position_key"), rows,
                 ignore_existing=True)
     return ids
 

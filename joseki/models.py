@@ -4,7 +4,8 @@
 - ``source_file``: one imported file, by content hash, so that re-importing adds nothing.
 - ``variation``: the flat records, one canonical step string per root-to-leaf path.
 - ``node``: every prefix of every record, once, keyed by :func:`joseki.store.node_id` of its
-  step string; the next-move query reads a node's children through ``parent_id``.
+  step string; the next-move query reads a node's children through ``parent_id``, and finds
+  transpositions through ``position_key`` (:mod:`joseki.position`).
 - ``node_book``: a node's membership in a collection: how many of its variations pass
   through it, and what the collection says about the move (category, comment, and the
   node's other SGF properties as JSON).
@@ -73,10 +74,12 @@ class Node(Base):
     move: Mapped[str] = mapped_column(String(2))
     depth: Mapped[int] = mapped_column(Integer)
     steps: Mapped[str] = mapped_column(Text)
+    position_key: Mapped[int | None] = mapped_column(BigInteger, index=True)
 
 
 class NodeBook(Base):
     __tablename__ = "node_book"
+    __table_args__ = ({"sqlite_with_rowid": False},)
 
     node_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("node.id"), primary_key=True)
     collection_id: Mapped[int] = mapped_column(ForeignKey("collection.id", ondelete="CASCADE"), primary_key=True)

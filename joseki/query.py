@@ -1,30 +1,41 @@
-"""The next-move query: for each corner of a move sequence, the book's candidates for the side to move.
+"""The next-move query: each corner's state against the book and the book's moves for the side to move.
 
-A lookup is a few indexed queries: the node of the corner's canonical prefix by primary
-key, its children through the ``parent_id`` index. When a prefix is not in the book, a
-binary search over its prefixes (the book is prefix-closed) finds the longest one that is,
-and the move that left it.
+A corner's state, decided from its play-step string and the book:
+
+- ``empty``: no local move yet; the candidates are the book's first moves.
+- ``in-book``: the string is a book prefix; the candidates are its continuations.
+- ``tenuki-variation``: the local side to move played elsewhere and the book itself
+  continues after that ``XX``.
+- ``interrupted``: the string is in the book but the local side to move played elsewhere
+  and the book has no tenuki there; ``alternatives`` are the moves that side skipped.
+- ``in-book-by-transposition``: the string is not in the book, but its local position
+  (:mod:`joseki.position`) is; the candidates come from that book position.
+- ``left-book``: neither; ``book_steps`` is the longest prefix in the book, ``left_at`` the
+  step that left it, and ``alternatives`` the book's moves at that step.
+
+Candidates that reach the same position (after a symmetric prefix such as a lone 4-4
+stone) are merged into one: the canonical form keeps the one whose column is before its
+row, which on the board is the move on the corner's vertical side (R14, not O17, after Q16).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import Connection, select
-
 from joseki.category import NEVER_FIRST, merge
 from joseki.corners import CornerTable, corner_tables
 from joseki.geometry import Corner, Point, Transform
+from joseki.lookup import Child, Lookup
 from joseki.notation import TENUKI, format_gtp_vertex, format_sgf_point, parse_move
-from joseki.position import LocalBoard
+from joseki.position import LocalBoard, replay, steps_key
 from joseki.priority import NEUTRAL
-from joseki.steps import Color, canonical, other, parse_steps, to_move
-from joseki.store import ROOT_ID, Store, node_id
+from joseki.steps import Color, canonical, iter_points, other, parse_steps, reflect, to_move
+from joseki.store import Store
 
 
 @dataclass(slots=True)
 class Candidate:
-    """One book continuation, in the caller's frame and notation."""
+    """One book move, in the caller's frame and notation."""
 
     token: str
     move: str
@@ -48,79 +59,27 @@ class CornerAnswer:
     to_move: Color
     transform: Transform
     candidates: list[Candidate] = field(default_factory=list)
+    alternatives: list[Candidate] = field(default_factory=list)
     book_steps: str = ""
     left_at: int | None = None
     left_move: str | None = None
+    left_move_number: int | None = None
+    via: str | None = None
     stones: dict[Point, Color] = field(default_factory=dict)
 
-    def as_json(self, gtp: bool = True) -> dict[str, object]:
+    def as_json(self) -> dict[str, object]:
         data: dict[str, object] = {
             "corner": self.corner.value, "steps": self.steps, "state": self.state,
             "to_move": "black" if self.to_move == "b" else "white",
             "candidates": [c.as_json() for c in self.candidates]}
+        if self.state in ("left-book", "interrupted"):
+            data["book_steps"] = self.book_steps
+            data["alternatives"] = [c.as_json() for c in self.alternatives]
         if self.state == "left-book":
-            data.update(book_steps=self.book_steps, left_at=self.left_at, left_move=self.left_move)
+            data.update(left_at=self.left_at, left_move=self.left_move, left_move_number=self.left_move_number)
+        if self.via is not None:
+            data["book_position_steps"] = self.via
         return data
-
-
-class Lookup:
-    """Indexed reads of the book, optionally restricted to some collections."""
-
-    def __init__(self, store: Store, conn: Connection, collections: list[str] | None = None) -> None:
-        self.store, self.conn = store, conn
-        t = store.tables
-        self.collection_ids: list[int] | None = None
-        if collections:
-            c = t["collection"]
-            found = dict(conn.execute(select(c.c.name, c.c.id).where(c.c.name.in_(collections))).all())
-            missing = sorted(set(collections) - set(found))
-            if missing:
-                raise ValueError(f"no collection named {', '.join(map(repr, missing))}")
-            self.collection_ids = sorted(found.values())
-
-    def _books(self, nid_column: object) -> object:
-        nb = self.store.tables["node_book"]
-        cond = nb.c.node_id == nid_column
-        if self.collection_ids is not None:
-            cond = cond & nb.c.collection_id.in_(self.collection_ids)
-        return cond
-
-    def has(self, steps: str) -> bool:
-        """True if some variation of the selected collections passes through ``steps``."""
-        nb = self.store.tables["node_book"]
-        if not steps:
-            query = select(nb.c.paths).limit(1)
-            if self.collection_ids is not None:
-                query = query.where(nb.c.collection_id.in_(self.collection_ids))
-            return self.conn.execute(query).first() is not None
-        query = select(nb.c.paths).where(self._books(node_id(steps))).limit(1)  # type: ignore[arg-type]
-        return self.conn.execute(query).first() is not None
-
-    def children(self, steps: str) -> list[tuple[str, int, str | None]]:
-        """(token, paths, category) of each continuation of ``steps`` in the book."""
-        n, nb = self.store.tables["node"], self.store.tables["node_book"]
-        parent = node_id(steps) if steps else ROOT_ID
-        query = (select(n.c.move, n.c.steps, nb.c.paths, nb.c.category)
-                 .join(nb, self._books(n.c.id))  # type: ignore[arg-type]
-                 .where(n.c.parent_id == parent))
-        merged: dict[str, tuple[int, str | None]] = {}
-        for move, full, paths, category in self.conn.execute(query):
-            if full[:-2] != steps:
-                raise RuntimeError(f"node key collision between {full!r} and a child of {steps!r}")
-            old_paths, old_category = merged.get(move, (0, None))
-            merged[move] = (old_paths + paths, merge(old_category, category))
-        return [(move, paths, category) for move, (paths, category) in merged.items()]
-
-    def longest_prefix(self, steps: str) -> str:
-        """The longest prefix of ``steps`` (at token boundaries) that the book holds."""
-        lo, hi = 0, len(steps) // 2
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if self.has(steps[: 2 * mid]):
-                lo = mid
-            else:
-                hi = mid - 1
-        return steps[: 2 * lo]
 
 
 def rank_key(c: Candidate) -> tuple[bool, float, int, str]:
@@ -128,46 +87,114 @@ def rank_key(c: Candidate) -> tuple[bool, float, int, str]:
     return (c.category in NEVER_FIRST, -c.priority, -c.paths, c.token)
 
 
+def _token_point(token: str) -> Point:
+    return (ord(token[0]) - 65, ord(token[1]) - 65)
+
+
 def _candidate(token: str, paths: int, category: str | None, transform: Transform, sgf: bool) -> Candidate:
     if token == TENUKI:
         return Candidate(token, "tenuki", None, paths, category=category)
-    point = transform.to_board((ord(token[0]) - 65, ord(token[1]) - 65), 19)
+    point = transform.to_board(_token_point(token), 19)
     move = format_sgf_point(point) if sgf else format_gtp_vertex(point)
     return Candidate(token, move, point, paths, category=category)
 
 
-def answer_corner(lookup: Lookup, corner: Corner, steps: str, first: Color, swap: bool, top: int | None,
-                  sgf: bool = False) -> CornerAnswer:
-    """The book's answer for one corner whose canonical prefix is ``steps``."""
+def merge_symmetric(base: str, children: list[Child]) -> list[Child]:
+    """Merge continuations of ``base`` that reach the same position (only possible if ``base`` is symmetric)."""
+    board, _ = replay(base)
+    if len(children) < 2 or board.stones != {(r, c): s for (c, r), s in board.stones.items()}:
+        return children
+    groups: dict[int, Child] = {}
+    for child in sorted(children, key=lambda c: (-c.paths, c.token)):
+        key = steps_key(base + child.token)
+        if key in groups:
+            kept = groups[key]
+            kept.paths += child.paths
+            kept.category = merge(kept.category, child.category)
+        else:
+            groups[key] = Child(child.token, child.paths, child.category, child.comment)
+    return list(groups.values())
+
+
+def _orientation(book_steps: str, steps: str) -> bool:
+    """Whether the book position of ``book_steps`` is the reflection of the position of ``steps``."""
+    (book, book_mover), (mine, my_mover) = replay(book_steps), replay(steps)
+    book_rel = {p: c == book_mover for p, c in book.stones.items()}
+    mine_rel = {p: c == my_mover for p, c in mine.stones.items()}
+    return book_rel != mine_rel
+
+
+def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first: Color, top: int | None = None,
+                  sgf: bool = False, move_numbers: list[int | None] | None = None) -> CornerAnswer:
+    """The book's answer for one corner whose canonical play-step string is ``steps``."""
     transform = Transform(corner, swap)
-    mover = first if to_move(steps) == 0 else other(first)
-    answer = CornerAnswer(corner, steps, "in-book", mover, transform)
-    if steps and not lookup.has(steps):
+    answer = CornerAnswer(corner, steps, "in-book", first if to_move(steps) == 0 else other(first), transform)
+    answer.stones = _board_stones(steps, first, transform)
+
+    def mapped(children: list[Child], base: str, reflected: bool = False) -> list[Candidate]:
+        cands = [_candidate(reflect(ch.token) if reflected else ch.token, ch.paths, ch.category, transform, sgf)
+                 for ch in merge_symmetric(base, children)]
+        cands.sort(key=rank_key)
+        return cands[:top] if top else cands
+
+    if not steps:
+        answer.state = "empty"
+        answer.candidates = mapped(lookup.children(""), "")
+    elif lookup.has(steps):
+        answer.state = "tenuki-variation" if steps.endswith(TENUKI) else "in-book"
+        answer.candidates = mapped(lookup.children(steps), steps)
+    elif steps.endswith(TENUKI) and lookup.has(steps[:-2]):
+        answer.state, answer.book_steps = "interrupted", steps[:-2]
+        answer.alternatives = mapped(lookup.children(steps[:-2]), steps[:-2])
+    elif (via := lookup.by_position(steps_key(steps))) is not None:
+        answer.state, answer.via = "in-book-by-transposition", via
+        answer.candidates = mapped(lookup.children(via), via, _orientation(via, steps))
+    else:
         answer.state = "left-book"
         answer.book_steps = lookup.longest_prefix(steps)
         index = len(answer.book_steps) // 2
         answer.left_at = index + 1
-        token = steps[2 * index : 2 * index + 2]
-        answer.left_move = _candidate(token, 0, None, transform, sgf).move
-    elif not steps:
-        answer.state = "empty"
-    rows = lookup.children(answer.book_steps if answer.state == "left-book" else steps)
-    cands = [_candidate(token, paths, category, transform, sgf) for token, paths, category in rows]
-    cands.sort(key=rank_key)
-    answer.candidates = cands[:top] if top else cands
+        answer.left_move = _candidate(steps[2 * index : 2 * index + 2], 0, None, transform, sgf).move
+        if move_numbers is not None:
+            answer.left_move_number = move_numbers[index]
+        answer.alternatives = mapped(lookup.children(answer.book_steps), answer.book_steps)
     return answer
+
+
+def _board_stones(steps: str, first: Color, transform: Transform) -> dict[Point, Color]:
+    """The corner's stones on the board after ``steps`` (local captures only)."""
+    board, _ = replay(steps, first)
+    return {transform.to_board(p, 19): c for p, c in board.stones.items()}
+
+
+def move_numbers(table: CornerTable) -> list[int | None]:
+    """The game move number of each token of the corner's string (None for ``XX``)."""
+    numbers = iter(number for number, _, _ in table.moves)
+    return [None if token is None else next(numbers) for token in iter_points(table.builder.steps_to_move())]
+
+
+def answer_table(lookup: Lookup, table: CornerTable, first: Color, top: int | None = None,
+                 sgf: bool = False) -> CornerAnswer:
+    """The book's answer for a corner of a game; an empty corner gets the book's first moves for ``first``."""
+    b = table.builder
+    if b.first_color is None:
+        return answer_corner(lookup, table.corner, "", False, first, top, sgf)
+    return answer_corner(lookup, table.corner, b.steps_to_move(), bool(b.swap), b.first_color, top, sgf,
+                         move_numbers(table))
 
 
 def parse_moves(moves: list[str], first: Color = "b") -> tuple[list[tuple[Color, Point | None]], bool]:
     """Colours and board points of typed moves (GTP or SGF, ``pass``), and whether they were SGF."""
-    color, out, sgf_count = first, [], 0
+    color, out, sgf_count, points = first, [], 0, 0
     for token in moves:
         point = parse_move(token)
         text = token.strip()
-        sgf_count += len(text) == 2 and text.isalpha() and text.islower() and text != "tt"
+        if point is not None:
+            points += 1
+            sgf_count += len(text) == 2 and text.islower()
         out.append((color, point))
         color = other(color)
-    return out, sgf_count > 0 and sgf_count == sum(1 for m in moves if parse_move(m) is not None)
+    return out, points > 0 and sgf_count == points
 
 
 def check_legal(played: list[tuple[Color, Point | None]], tokens: list[str]) -> None:
@@ -185,49 +212,26 @@ def check_legal(played: list[tuple[Color, Point | None]], tokens: list[str]) -> 
 def next_moves(store: Store, moves: list[str] | None = None, steps: str | None = None, first: Color = "b",
                corner: Corner = Corner.TOP_RIGHT, top: int | None = None,
                collections: list[str] | None = None) -> list[CornerAnswer]:
-    """The book's candidates for every corner of ``moves`` (or for ``steps`` in ``corner``)."""
-    answers: list[CornerAnswer] = []
-    if steps is not None:
-        prefix, swap = canonical(parse_steps(steps))
-        with store.read() as conn:
-            lookup = Lookup(store, conn, collections)
-            answer = answer_corner(lookup, corner, prefix, first, swap, top)
-            board = LocalBoard()
-            _place(board, prefix, first, answer.transform)
-            answer.stones = board.stones
-            answers.append(answer)
-        return answers
-    played, sgf = parse_moves(moves or [], first)
-    check_legal(played, moves or [])
-    tables = corner_tables(played)
-    active = [t for t in tables.values() if t.moves]
+    """The book's answer for every corner of ``moves`` (or for ``steps`` in ``corner``)."""
     with store.read() as conn:
         lookup = Lookup(store, conn, collections)
+        if steps is not None:
+            prefix, swap = canonical(parse_steps(steps))
+            return [answer_corner(lookup, corner, prefix, swap, first, top)]
+        played, sgf = parse_moves(moves or [], first)
+        check_legal(played, moves or [])
+        active = [t for t in corner_tables(played).values() if t.moves]
         if not active:
             next_color = other(played[-1][0]) if played else first
-            answers.append(answer_corner(lookup, corner, "", next_color, False, top, sgf))
-            return answers
-        for table in active:
-            answers.append(_answer_table(lookup, table, top, sgf))
-    return answers
+            return [answer_corner(lookup, corner, "", False, next_color, top, sgf)]
+        return [answer_table(lookup, table, first, top, sgf) for table in active]
 
 
-def _answer_table(lookup: Lookup, table: CornerTable, top: int | None, sgf: bool) -> CornerAnswer:
-    b = table.builder
-    assert b.first_color is not None
-    answer = answer_corner(lookup, table.corner, b.steps_to_move(), b.first_color, bool(b.swap), top, sgf)
-    board = LocalBoard()
-    for _, color, point in table.moves:
-        board.play(color, point)
-    answer.stones = board.stones
-    return answer
+def next_in_game(store: Store, played: list[tuple[Color, Point | None]], top: int | None = None,
+                 collections: list[str] | None = None) -> list[CornerAnswer]:
+    """Every corner's state and candidates after the moves of a game (all four corners)."""
+    next_color = other(played[-1][0]) if played else "b"
+    with store.read() as conn:
+        lookup = Lookup(store, conn, collections)
+        return [answer_table(lookup, table, next_color, top) for table in corner_tables(played).values()]
 
-
-def _place(board: LocalBoard, steps: str, first: Color, transform: Transform) -> None:
-    """Play a canonical string on a board-frame ``board`` in ``transform``'s corner."""
-    color = first
-    for i in range(0, len(steps), 2):
-        token = steps[i : i + 2]
-        if token != TENUKI:
-            board.play(color, transform.to_board((ord(token[0]) - 65, ord(token[1]) - 65), 19))
-        color = other(color)

@@ -32,7 +32,9 @@ def test_round_trips(sp: tuple[int, tuple[int, int]]) -> None:
     sgf = format_sgf_point(point, size)
     if not (sgf == "tt" and size <= 19):
         assert parse_sgf_point(sgf, size) == point
-    assert parse_zone_point(format_zone_point(point), size) == point or format_zone_point(point) == "XX"
+    letters = format_zone_point(point)
+    if letters != "XX":  # (23, 23) on a 25x25 board is spelt like the tenuki marker; zones never reach it
+        assert parse_zone_point(letters, size) == point
 
 
 def test_known_points() -> None:

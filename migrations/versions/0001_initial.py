@@ -74,6 +74,7 @@ def upgrade() -> None:
         sa.Column("category", sa.String(20), nullable=True),
         sa.Column("comment", sa.Text(), nullable=True),
         sa.Column("properties", sa.Text(), nullable=True),
+        sqlite_with_rowid=False,
     )
 
 

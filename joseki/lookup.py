@@ -1,0 +1,97 @@
+"""Indexed reads of the book: a prefix's node, its children, the longest prefix held, transpositions.
+
+Each read is a primary-key or index lookup (``node.id``, ``node.parent_id``,
+``node.position_key``, ``node_book``'s primary key), never a scan of records, so a query
+costs the same with a thousand records or a million.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import ColumnElement, Connection, func, select
+
+from joseki.category import merge
+from joseki.store import ROOT_ID, Store, node_id
+
+
+@dataclass(slots=True)
+class Child:
+    """One continuation of a book position, over the selected collections."""
+
+    token: str
+    paths: int
+    category: str | None
+    comment: str | None = None
+
+
+class Lookup:
+    """Reads of the book on one connection, optionally restricted to some collections."""
+
+    def __init__(self, store: Store, conn: Connection, collections: list[str] | None = None) -> None:
+        self.store, self.conn = store, conn
+        self.node, self.node_book = store.tables["node"], store.tables["node_book"]
+        self.collection_ids: list[int] | None = None
+        if collections:
+            c = store.tables["collection"]
+            found = {name: cid for name, cid in conn.execute(select(c.c.name, c.c.id).where(c.c.name.in_(collections)))}
+            missing = sorted(set(collections) - set(found))
+            if missing:
+                raise ValueError(f"no collection named {', '.join(map(repr, missing))}")
+            self.collection_ids = sorted(found.values())
+
+    def _in_books(self, node: ColumnElement[int] | int) -> ColumnElement[bool]:
+        nb = self.node_book
+        cond = nb.c.node_id == node
+        if self.collection_ids is not None:
+            cond = cond & nb.c.collection_id.in_(self.collection_ids)
+        return cond
+
+    def has(self, steps: str) -> bool:
+        """True if a variation of the selected collections passes through ``steps``."""
+        if not steps:
+            query = select(self.node_book.c.paths).limit(1)
+            if self.collection_ids is not None:
+                query = query.where(self.node_book.c.collection_id.in_(self.collection_ids))
+        else:
+            query = select(self.node_book.c.paths).where(self._in_books(node_id(steps))).limit(1)
+        return self.conn.execute(query).first() is not None
+
+    def children(self, steps: str) -> list[Child]:
+        """Each continuation of ``steps`` in the book, merged over the selected collections."""
+        n, nb = self.node, self.node_book
+        query = (select(n.c.move, n.c.steps, nb.c.paths, nb.c.category, nb.c.comment)
+                 .join(nb, self._in_books(n.c.id))
+                 .where(n.c.parent_id == (node_id(steps) if steps else ROOT_ID)))
+        merged: dict[str, Child] = {}
+        for move, full, paths, category, comment in self.conn.execute(query):
+            if full[:-2] != steps:
+                raise RuntimeError(f"node key collision between {full!r} and a child of {steps!r}")
+            child = merged.setdefault(move, Child(move, 0, None))
+            child.paths += paths
+            child.category = merge(child.category, category)
+            child.comment = child.comment or comment
+        return list(merged.values())
+
+    def longest_prefix(self, steps: str) -> str:
+        """The longest prefix of ``steps`` (at token boundaries) that the book holds; the book is prefix-closed."""
+        lo, hi = 0, len(steps) // 2
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            if self.has(steps[: 2 * mid]):
+                lo = mid
+            else:
+                hi = mid - 1
+        return steps[: 2 * lo]
+
+    def by_position(self, key: int) -> str | None:
+        """The step string of the most travelled book node reaching the position ``key``, if any."""
+        n, nb = self.node, self.node_book
+        query = (select(n.c.steps, func.sum(nb.c.paths).label("paths"))
+                 .join(nb, self._in_books(n.c.id))
+                 .where(n.c.position_key == key)
+                 .group_by(n.c.id, n.c.steps)
+                 .order_by(func.sum(nb.c.paths).desc(), n.c.steps)
+                 .limit(1))
+        row = self.conn.execute(query).first()
+        return None if row is None else str(row[0])
