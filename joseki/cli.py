@@ -15,12 +15,17 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from joseki.annotate import annotate
+from joseki.category import NEVER_FIRST
 from joseki.diagram import corner_diagram
+from joseki.evaluate import evaluate
 from joseki.forest import flatten_file
 from joseki.game import read_game
 from joseki.geometry import Corner
 from joseki.importer import FileReport, collection_count, expand_paths, import_file, import_files
-from joseki.query import CornerAnswer, check_legal, next_in_game, next_moves, parse_moves
+from joseki.learn import LearnReport, learn
+from joseki.mine import mine
+from joseki.query import CornerAnswer, Options, check_legal, next_in_game, next_moves, parse_moves, rank_key
 from joseki.resources import starter_book
 from joseki.steps import parse_steps
 from joseki.store import Store, StoreError
@@ -161,6 +166,10 @@ def next_command(
     corner: Annotated[str, typer.Option(help="Corner for --steps or an empty board.")] = "top-right",
     top: Annotated[int | None, typer.Option(help="Show at most this many candidates.", min=1)] = None,
     collection: Annotated[list[str] | None, typer.Option(help="Only these collections (repeatable).")] = None,
+    rank: Annotated[str, typer.Option(help="Order: popularity (book paths + games), priority, winrate, games.")]
+    = "popularity",
+    profile: Annotated[str | None, typer.Option(help="Statistics of this profile (falling back to global).")]
+    = None,
     sgf: Annotated[Path | None, typer.Option("--sgf", help="A game record: every corner after --move.")] = None,
     move: Annotated[int | None, typer.Option(help="With --sgf: after this move (default: the last).", min=0)]
     = None,
@@ -179,12 +188,14 @@ def next_command(
     else:
         typed, _ = parse_moves(moves or [], first_color)
         check_legal(typed, moves or [])
+    rank_key(rank)
+    options = Options(top=top, rank=rank, profile=profile)
     with open_store() as store:
         ensure_starter(store)
         if played is not None:
-            answers = next_in_game(store, played, top, collection)
+            answers = next_in_game(store, played, options, collection)
         else:
-            answers = next_moves(store, moves, steps, first_color, where, top, collection)
+            answers = next_moves(store, moves, steps, first_color, where, options, collection)
     if as_json:
         out.print_json(data={"corners": [a.as_json() for a in answers]})
         return
@@ -230,13 +241,16 @@ def _print_answer(a: CornerAnswer) -> None:
     points = [c.point for c in shown if c.point is not None]
     labels = {p: LABELS[i] for i, p in enumerate(points[: len(LABELS)])}
     table = Table(show_edge=False)
-    for name in ("", "move", "paths", "priority", "category"):
-        table.add_column(name, justify="right" if name in ("paths", "priority") else "left")
+    for name in ("", "move", "paths", "games", "win %", "priority", "category"):
+        table.add_column(name, justify="left" if name in ("", "move", "category") else "right")
     for c in shown:
         label = labels.get(c.point, "") if c.point is not None else ""
-        table.add_row(label, c.move, str(c.paths), f"{c.priority:.2f}", c.category or "")
+        rate = c.record.win_rate
+        category = f"[red]{c.category}[/]" if c.category in NEVER_FIRST else (c.category or "")
+        table.add_row(label, c.move, str(c.paths), str(c.record.games), "" if rate is None else f"{100 * rate:.0f}",
+                      f"{c.priority:.2f}", category)
     if not shown:
-        table.add_row("", "[dim]the book has no move here[/]", "", "", "")
+        table.add_row("", "[dim]the book has no move here[/]", "", "", "", "", "")
     grid = Table.grid(padding=(0, 4))
     grid.add_row(Text("\n".join(corner_diagram(a.corner, a.stones, labels)), style="bold"), table)
     out.print(grid)
@@ -295,3 +309,132 @@ def db_info(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     else:
         for key, value in data.items():
             out.print(f"{key:>12}: {value}")
+
+
+def _progress(description: str, as_json: bool) -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=err, transient=True, disable=as_json or not err.is_terminal)
+
+
+def _learn_table(title: str, r: LearnReport) -> Table:
+    table = Table(title=title)
+    for name in ("files", "learnt", "duplicates", "skipped", "errors", "credits"):
+        table.add_column(name, justify="right")
+    skipped = ", ".join(f"{k}: {v}" for k, v in sorted(r.skipped.items()) if k != "error") or "0"
+    table.add_row(str(r.files), str(r.learnt), str(r.duplicates), skipped, str(len(r.errors)), str(r.credits))
+    return table
+
+
+def _learn_json(r: LearnReport) -> dict[str, Any]:
+    return {"files": r.files, "learnt": r.learnt, "duplicates": r.duplicates, "skipped": dict(r.skipped),
+            "errors": [{"file": f, "error": e} for f, e in r.errors], "credits": r.credits}
+
+
+@app.command("learn")
+@user_errors
+def learn_command(
+    paths: Annotated[list[Path], typer.Argument(help="Finished games: SGF files or folders.")],
+    profile: Annotated[str | None, typer.Option(help="Learn into this profile (default: global).")] = None,
+    workers: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).", min=1)] = None,
+    batch: Annotated[int, typer.Option(help="Games per transaction.", min=1)] = 500,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Credit the results of finished games to the book moves each player chose."""
+    _check_paths(paths)
+    with open_store() as store, _progress("learning", as_json) as progress:
+        task = progress.add_task("learning", total=None)
+        report = learn(store, paths, profile, workers,
+                       lambda done, total: progress.update(task, completed=done, total=total), batch)
+    for f, e in report.errors[:20]:
+        err.print(f"[yellow]skipped:[/] {f}: {e}", highlight=False, soft_wrap=True)
+    if as_json:
+        out.print_json(data=_learn_json(report))
+    else:
+        out.print(_learn_table(f"learn ({profile or 'global'})", report))
+
+
+@app.command("mine")
+@user_errors
+def mine_command(
+    paths: Annotated[list[Path], typer.Argument(help="Game records: SGF files or folders.")],
+    min_games: Annotated[int, typer.Option(help="Keep continuations played in at least this many games.", min=1)]
+    = 5,
+    collection: Annotated[str, typer.Option(help="Name of the mined collection.")] = "mined",
+    profile: Annotated[str | None, typer.Option(help="Statistics go to this profile (default: global).")] = None,
+    workers: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).", min=1)] = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Build a book from game records alone, with the games' statistics."""
+    _check_paths(paths)
+    with open_store() as store, _progress("mining", as_json) as progress:
+        task = progress.add_task("mining", total=None)
+        report, book = mine(store, paths, min_games, collection, profile, workers,
+                            lambda done, total: progress.update(task, completed=done, total=total))
+    if as_json:
+        out.print_json(data={**_learn_json(report), "collection": collection, "records": book.new,
+                             "min_games": min_games})
+    else:
+        out.print(_learn_table(f"mine into {collection!r}", report))
+        out.print(f"{book.new} variations (min games {min_games})")
+
+
+@app.command("evaluate")
+@user_errors
+def evaluate_command(
+    paths: Annotated[list[Path], typer.Argument(help="Game records: SGF files or folders.")],
+    rank: Annotated[str, typer.Option(help="Order of candidates, as for next.")] = "popularity",
+    profile: Annotated[str | None, typer.Option(help="Statistics of this profile.")] = None,
+    collection: Annotated[list[str] | None, typer.Option(help="Only these collections (repeatable).")] = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Measure how well the book predicts the games' local moves and results."""
+    _check_paths(paths)
+    rank_key(rank)
+    with open_store() as store, _progress("evaluating", as_json) as progress:
+        task = progress.add_task("evaluating", total=None)
+        result = evaluate(store, paths, rank, profile, collection,
+                          lambda done, total: progress.update(task, completed=done, total=total))
+    data = result.as_json()
+    if as_json:
+        out.print_json(data=data)
+        return
+    table = Table(title=f"evaluate (rank {rank}, profile {profile or 'global'})")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    for key, value in data.items():
+        table.add_row(key, "-" if value is None else str(value))
+    out.print(table)
+
+
+def _check_paths(paths: list[Path]) -> None:
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        raise ValueError(f"no such file or folder: {', '.join(missing)}")
+
+
+@app.command("annotate")
+@user_errors
+def annotate_command(
+    game: Annotated[Path, typer.Argument(help="A game record (SGF).")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="Where to write the annotated SGF.")],
+    top: Annotated[int, typer.Option(help="How many book moves to label.", min=1)] = 5,
+    collection: Annotated[list[str] | None, typer.Option(help="Only these collections (repeatable).")] = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Write GAME with book comments and labels: where each corner left the book, what the book offered."""
+    with open_store() as store:
+        ensure_starter(store)
+        try:
+            result = annotate(store, game, output, top, collection)
+        except ValueError as exc:
+            raise ValueError(f"{game}: {exc}") from None
+    if as_json:
+        out.print_json(data={"output": str(output), "left_book": result.left,
+                             "annotated_moves": sorted(result.notes)})
+        return
+    table = Table(title=f"{game.name} -> {output}")
+    table.add_column("corner")
+    table.add_column("left the book at move", justify="right")
+    for corner, number in result.left.items():
+        table.add_row(corner, "never" if number is None else str(number))
+    out.print(table)

@@ -23,6 +23,8 @@ class Child:
     paths: int
     category: str | None
     comment: str | None = None
+    prior_games: int = 0
+    prior_wins: int = 0
 
 
 class Lookup:
@@ -60,17 +62,20 @@ class Lookup:
     def children(self, steps: str) -> list[Child]:
         """Each continuation of ``steps`` in the book, merged over the selected collections."""
         n, nb = self.node, self.node_book
-        query = (select(n.c.move, n.c.steps, nb.c.paths, nb.c.category, nb.c.comment)
+        query = (select(n.c.move, n.c.steps, nb.c.paths, nb.c.category, nb.c.comment, nb.c.prior_games,
+                        nb.c.prior_wins)
                  .join(nb, self._in_books(n.c.id))
                  .where(n.c.parent_id == (node_id(steps) if steps else ROOT_ID)))
         merged: dict[str, Child] = {}
-        for move, full, paths, category, comment in self.conn.execute(query):
+        for move, full, paths, category, comment, prior_games, prior_wins in self.conn.execute(query):
             if full[:-2] != steps:
                 raise RuntimeError(f"node key collision between {full!r} and a child of {steps!r}")
             child = merged.setdefault(move, Child(move, 0, None))
             child.paths += paths
             child.category = merge(child.category, category)
             child.comment = child.comment or comment
+            child.prior_games += prior_games or 0
+            child.prior_wins += prior_wins or 0
         return list(merged.values())
 
     def longest_prefix(self, steps: str) -> str:

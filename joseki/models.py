@@ -7,8 +7,10 @@
   step string; the next-move query reads a node's children through ``parent_id``, and finds
   transpositions through ``position_key`` (:mod:`joseki.position`).
 - ``node_book``: a node's membership in a collection: how many of its variations pass
-  through it, and what the collection says about the move (category, comment, and the
-  node's other SGF properties as JSON).
+  through it, and what the collection says about the move (category, comment, the node's
+  other SGF properties as JSON, and prior statistics where the source has them).
+- ``profile``, ``node_stats``: game results credited to the player who chose each book move,
+  per profile (``global`` by default); ``learnt_game``: the games already learnt, by key.
 """
 
 from __future__ import annotations
@@ -87,3 +89,36 @@ class NodeBook(Base):
     category: Mapped[str | None] = mapped_column(String(20))
     comment: Mapped[str | None] = mapped_column(Text)
     properties: Mapped[str | None] = mapped_column(Text)
+    prior_games: Mapped[int | None] = mapped_column(Integer)
+    prior_wins: Mapped[int | None] = mapped_column(Integer)
+
+
+class Profile(Base):
+    __tablename__ = "profile"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime)
+
+
+class NodeStats(Base):
+    __tablename__ = "node_stats"
+    __table_args__ = ({"sqlite_with_rowid": False},)
+
+    node_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("node.id"), primary_key=True)
+    profile_id: Mapped[int] = mapped_column(ForeignKey("profile.id", ondelete="CASCADE"), primary_key=True)
+    games: Mapped[int] = mapped_column(Integer)
+    wins: Mapped[int] = mapped_column(Integer)
+    losses: Mapped[int] = mapped_column(Integer)
+    draws: Mapped[int] = mapped_column(Integer)
+
+
+class LearntGame(Base):
+    __tablename__ = "learnt_game"
+    __table_args__ = ({"sqlite_with_rowid": False},)
+
+    profile_id: Mapped[int] = mapped_column(ForeignKey("profile.id", ondelete="CASCADE"), primary_key=True)
+    game_key: Mapped[str] = mapped_column(String(32), primary_key=True)
+    source: Mapped[str] = mapped_column(Text)
+    result: Mapped[str] = mapped_column(String(40))
+    learnt_at: Mapped[datetime] = mapped_column(DateTime)

@@ -20,7 +20,8 @@ row, which on the board is the move on the corner's vertical side (R14, not O17,
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
 from joseki.category import NEVER_FIRST, merge
 from joseki.corners import CornerTable, corner_tables
@@ -28,9 +29,10 @@ from joseki.geometry import Corner, Point, Transform
 from joseki.lookup import Child, Lookup
 from joseki.notation import TENUKI, format_gtp_vertex, format_sgf_point, parse_move
 from joseki.position import LocalBoard, replay, steps_key
-from joseki.priority import NEUTRAL
+from joseki.priority import NEUTRAL, RANKS, Record, priority
+from joseki.stats import records_for
 from joseki.steps import Color, canonical, iter_points, other, parse_steps, reflect, to_move
-from joseki.store import Store
+from joseki.store import Store, node_id
 
 
 @dataclass(slots=True)
@@ -43,10 +45,13 @@ class Candidate:
     paths: int
     priority: float = NEUTRAL
     category: str | None = None
+    record: Record = field(default_factory=Record)
 
     def as_json(self) -> dict[str, object]:
+        rate = self.record.win_rate
         return {"move": self.move, "paths": self.paths, "priority": round(self.priority, 4),
-                "category": self.category}
+                "category": self.category, "games": self.record.games, "wins": self.record.wins,
+                "win_rate": None if rate is None else round(rate, 4)}
 
 
 @dataclass(slots=True)
@@ -82,9 +87,23 @@ class CornerAnswer:
         return data
 
 
-def rank_key(c: Candidate) -> tuple[bool, float, int, str]:
-    """Order of candidates: never a mistake or trick first, then priority, then popularity."""
-    return (c.category in NEVER_FIRST, -c.priority, -c.paths, c.token)
+def rank_key(rank: str = "popularity") -> Callable[[Candidate], tuple[bool, float, float, str]]:
+    """Order of candidates: never a mistake or trick first, then by ``rank`` (:data:`~joseki.priority.RANKS`).
+
+    ``popularity`` (the default for ``next``) counts book paths plus games played: a player
+    studying wants what strong players play. ``priority`` orders by the posterior mean: a
+    program facing one opponent wants what wins against it.
+    """
+    if rank not in RANKS:
+        raise ValueError(f"unknown rank {rank!r} (expected one of {', '.join(RANKS)})")
+
+    def key(c: Candidate) -> tuple[bool, float, float, str]:
+        rate = c.record.win_rate
+        primary = {"popularity": c.paths + c.record.games, "priority": c.priority,
+                   "winrate": -1.0 if rate is None else rate, "games": c.record.games}[rank]
+        return (c.category in NEVER_FIRST, -float(primary), -c.priority, c.token)
+
+    return key
 
 
 def _token_point(token: str) -> Point:
@@ -124,18 +143,45 @@ def _orientation(book_steps: str, steps: str) -> bool:
     return book_rel != mine_rel
 
 
-def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first: Color, top: int | None = None,
-                  sgf: bool = False, move_numbers: list[int | None] | None = None) -> CornerAnswer:
+@dataclass(frozen=True, slots=True)
+class Options:
+    """How to answer: how many candidates, in what order, with whose statistics, in what notation."""
+
+    top: int | None = None
+    rank: str = "popularity"
+    profile: str | None = None
+    sgf: bool = False
+
+
+def book_candidates(lookup: Lookup, base: str, children: list[Child],
+                    options: Options) -> list[tuple[Child, Record, float]]:
+    """The book's continuations of ``base`` (symmetric ones merged) with their records and priorities."""
+    merged = merge_symmetric(base, children)
+    records = records_for(lookup.conn, lookup.store, [node_id(base + ch.token) for ch in merged], options.profile)
+    out = []
+    for ch in merged:
+        record = records.get(node_id(base + ch.token), Record())
+        out.append((ch, record, priority(record, ch.category, ch.prior_games, ch.prior_wins)))
+    return out
+
+
+def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first: Color,
+                  options: Options = Options(), move_numbers: list[int | None] | None = None) -> CornerAnswer:
     """The book's answer for one corner whose canonical play-step string is ``steps``."""
     transform = Transform(corner, swap)
     answer = CornerAnswer(corner, steps, "in-book", first if to_move(steps) == 0 else other(first), transform)
     answer.stones = _board_stones(steps, first, transform)
+    order = rank_key(options.rank)
 
     def mapped(children: list[Child], base: str, reflected: bool = False) -> list[Candidate]:
-        cands = [_candidate(reflect(ch.token) if reflected else ch.token, ch.paths, ch.category, transform, sgf)
-                 for ch in merge_symmetric(base, children)]
-        cands.sort(key=rank_key)
-        return cands[:top] if top else cands
+        cands = []
+        for ch, record, prio in book_candidates(lookup, base, children, options):
+            cand = _candidate(reflect(ch.token) if reflected else ch.token, ch.paths, ch.category, transform,
+                              options.sgf)
+            cand.record, cand.priority = record, prio
+            cands.append(cand)
+        cands.sort(key=order)
+        return cands[: options.top] if options.top else cands
 
     if not steps:
         answer.state = "empty"
@@ -154,7 +200,7 @@ def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first:
         answer.book_steps = lookup.longest_prefix(steps)
         index = len(answer.book_steps) // 2
         answer.left_at = index + 1
-        answer.left_move = _candidate(steps[2 * index : 2 * index + 2], 0, None, transform, sgf).move
+        answer.left_move = _candidate(steps[2 * index : 2 * index + 2], 0, None, transform, options.sgf).move
         if move_numbers is not None:
             answer.left_move_number = move_numbers[index]
         answer.alternatives = mapped(lookup.children(answer.book_steps), answer.book_steps)
@@ -173,13 +219,12 @@ def move_numbers(table: CornerTable) -> list[int | None]:
     return [None if token is None else next(numbers) for token in iter_points(table.builder.steps_to_move())]
 
 
-def answer_table(lookup: Lookup, table: CornerTable, first: Color, top: int | None = None,
-                 sgf: bool = False) -> CornerAnswer:
+def answer_table(lookup: Lookup, table: CornerTable, first: Color, options: Options = Options()) -> CornerAnswer:
     """The book's answer for a corner of a game; an empty corner gets the book's first moves for ``first``."""
     b = table.builder
     if b.first_color is None:
-        return answer_corner(lookup, table.corner, "", False, first, top, sgf)
-    return answer_corner(lookup, table.corner, b.steps_to_move(), bool(b.swap), b.first_color, top, sgf,
+        return answer_corner(lookup, table.corner, "", False, first, options)
+    return answer_corner(lookup, table.corner, b.steps_to_move(), bool(b.swap), b.first_color, options,
                          move_numbers(table))
 
 
@@ -210,28 +255,29 @@ def check_legal(played: list[tuple[Color, Point | None]], tokens: list[str]) -> 
 
 
 def next_moves(store: Store, moves: list[str] | None = None, steps: str | None = None, first: Color = "b",
-               corner: Corner = Corner.TOP_RIGHT, top: int | None = None,
+               corner: Corner = Corner.TOP_RIGHT, options: Options = Options(),
                collections: list[str] | None = None) -> list[CornerAnswer]:
     """The book's answer for every corner of ``moves`` (or for ``steps`` in ``corner``)."""
     with store.read() as conn:
         lookup = Lookup(store, conn, collections)
         if steps is not None:
             prefix, swap = canonical(parse_steps(steps))
-            return [answer_corner(lookup, corner, prefix, swap, first, top)]
+            return [answer_corner(lookup, corner, prefix, swap, first, options)]
         played, sgf = parse_moves(moves or [], first)
         check_legal(played, moves or [])
+        options = replace(options, sgf=sgf)
         active = [t for t in corner_tables(played).values() if t.moves]
         if not active:
             next_color = other(played[-1][0]) if played else first
-            return [answer_corner(lookup, corner, "", False, next_color, top, sgf)]
-        return [answer_table(lookup, table, first, top, sgf) for table in active]
+            return [answer_corner(lookup, corner, "", False, next_color, options)]
+        return [answer_table(lookup, table, first, options) for table in active]
 
 
-def next_in_game(store: Store, played: list[tuple[Color, Point | None]], top: int | None = None,
+def next_in_game(store: Store, played: list[tuple[Color, Point | None]], options: Options = Options(),
                  collections: list[str] | None = None) -> list[CornerAnswer]:
     """Every corner's state and candidates after the moves of a game (all four corners)."""
     next_color = other(played[-1][0]) if played else "b"
     with store.read() as conn:
         lookup = Lookup(store, conn, collections)
-        return [answer_table(lookup, table, next_color, top) for table in corner_tables(played).values()]
+        return [answer_table(lookup, table, next_color, options) for table in corner_tables(played).values()]
 

@@ -136,12 +136,14 @@ class Store:
         """Create or upgrade the schema to the newest migration; returns (before, after)."""
         from alembic import command
 
+        head = head_revision()
         try:
-            with self.write() as conn:
+            with self.read() as conn:
                 before = current_revision(conn)
-                head = head_revision()
-                if before != head:
-                    command.upgrade(alembic_config(conn), "head")
+            if before != head:
+                with self.write() as conn:
+                    if current_revision(conn) != head:
+                        command.upgrade(alembic_config(conn), "head")
         except OperationalError as exc:
             raise StoreError(f"cannot open the database {self.display_url}: {exc.orig}") from None
         return before, head

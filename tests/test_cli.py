@@ -121,9 +121,9 @@ def test_default_database_lives_in_the_user_data_dir(tmp_path: Path) -> None:
 def test_db_upgrade_on_a_new_file(tmp_path: Path) -> None:
     db = tmp_path / "new.sqlite"
     result = joseki("db", "upgrade", db=db)
-    assert result.returncode == 0 and "empty -> 0002" in result.stdout
+    assert result.returncode == 0 and "empty -> 0003" in result.stdout
     again = joseki("db", "upgrade", db=db)
-    assert "0002 -> 0002" in again.stdout
+    assert "0003 -> 0003" in again.stdout
 
 
 def test_a_bad_database_url_is_one_line(tmp_path: Path) -> None:
