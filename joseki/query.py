@@ -46,6 +46,8 @@ class Candidate:
     priority: float = NEUTRAL
     category: str | None = None
     record: Record = field(default_factory=Record)
+    prior_games: int = 0
+    prior_wins: int = 0
 
     def as_json(self) -> dict[str, object]:
         rate = self.record.win_rate
@@ -179,6 +181,7 @@ def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first:
             cand = _candidate(reflect(ch.token) if reflected else ch.token, ch.paths, ch.category, transform,
                               options.sgf)
             cand.record, cand.priority = record, prio
+            cand.prior_games, cand.prior_wins = ch.prior_games, ch.prior_wins
             cands.append(cand)
         cands.sort(key=order)
         return cands[: options.top] if options.top else cands
