@@ -243,13 +243,17 @@ class Partial:
     books: dict[tuple[str, str], BookStats] = field(default_factory=dict)
     edge: EdgeStats = field(default_factory=EdgeStats)
     errors: list[dict[str, str]] = field(default_factory=list)
-    cpu: Counter[str] = field(default_factory=Counter)
+    cpu: dict[str, float] = field(default_factory=dict)
+    """Seconds spent in each stage, summed over the games (wall time inside the workers)."""
 
     def stats(self, rule: str, book: str) -> BookStats:
         key = (rule, book)
         if key not in self.books:
             self.books[key] = BookStats()
         return self.books[key]
+
+    def add_cpu(self, stage: str, seconds: float) -> None:
+        self.cpu[stage] = self.cpu.get(stage, 0.0) + seconds
 
     def merge(self, other: Partial) -> None:
         self.files += other.files
@@ -262,7 +266,8 @@ class Partial:
             self.stats(rule, book).merge(stats)
         self.edge.merge(other.edge)
         self.errors.extend(other.errors)
-        self.cpu.update(other.cpu)
+        for stage, seconds in other.cpu.items():
+            self.add_cpu(stage, seconds)
 
 
 def share(part: int, whole: int) -> float | None:
@@ -314,7 +319,7 @@ def naive_tables(moves: list[tuple[Color, Point | None]]) -> tuple[list[StepBuil
 
 @lru_cache(maxsize=STEP_KEY_CACHE)
 def cached_key(steps: str) -> int:
-    return steps_key(steps)
+    return int(steps_key(steps))
 
 
 def follow(steps: str, book: Book) -> tuple[int, str | None]:
@@ -348,7 +353,7 @@ def add_corner(stats: BookStats, steps: str, local_moves: int, book: Book) -> No
 
 def on_shared_line(point: Point) -> bool:
     """True if ``point`` lies in two corners' 10x10 squares (a centre line of the board)."""
-    return (SIZE - NEAR) <= point[0] < NEAR or (SIZE - NEAR) <= point[1] < NEAR
+    return any(SIZE - NEAR <= v < NEAR for v in point)
 
 
 def measure_game(game: Game, books: list[Book], part: Partial) -> None:
@@ -356,11 +361,11 @@ def measure_game(game: Game, books: list[Book], part: Partial) -> None:
     clock = time.perf_counter()
     tables = corner_tables(game.moves)
     now = time.perf_counter()
-    part.cpu["project_tables"] += now - clock
+    part.add_cpu("project_tables", now - clock)
     clock = now
     builders, numbers, joined = naive_tables(game.moves)
     now = time.perf_counter()
-    part.cpu["naive_tables"] += now - clock
+    part.add_cpu("naive_tables", now - clock)
     clock = now
 
     project_owners: dict[int, list[Corner]] = {}
@@ -412,7 +417,7 @@ def measure_game(game: Game, books: list[Book], part: Partial) -> None:
         for i in range(len(CORNERS)):
             if numbers[i]:
                 add_corner(part.stats("naive", book.name), builders[i].steps, len(numbers[i]), book)
-    part.cpu["book_checks"] += time.perf_counter() - clock
+    part.add_cpu("book_checks", time.perf_counter() - clock)
 
 
 _BOOKS: list[Book] = []
@@ -431,14 +436,14 @@ def process_chunk(paths: list[str]) -> Partial:
         try:
             game = read_game(path)
         except ValueError as exc:
-            part.cpu["read"] += time.perf_counter() - clock
+            part.add_cpu("read", time.perf_counter() - clock)
             part.skipped["unreadable"] += 1
             part.skip_examples.setdefault("unreadable", f"{path}: {exc}")
             continue
         except Exception:
             part.errors.append({"file": path, "stage": "read_game", "traceback": traceback.format_exc()})
             continue
-        part.cpu["read"] += time.perf_counter() - clock
+        part.add_cpu("read", time.perf_counter() - clock)
         reason = None
         if game.size != SIZE:
             reason = "board size"
@@ -662,7 +667,7 @@ def main() -> None:
         "edge_rule": {"sets": edge_sets, **edge_figures(edge, books)},
         "errors": total.errors,
         "seconds": round(time.perf_counter() - start, 1), "book_seconds": round(book_s, 1),
-        "cpu_seconds": {k: round(v, 1) for k, v in total.cpu.most_common()},
+        "cpu_seconds": {k: round(v, 1) for k, v in sorted(total.cpu.items(), key=lambda kv: -kv[1])},
         "workers": args.workers, "peak_rss_mb": rss,
         "step_key_cache": "per worker, " + str(STEP_KEY_CACHE) + " entries",
     }

@@ -48,3 +48,10 @@ def sgfmill_visit(path: Path) -> int:
 def report(figures: dict[str, Any]) -> None:
     """Print the figures as one JSON object on the last line."""
     print(json.dumps(figures))
+
+
+def sgfmill_main_line(path: str) -> int:
+    """sgfmill alone on a game record: parse it and read each main-line move; returns the move count."""
+    with open(path, "rb") as f:
+        game = sgf.Sgf_game.from_bytes(f.read())
+    return sum(1 for node in game.get_main_sequence() if node.get_move()[0] is not None)

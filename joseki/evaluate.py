@@ -73,7 +73,7 @@ def evaluate(store: Store, paths: Iterable[Path | str], rank: str = "popularity"
                 if not lookup.has(prefix):
                     cache[prefix] = None
                 else:
-                    rows = book_candidates(lookup, prefix, lookup.children(prefix), options)
+                    rows = book_candidates(lookup, prefix, lookup.children(prefix, profile), options)
                     cands = [Candidate(ch.token, ch.token, None, ch.paths, prio, ch.category, record)
                              for ch, record, prio in rows]
                     cands.sort(key=order)

@@ -7,11 +7,14 @@ costs the same with a thousand records or a million.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlalchemy import ColumnElement, Connection, func, select
 
 from joseki.category import merge
+from joseki.conditions import from_json
+from joseki.priority import Record
+from joseki.stats import GLOBAL
 from joseki.store import ROOT_ID, Store, node_id
 
 
@@ -25,6 +28,8 @@ class Child:
     comment: str | None = None
     prior_games: int = 0
     prior_wins: int = 0
+    record: Record = field(default_factory=Record)
+    conditions: list[str] = field(default_factory=list)
 
 
 class Lookup:
@@ -41,6 +46,14 @@ class Lookup:
             if missing:
                 raise ValueError(f"no collection named {', '.join(map(repr, missing))}")
             self.collection_ids = sorted(found.values())
+        self._profiles: dict[str, int | None] = {}
+
+    def profile_id(self, name: str) -> int | None:
+        """The id of profile ``name`` (None if it does not exist), asked once per lookup."""
+        if name not in self._profiles:
+            p = self.store.tables["profile"]
+            self._profiles[name] = self.conn.execute(select(p.c.id).where(p.c.name == name)).scalar()
+        return self._profiles[name]
 
     def _in_books(self, node: ColumnElement[int] | int) -> ColumnElement[bool]:
         nb = self.node_book
@@ -59,15 +72,29 @@ class Lookup:
             query = select(self.node_book.c.paths).where(self._in_books(node_id(steps))).limit(1)
         return self.conn.execute(query).first() is not None
 
-    def children(self, steps: str) -> list[Child]:
-        """Each continuation of ``steps`` in the book, merged over the selected collections."""
+    def children(self, steps: str, profile: str | None = None) -> list[Child]:
+        """Each continuation of ``steps`` in the book, merged over the selected collections, in one query.
+
+        Each child carries its record under ``profile``, or the global record where the
+        profile has none.
+        """
         n, nb = self.node, self.node_book
+        ns_global = self.store.tables["node_stats"].alias("ns_global")
+        ns_profile = self.store.tables["node_stats"].alias("ns_profile")
+        global_id = self.profile_id(GLOBAL)
+        profile_id = self.profile_id(profile) if profile and profile != GLOBAL else None
         query = (select(n.c.move, n.c.steps, nb.c.paths, nb.c.category, nb.c.comment, nb.c.prior_games,
-                        nb.c.prior_wins)
+                        nb.c.prior_wins, ns_global.c.games, ns_global.c.wins, ns_global.c.losses, ns_global.c.draws,
+                        ns_profile.c.games, ns_profile.c.wins, ns_profile.c.losses, ns_profile.c.draws,
+                        nb.c.conditions)
                  .join(nb, self._in_books(n.c.id))
+                 .outerjoin(ns_global, (ns_global.c.node_id == n.c.id) & (ns_global.c.profile_id == (global_id or -1)))
+                 .outerjoin(ns_profile, (ns_profile.c.node_id == n.c.id)
+                            & (ns_profile.c.profile_id == (profile_id or -1)))
                  .where(n.c.parent_id == (node_id(steps) if steps else ROOT_ID)))
         merged: dict[str, Child] = {}
-        for move, full, paths, category, comment, prior_games, prior_wins in self.conn.execute(query):
+        for row in self.conn.execute(query):
+            move, full, paths, category, comment, prior_games, prior_wins = row[:7]
             if full[:-2] != steps:
                 raise RuntimeError(f"node key collision between {full!r} and a child of {steps!r}")
             child = merged.setdefault(move, Child(move, 0, None))
@@ -76,6 +103,13 @@ class Lookup:
             child.comment = child.comment or comment
             child.prior_games += prior_games or 0
             child.prior_wins += prior_wins or 0
+            if row[11] is not None:
+                child.record = Record(*row[11:15])
+            elif row[7] is not None:
+                child.record = Record(*row[7:11])
+            for condition in from_json(row[15]):
+                if str(condition) not in child.conditions:
+                    child.conditions.append(str(condition))
         return list(merged.values())
 
     def longest_prefix(self, steps: str) -> str:

@@ -25,14 +25,14 @@ from dataclasses import dataclass, field, replace
 
 from joseki.category import NEVER_FIRST, merge
 from joseki.corners import CornerTable, corner_tables
+from joseki.favour import Favour, main_line, verdict
 from joseki.geometry import Corner, Point, Transform
 from joseki.lookup import Child, Lookup
 from joseki.notation import TENUKI, format_gtp_vertex, format_sgf_point, parse_move
 from joseki.position import LocalBoard, replay, steps_key
 from joseki.priority import NEUTRAL, RANKS, Record, priority
-from joseki.stats import records_for
 from joseki.steps import Color, canonical, iter_points, other, parse_steps, reflect, to_move
-from joseki.store import Store, node_id
+from joseki.store import Store
 
 
 @dataclass(slots=True)
@@ -48,12 +48,15 @@ class Candidate:
     record: Record = field(default_factory=Record)
     prior_games: int = 0
     prior_wins: int = 0
+    conditions: list[str] = field(default_factory=list)
+    favour: Favour | None = None
 
     def as_json(self) -> dict[str, object]:
         rate = self.record.win_rate
         return {"move": self.move, "paths": self.paths, "priority": round(self.priority, 4),
                 "category": self.category, "games": self.record.games, "wins": self.record.wins,
-                "win_rate": None if rate is None else round(rate, 4)}
+                "win_rate": None if rate is None else round(rate, 4), "conditions": self.conditions,
+                "favourability": None if self.favour is None else self.favour.as_json()}
 
 
 @dataclass(slots=True)
@@ -108,6 +111,11 @@ def rank_key(rank: str = "popularity") -> Callable[[Candidate], tuple[bool, floa
     return key
 
 
+def favour_of(lookup: Lookup, steps: str) -> Favour:
+    """A book move's favourability: that of its main line, the continuation most of the book's variations take."""
+    return verdict(lookup.conn, lookup.store, main_line(lookup, steps), lookup.collection_ids)
+
+
 def _token_point(token: str) -> Point:
     return (ord(token[0]) - 65, ord(token[1]) - 65)
 
@@ -132,8 +140,12 @@ def merge_symmetric(base: str, children: list[Child]) -> list[Child]:
             kept = groups[key]
             kept.paths += child.paths
             kept.category = merge(kept.category, child.category)
+            kept.record = kept.record + child.record
+            kept.prior_games += child.prior_games
+            kept.prior_wins += child.prior_wins
+            kept.conditions = kept.conditions + [c for c in child.conditions if c not in kept.conditions]
         else:
-            groups[key] = Child(child.token, child.paths, child.category, child.comment)
+            groups[key] = replace(child)
     return list(groups.values())
 
 
@@ -153,18 +165,15 @@ class Options:
     rank: str = "popularity"
     profile: str | None = None
     sgf: bool = False
+    favour: bool = False
+    """Judge each shown candidate by its main line's favourability (:mod:`joseki.favour`; about 1 ms each)."""
 
 
 def book_candidates(lookup: Lookup, base: str, children: list[Child],
                     options: Options) -> list[tuple[Child, Record, float]]:
     """The book's continuations of ``base`` (symmetric ones merged) with their records and priorities."""
-    merged = merge_symmetric(base, children)
-    records = records_for(lookup.conn, lookup.store, [node_id(base + ch.token) for ch in merged], options.profile)
-    out = []
-    for ch in merged:
-        record = records.get(node_id(base + ch.token), Record())
-        out.append((ch, record, priority(record, ch.category, ch.prior_games, ch.prior_wins)))
-    return out
+    return [(ch, ch.record, priority(ch.record, ch.category, ch.prior_games, ch.prior_wins))
+            for ch in merge_symmetric(base, children)]
 
 
 def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first: Color,
@@ -182,22 +191,29 @@ def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first:
                               options.sgf)
             cand.record, cand.priority = record, prio
             cand.prior_games, cand.prior_wins = ch.prior_games, ch.prior_wins
+            cand.conditions = ch.conditions
             cands.append(cand)
         cands.sort(key=order)
-        return cands[: options.top] if options.top else cands
+        shown = cands[: options.top] if options.top else cands
+        if options.favour:
+            for cand in shown:
+                cand.favour = favour_of(lookup, base + (reflect(cand.token) if reflected else cand.token))
+        return shown
 
+    profile = options.profile
+    children = lookup.children(steps, profile)
     if not steps:
         answer.state = "empty"
-        answer.candidates = mapped(lookup.children(""), "")
-    elif lookup.has(steps):
+        answer.candidates = mapped(children, "")
+    elif children or lookup.has(steps):
         answer.state = "tenuki-variation" if steps.endswith(TENUKI) else "in-book"
-        answer.candidates = mapped(lookup.children(steps), steps)
+        answer.candidates = mapped(children, steps)
     elif steps.endswith(TENUKI) and lookup.has(steps[:-2]):
         answer.state, answer.book_steps = "interrupted", steps[:-2]
-        answer.alternatives = mapped(lookup.children(steps[:-2]), steps[:-2])
+        answer.alternatives = mapped(lookup.children(steps[:-2], profile), steps[:-2])
     elif (via := lookup.by_position(steps_key(steps))) is not None:
         answer.state, answer.via = "in-book-by-transposition", via
-        answer.candidates = mapped(lookup.children(via), via, _orientation(via, steps))
+        answer.candidates = mapped(lookup.children(via, profile), via, _orientation(via, steps))
     else:
         answer.state = "left-book"
         answer.book_steps = lookup.longest_prefix(steps)
@@ -206,7 +222,7 @@ def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first:
         answer.left_move = _candidate(steps[2 * index : 2 * index + 2], 0, None, transform, options.sgf).move
         if move_numbers is not None:
             answer.left_move_number = move_numbers[index]
-        answer.alternatives = mapped(lookup.children(answer.book_steps), answer.book_steps)
+        answer.alternatives = mapped(lookup.children(answer.book_steps, profile), answer.book_steps)
     return answer
 
 

@@ -1,0 +1,43 @@
+"""``mine`` over the Tygem 9-dan games against sgfmill alone parsing the same files on one core.
+
+Usage: python benchmarks/bench_mine.py [--limit N] [--min-games 5] [--workers W]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from bench_learn import peak_mb
+from common import CACHE, report, sgfmill_main_line
+from games_data import tygem_files
+
+from joseki.mine import mine
+from joseki.store import Store
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--limit", type=int, default=None)
+    parser.add_argument("--min-games", type=int, default=5)
+    parser.add_argument("--workers", type=int, default=None)
+    args = parser.parse_args()
+    files = tygem_files()[: args.limit]
+    started = time.perf_counter()
+    for f in files:
+        sgfmill_main_line(f)
+    sgfmill_s = time.perf_counter() - started
+    db = CACHE / "mine.sqlite"
+    db.unlink(missing_ok=True)
+    store = Store(str(db))
+    started = time.perf_counter()
+    result, book = mine(store, files, args.min_games, "tygem", workers=args.workers)
+    mine_s = time.perf_counter() - started
+    print(f"{result.learnt} games mined into {book.new} variations (min games {args.min_games})")
+    report({"games": len(files), "learnt": result.learnt, "records": book.new, "min_games": args.min_games,
+            "mine_s": round(mine_s, 2), "sgfmill_s": round(sgfmill_s, 2), "ratio": round(mine_s / sgfmill_s, 3),
+            "peak_mb": peak_mb()})
+
+
+if __name__ == "__main__":
+    main()
