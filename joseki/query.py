@@ -6,10 +6,11 @@ A corner's state, decided from its play-step string and the book:
 - ``in-book``: the string is a book prefix; the candidates are its continuations.
 - ``tenuki-variation``: the local side to move played elsewhere and the book itself
   continues after that ``XX``.
+- ``in-book-by-transposition``: the string is not in the book, but its local position
+  (:mod:`joseki.position`, with the side to move) is; the candidates come from that book
+  position. Checked before ``interrupted``: a tenuki can transpose into a book position.
 - ``interrupted``: the string is in the book but the local side to move played elsewhere
   and the book has no tenuki there; ``alternatives`` are the moves that side skipped.
-- ``in-book-by-transposition``: the string is not in the book, but its local position
-  (:mod:`joseki.position`) is; the candidates come from that book position.
 - ``left-book``: neither; ``book_steps`` is the longest prefix in the book, ``left_at`` the
   step that left it, and ``alternatives`` the book's moves at that step.
 
@@ -208,12 +209,12 @@ def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first:
     elif children or lookup.has(steps):
         answer.state = "tenuki-variation" if steps.endswith(TENUKI) else "in-book"
         answer.candidates = mapped(children, steps)
-    elif steps.endswith(TENUKI) and lookup.has(steps[:-2]):
-        answer.state, answer.book_steps = "interrupted", steps[:-2]
-        answer.alternatives = mapped(lookup.children(steps[:-2], profile), steps[:-2])
     elif (via := lookup.by_position(steps_key(steps))) is not None:
         answer.state, answer.via = "in-book-by-transposition", via
         answer.candidates = mapped(lookup.children(via, profile), via, _orientation(via, steps))
+    elif steps.endswith(TENUKI) and lookup.has(steps[:-2]):
+        answer.state, answer.book_steps = "interrupted", steps[:-2]
+        answer.alternatives = mapped(lookup.children(steps[:-2], profile), steps[:-2])
     else:
         answer.state = "left-book"
         answer.book_steps = lookup.longest_prefix(steps)

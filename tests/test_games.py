@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ from joseki.position import LocalBoard, position_key, replay, steps_key
 from joseki.query import next_in_game, next_moves
 from joseki.store import Store
 
-from .conftest import KOGO, need
+from .conftest import KOGO, Databases, need
 from .games import write_game
 
 
@@ -85,10 +86,13 @@ def test_a_move_on_the_shared_edge_joins_one_corner_only() -> None:
 
 
 @pytest.fixture(scope="module")
-def kogo(tmp_path_factory: pytest.TempPathFactory) -> Store:
-    store = Store(str(tmp_path_factory.mktemp("games") / "kogo.sqlite"))
+def kogo(databases: Databases) -> Iterator[Store]:
+    url = databases.new("kogo")
+    store = Store(url)
     import_files(store, [need(KOGO)], "kogo")
-    return store
+    yield store
+    store.close()
+    databases.drop(url)
 
 
 def state(store: Store, moves: list[str]) -> dict[Corner, str]:
@@ -104,12 +108,14 @@ def test_zone_states(kogo: Store) -> None:
     assert state(kogo, ["Q16", "R14", "D4"])[Corner.TOP_RIGHT] == "tenuki-variation"
     assert state(kogo, ["Q16", "R14", "S18"])[Corner.TOP_RIGHT] == "left-book"
     assert state(kogo, [])[Corner.TOP_LEFT] == "empty"
-    # interrupted: a book position where the book has no tenuki for the side to move
-    (answer,) = next_moves(kogo, ["Q16", "R17", "Q17", "R16", "R15"])
-    assert answer.state == "in-book"
+    # interrupted: a book position where the book has no tenuki for the side to move (3-3 invasion, Black
+    # blocks at R16, White plays elsewhere), and no book position with these stones and Black to move
+    (answer,) = next_moves(kogo, ["Q16", "R17", "R16"])
+    assert answer.state == "in-book" and answer.steps == "DDCCCD"
     assert "tenuki" not in [c.move for c in answer.candidates]
-    interrupted = state(kogo, ["Q16", "R17", "Q17", "R16", "R15", "D4"])[Corner.TOP_RIGHT]
-    assert interrupted == "interrupted"
+    assert state(kogo, ["Q16", "R17", "R16", "D4"])[Corner.TOP_RIGHT] == "interrupted"
+    # a tenuki that transposes into a book position is recognised as such
+    assert state(kogo, ["Q16", "R14", "O17", "D4"])[Corner.TOP_RIGHT] == "in-book-by-transposition"
 
 
 def test_transposition_of_a_book_line(kogo: Store) -> None:
