@@ -14,7 +14,7 @@ by its moves, and the setup stones are shown as a condition it depends on.
 from __future__ import annotations
 
 import codecs
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from sgfmill import sgf_grammar
@@ -25,8 +25,8 @@ from joseki.steps import Color, StepBuilder
 from joseki.zone import ZONE_BOARD_SIZE, in_zone
 
 NOTE_PROPERTIES = ("N", "BM", "TE", "DO", "IT", "GB", "GW", "UC", "DM", "HO",
-                   "LB", "MA", "SQ", "TR", "CR", "AB", "AW", "AE")
-"""Node properties kept along a path, besides the comment C."""
+                   "LB", "MA", "SQ", "TR", "CR", "AB", "AW", "AE", "JC", "JK", "JS", "JP")
+"""Node properties kept along a path, besides the comment C (``J*``: this project's own, see :mod:`joseki.export`)."""
 
 SETUP_PROPERTIES = frozenset({"AB", "AW", "AE"})
 
@@ -35,12 +35,18 @@ SETUP_PROPERTIES = frozenset({"AB", "AW", "AE"})
 class NodeNote:
     """What one SGF node says besides its move, attached to the step prefix after that node.
 
-    ``step`` is the number of tokens of that prefix (0 = before the first move).
+    ``step`` is the number of tokens of that prefix (0 = before the first move). ``moves``
+    holds, for each move of the path up to this node (passes and moves elsewhere included,
+    so ``len(moves)`` is the node's move number), the number of tokens after it; ``own`` is
+    True when the node itself holds a move, ``setup`` when it holds setup stones.
     """
 
     step: int
     comment: str
     properties: tuple[tuple[str, tuple[str, ...]], ...]
+    moves: tuple[int, ...] = ()
+    own: bool = False
+    setup: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +69,7 @@ class Forest:
 
     source: str
     encoding: str
+    preamble: str = ""
     nodes: int = 0
     variations: list[Variation] = field(default_factory=list)
     skipped: int = 0
@@ -137,7 +144,9 @@ def _flatten_bytes(data: bytes, source: str) -> Forest:
     root_props = games[0].sequence[0]
     declared = root_props.get("CA", [b""])[0].decode("ascii", "replace") or None
     decoder = _Decoder(declared)
-    forest = Forest(source=source, encoding=decoder.encoding)
+    start = data.find(b"(")
+    preamble = data[:start].decode(decoder.encoding, errors="replace").strip() if start > 0 else ""
+    forest = Forest(source=source, encoding=decoder.encoding, preamble=preamble)
     if decoder.unknown:
         forest.warnings.append(f"unknown charset CA[{decoder.unknown}], read as UTF-8")
     for game_index, game in enumerate(games):
@@ -172,26 +181,27 @@ def _local_point(raw: bytes, transform: Transform,
     return cache[key]
 
 
-def _note(props: dict[str, list[bytes]], step: int, decoder: _Decoder) -> NodeNote | None:
+def _note(props: dict[str, list[bytes]], step: int, decoder: _Decoder, moves: list[int],
+          own: bool) -> NodeNote | None:
     comment = decoder.text(props["C"][0]).strip() if "C" in props else ""
     kept = tuple(
         (key, tuple(decoder.text(v) for v in props[key])) for key in NOTE_PROPERTIES if key in props
     )
     if not comment and not kept:
         return None
-    return NodeNote(step, comment, kept)
+    return NodeNote(step, comment, kept, tuple(moves), own, not SETUP_PROPERTIES.isdisjoint(props))
 
 
 def _flatten_game(game: sgf_grammar.Coarse_game_tree, game_index: int, decoder: _Decoder,
                   forest: Forest) -> None:
     """Walk one game tree depth first, emitting a variation at each leaf."""
     Frame = tuple[sgf_grammar.Coarse_game_tree, int | None, StepBuilder, Transform | None,
-                  list[str], list[NodeNote], bool]
-    stack: list[Frame] = [(game, None, StepBuilder(), None, [], [], False)]
+                  list[str], list[NodeNote], bool, list[int]]
+    stack: list[Frame] = [(game, None, StepBuilder(), None, [], [], False, [])]
     zones: dict[tuple[Transform, bytes], tuple[int, int] | None] = {}
     nodes = 0
     while stack:
-        tree, child_index, builder, transform, path, notes, setup = stack.pop()
+        tree, child_index, builder, transform, path, notes, setup, moves = stack.pop()
         for position, props in enumerate(tree.sequence):
             nodes += 1
             if position:
@@ -210,10 +220,12 @@ def _flatten_game(game: sgf_grammar.Coarse_game_tree, game_index: int, decoder: 
                     builder.elsewhere(color)
                 else:
                     builder.local(color, local)
+                moves.append(len(builder.tokens) + builder.pending_tenuki())
             if len(props) > (color is not None):
                 if not setup and not SETUP_PROPERTIES.isdisjoint(props):
                     setup = True
-                note = _note(props, len(builder.tokens) + builder.pending_tenuki(), decoder)
+                note = _note(props, len(builder.tokens) + builder.pending_tenuki(), decoder, moves,
+                             color is not None)
                 if note is not None:
                     notes.append(note)
         children = tree.children
@@ -222,10 +234,10 @@ def _flatten_game(game: sgf_grammar.Coarse_game_tree, game_index: int, decoder: 
             continue
         for index in range(len(children) - 1, -1, -1):
             if index == 0:
-                stack.append((children[0], 0, builder, transform, path, notes, setup))
+                stack.append((children[0], 0, builder, transform, path, notes, setup, moves))
             else:
                 stack.append((children[index], index, builder.copy(), transform, list(path),
-                              list(notes), setup))
+                              list(notes), setup, list(moves)))
     forest.nodes += nodes
 
 
@@ -236,7 +248,7 @@ def _emit(forest: Forest, builder: StepBuilder, transform: Transform | None, gam
         forest.skipped += 1
         return
     length = len(steps) // 2
-    kept = tuple(n if n.step <= length else NodeNote(length, n.comment, n.properties) for n in notes)
+    kept = tuple(n if n.step <= length else replace(n, step=length) for n in notes)
     forest.variations.append(Variation(
         steps=steps, first_color=builder.first_color, corner=transform.corner,
         swap=bool(builder.swap), game=game_index, tree_path=".".join(path), notes=kept,

@@ -73,6 +73,15 @@ def read_game(path: Path | str) -> Game:
     return game_from_bytes(read_sgf_bytes(path), str(path))
 
 
+def read_learnable(path: Path | str) -> tuple[Game | None, str | None]:
+    """The game at ``path`` and why it cannot be learnt from (None if it can; ``error: ...`` if unreadable)."""
+    try:
+        game = read_game(path)
+    except ValueError as exc:
+        return None, f"error: {exc}"
+    return game, game.unusable()
+
+
 def game_from_bytes(data: bytes, source: str = "<bytes>") -> Game:
     """The main line of the first game in SGF ``data``."""
     try:

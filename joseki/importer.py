@@ -4,8 +4,9 @@ A file is flattened (:mod:`joseki.forest`) before anything is written, so a malf
 writes nothing. Its records go into the collection (the file stem unless named); a record
 whose step string the collection already has is a duplicate. Every prefix of a new record
 becomes a ``node`` (once, shared by all collections) and counts one path in the
-collection's ``node_book`` row; the SGF notes along the path give each move its category
-and comment.
+collection's ``node_book`` row; the SGF notes along the path, read in the file's dialect
+(:mod:`joseki.booknotes`), give each move its category, comment, conditions and prior
+statistics. A file whose notes are malformed writes nothing either.
 """
 
 from __future__ import annotations
@@ -21,10 +22,13 @@ from typing import Any
 
 from sqlalchemy import Connection, CursorResult, delete, func, select, update
 
-from joseki.category import categorise, merge
+from joseki.booknotes import BookNotes, MoveNote, book_notes
+from joseki.conditions import to_json
 from joseki.forest import Forest, Variation, flatten_bytes, read_sgf_bytes
 from joseki.gcpause import paused_gc
 from joseki.position import keys_along
+from joseki.priority import Record
+from joseki.stats import add_records, profile_id
 from joseki.store import ROOT_ID, Store, batched, bulk_insert, node_id
 
 SGF_SUFFIXES = (".sgf", ".SGF")
@@ -77,19 +81,23 @@ def import_file(store: Store, path: Path, collection: str | None = None, replace
     try:
         data = read_sgf_bytes(path)
         forest = flatten_bytes(data, str(path))
+        notes = book_notes(forest)
     except ValueError as exc:
         report.status, report.error = "failed", str(exc)
         return report
     report.warnings = forest.warnings
     digest = hashlib.sha256(data).hexdigest()
     with paused_gc(), store.write() as conn:
-        import_forest(conn, store, forest, name, digest, replace, report)
+        import_forest(conn, store, forest, name, digest, replace, report, notes)
     return report
 
 
 def import_forest(conn: Connection, store: Store, forest: Forest, name: str, digest: str, replace: bool,
-                  report: FileReport) -> None:
-    """Write a flattened file into collection ``name`` on ``conn`` (inside the caller's transaction)."""
+                  report: FileReport, notes: BookNotes | None = None) -> None:
+    """Write a flattened file into collection ``name`` on ``conn`` (inside the caller's transaction).
+
+    ``notes`` are the file's :func:`~joseki.booknotes.book_notes`, read here when not given.
+    """
     t = store.tables
     now = datetime.now(UTC).replace(tzinfo=None)
     collection_id = conn.execute(select(t["collection"].c.id).where(t["collection"].c.name == name)).scalar()
@@ -126,7 +134,9 @@ def import_forest(conn: Connection, store: Store, forest: Forest, name: str, dig
                   v.setup) for v in fresh.values()])
     counts = prefix_counts(fresh)
     ids = add_nodes(conn, store, counts)
-    add_paths(conn, store, collection_id, counts, ids, _move_notes(forest.variations), new_collection)
+    moves = (notes or book_notes(forest)).moves
+    add_paths(conn, store, collection_id, counts, ids, moves, new_collection)
+    add_source_records(conn, store, {ids[p]: n.record for p, n in moves.items() if n.record and p in ids})
 
 
 def _inserted_id(result: CursorResult[Any]) -> int:
@@ -158,36 +168,9 @@ def add_nodes(conn: Connection, store: Store, prefixes: Iterable[str]) -> dict[s
     return ids
 
 
-@dataclass(slots=True)
-class _MoveNote:
-    category: str | None = None
-    comments: list[str] = field(default_factory=list)
-    properties: dict[str, list[str]] = field(default_factory=dict)
-
-
-def _move_notes(variations: list[Variation]) -> dict[str, _MoveNote]:
-    """Notes per step prefix, gathered from every path of the file (duplicates included)."""
-    seen: set[int] = set()
-    notes: dict[str, _MoveNote] = {}
-    for v in variations:
-        for note in v.notes:
-            if id(note) in seen or note.step == 0:
-                continue
-            seen.add(id(note))
-            prefix = v.steps[: 2 * note.step]
-            entry = notes.setdefault(prefix, _MoveNote())
-            props = dict(note.properties)
-            entry.category = merge(entry.category, categorise(note.comment, props))
-            if note.comment and note.comment not in entry.comments:
-                entry.comments.append(note.comment)
-            for key, values in props.items():
-                entry.properties.setdefault(key, []).extend(values)
-    return notes
-
-
 def add_paths(conn: Connection, store: Store, collection_id: int, counts: Counter[str], ids: dict[str, int],
-              notes: dict[str, _MoveNote], new_collection: bool = False) -> None:
-    """Add ``counts`` to the collection's per-node path counts, with categories and comments."""
+              notes: dict[str, MoveNote], new_collection: bool = False) -> None:
+    """Add ``counts`` to the collection's per-node path counts, with what the file says about each move."""
     nb = store.tables["node_book"]
     existing: dict[int, int] = {}
     if not new_collection:
@@ -203,17 +186,37 @@ def add_paths(conn: Connection, store: Store, collection_id: int, counts: Counte
             continue
         note = notes.get(prefix)
         if note is None:
-            inserts.append((nid, collection_id, count, None, None, None))
+            inserts.append((nid, collection_id, count, None, None, None, None, None, None))
         else:
             inserts.append((nid, collection_id, count, note.category, "\n\n".join(note.comments) or None,
-                            json.dumps(note.properties, ensure_ascii=False) if note.properties else None))
+                            json.dumps(note.properties, ensure_ascii=False) if note.properties else None,
+                            note.prior_games or None, note.prior_wins if note.prior_games else None,
+                            to_json(note.conditions)))
     inserts.sort()
-    bulk_insert(conn, nb, ("node_id", "collection_id", "paths", "category", "comment", "properties"), inserts)
+    bulk_insert(conn, nb, ("node_id", "collection_id", "paths", "category", "comment", "properties", "prior_games",
+                           "prior_wins", "conditions"), inserts)
     if updates:
         from sqlalchemy import bindparam
 
         conn.execute(update(nb).where(nb.c.collection_id == collection_id, nb.c.node_id == bindparam("k_node"))
                      .values(paths=bindparam("k_paths")), updates)
+
+
+def add_source_records(conn: Connection, store: Store, records: dict[int, Record]) -> None:
+    """Global statistics a file carries (an export's ``JS``), for the nodes that have none yet.
+
+    So re-importing an export restores the statistics once, and never counts games twice.
+    """
+    if not records:
+        return
+    pid = profile_id(conn, store, None, create=True)
+    assert pid is not None
+    ns = store.tables["node_stats"]
+    have: set[int] = set()
+    for chunk in batched(sorted(records)):
+        have.update(conn.execute(select(ns.c.node_id).where(ns.c.profile_id == pid, ns.c.node_id.in_(chunk)))
+                    .scalars())
+    add_records(conn, store, pid, {nid: r for nid, r in records.items() if nid not in have})
 
 
 def remove_source_file(conn: Connection, store: Store, source_id: int, collection_id: int) -> None:

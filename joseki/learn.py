@@ -21,7 +21,7 @@ from sqlalchemy import select
 
 from joseki.corners import corner_tables
 from joseki.credit import game_credits
-from joseki.game import read_game
+from joseki.game import read_learnable
 from joseki.gcpause import paused_gc
 from joseki.importer import expand_paths
 from joseki.stats import add_records, aggregate, claim_games, profile_id
@@ -89,21 +89,12 @@ def examine(path: str, index: BookIndex | None = None) -> GameOutcome:
     index = index or _INDEX
     assert index is not None
     out = GameOutcome(path)
-    try:
-        game = read_game(path)
-    except ValueError as exc:
-        out.skipped = f"error: {exc}"
+    game, out.skipped = read_learnable(path)
+    if game is None or out.skipped is not None:
+        out.result = game.result if game else ""
         return out
     out.result = game.result
-    reason = game.unusable()
-    if reason is not None:
-        out.skipped = reason
-        return out
-    try:
-        tables = corner_tables(game.moves).values()
-    except ValueError as exc:
-        out.skipped = f"error: {exc}"
-        return out
+    tables = corner_tables(game.moves).values()
     out.key = game.key
     out.credits = game_credits(tables, game.winner, index.ids.__contains__, index.by_key.get)
     return out

@@ -8,14 +8,41 @@ costs the same with a thousand records or a million.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
+from weakref import WeakKeyDictionary
 
-from sqlalchemy import ColumnElement, Connection, func, select
+from sqlalchemy import ColumnElement, Connection, Select, bindparam, func, select
 
 from joseki.category import merge
 from joseki.conditions import from_json
 from joseki.priority import Record
 from joseki.stats import GLOBAL
 from joseki.store import ROOT_ID, Store, node_id
+
+_PROFILES: WeakKeyDictionary[Store, dict[str, int]] = WeakKeyDictionary()
+_STATEMENTS: WeakKeyDictionary[Store, dict[bool, Select[Any]]] = WeakKeyDictionary()
+
+
+def _children_statement(store: Store, filtered: bool) -> Select[Any]:
+    """The children query, built once per store (building it costs more than running it)."""
+    cache = _STATEMENTS.setdefault(store, {})
+    if filtered not in cache:
+        n, nb = store.tables["node"], store.tables["node_book"]
+        ns_global = store.tables["node_stats"].alias("ns_global")
+        ns_profile = store.tables["node_stats"].alias("ns_profile")
+        books = nb.c.node_id == n.c.id
+        if filtered:
+            books = books & nb.c.collection_id.in_(bindparam("collections", expanding=True))
+        cache[filtered] = (
+            select(n.c.move, n.c.steps, nb.c.paths, nb.c.category, nb.c.comment, nb.c.prior_games, nb.c.prior_wins,
+                   ns_global.c.games, ns_global.c.wins, ns_global.c.losses, ns_global.c.draws,
+                   ns_profile.c.games, ns_profile.c.wins, ns_profile.c.losses, ns_profile.c.draws, nb.c.conditions)
+            .join(nb, books)
+            .outerjoin(ns_global, (ns_global.c.node_id == n.c.id) & (ns_global.c.profile_id == bindparam("global_id")))
+            .outerjoin(ns_profile, (ns_profile.c.node_id == n.c.id)
+                       & (ns_profile.c.profile_id == bindparam("profile_id")))
+            .where(n.c.parent_id == bindparam("parent")))
+    return cache[filtered]
 
 
 @dataclass(slots=True)
@@ -46,14 +73,17 @@ class Lookup:
             if missing:
                 raise ValueError(f"no collection named {', '.join(map(repr, missing))}")
             self.collection_ids = sorted(found.values())
-        self._profiles: dict[str, int | None] = {}
 
     def profile_id(self, name: str) -> int | None:
-        """The id of profile ``name`` (None if it does not exist), asked once per lookup."""
-        if name not in self._profiles:
+        """The id of profile ``name`` (None if it does not exist); ids once found are kept for the store."""
+        known = _PROFILES.setdefault(self.store, {})
+        if name not in known:
             p = self.store.tables["profile"]
-            self._profiles[name] = self.conn.execute(select(p.c.id).where(p.c.name == name)).scalar()
-        return self._profiles[name]
+            found = self.conn.execute(select(p.c.id).where(p.c.name == name)).scalar()
+            if found is None:
+                return None
+            known[name] = int(found)
+        return known[name]
 
     def _in_books(self, node: ColumnElement[int] | int) -> ColumnElement[bool]:
         nb = self.node_book
@@ -78,22 +108,15 @@ class Lookup:
         Each child carries its record under ``profile``, or the global record where the
         profile has none.
         """
-        n, nb = self.node, self.node_book
-        ns_global = self.store.tables["node_stats"].alias("ns_global")
-        ns_profile = self.store.tables["node_stats"].alias("ns_profile")
         global_id = self.profile_id(GLOBAL)
         profile_id = self.profile_id(profile) if profile and profile != GLOBAL else None
-        query = (select(n.c.move, n.c.steps, nb.c.paths, nb.c.category, nb.c.comment, nb.c.prior_games,
-                        nb.c.prior_wins, ns_global.c.games, ns_global.c.wins, ns_global.c.losses, ns_global.c.draws,
-                        ns_profile.c.games, ns_profile.c.wins, ns_profile.c.losses, ns_profile.c.draws,
-                        nb.c.conditions)
-                 .join(nb, self._in_books(n.c.id))
-                 .outerjoin(ns_global, (ns_global.c.node_id == n.c.id) & (ns_global.c.profile_id == (global_id or -1)))
-                 .outerjoin(ns_profile, (ns_profile.c.node_id == n.c.id)
-                            & (ns_profile.c.profile_id == (profile_id or -1)))
-                 .where(n.c.parent_id == (node_id(steps) if steps else ROOT_ID)))
+        params: dict[str, object] = {"parent": node_id(steps) if steps else ROOT_ID, "global_id": global_id or -1,
+                                     "profile_id": profile_id or -1}
+        if self.collection_ids is not None:
+            params["collections"] = self.collection_ids
+        query = _children_statement(self.store, self.collection_ids is not None)
         merged: dict[str, Child] = {}
-        for row in self.conn.execute(query):
+        for row in self.conn.execute(query, params):
             move, full, paths, category, comment, prior_games, prior_wins = row[:7]
             if full[:-2] != steps:
                 raise RuntimeError(f"node key collision between {full!r} and a child of {steps!r}")

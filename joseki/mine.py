@@ -23,7 +23,7 @@ from sqlalchemy import select
 from joseki.corners import corner_tables
 from joseki.credit import OUTCOMES, outcome
 from joseki.forest import Forest, Variation
-from joseki.game import read_game
+from joseki.game import read_learnable
 from joseki.gcpause import paused_gc
 from joseki.geometry import Corner
 from joseki.importer import FileReport, expand_paths, import_forest
@@ -50,20 +50,12 @@ class MinedGame:
 def reduce_game(path: str) -> MinedGame:
     """One game's corner strings (runs in a worker)."""
     out = MinedGame(path)
-    try:
-        game = read_game(path)
-    except ValueError as exc:
-        out.skipped = f"error: {exc}"
+    game, out.skipped = read_learnable(path)
+    if game is None or out.skipped is not None:
+        out.result = game.result if game else ""
         return out
     out.result = game.result
-    out.skipped = game.unusable()
-    if out.skipped is not None:
-        return out
-    try:
-        tables = corner_tables(game.moves)
-    except ValueError as exc:
-        out.skipped = f"error: {exc}"
-        return out
+    tables = corner_tables(game.moves)
     out.key = game.key
     for table in tables.values():
         b = table.builder

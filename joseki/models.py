@@ -2,13 +2,15 @@
 
 - ``collection``: a named book (a file stem by default).
 - ``source_file``: one imported file, by content hash, so that re-importing adds nothing.
-- ``variation``: the flat records, one canonical step string per root-to-leaf path.
+- ``variation``: the flat records, one canonical step string per root-to-leaf path, with
+  the influence model's verdict on its end position (:mod:`joseki.favour`) once computed.
 - ``node``: every prefix of every record, once, keyed by :func:`joseki.store.node_id` of its
   step string; the next-move query reads a node's children through ``parent_id``, and finds
   transpositions through ``position_key`` (:mod:`joseki.position`).
 - ``node_book``: a node's membership in a collection: how many of its variations pass
   through it, and what the collection says about the move (category, comment, the node's
-  other SGF properties as JSON, and prior statistics where the source has them).
+  other SGF properties as JSON, prior statistics where the source has them, and the
+  conditions the move depends on as JSON, :mod:`joseki.conditions`).
 - ``profile``, ``node_stats``: game results credited to the player who chose each book move,
   per profile (``global`` by default); ``learnt_game``: the games already learnt, by key.
 """
@@ -17,7 +19,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import BigInteger, Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 NODE_KEY = BigInteger().with_variant(Integer(), "sqlite")
@@ -66,6 +68,12 @@ class Variation(Base):
     game: Mapped[int] = mapped_column(Integer)
     tree_path: Mapped[str] = mapped_column(Text)
     setup: Mapped[bool] = mapped_column(Boolean)
+    area_first: Mapped[int | None] = mapped_column(Integer)
+    area_second: Mapped[int | None] = mapped_column(Integer)
+    influence_first: Mapped[int | None] = mapped_column(Integer)
+    influence_second: Mapped[int | None] = mapped_column(Integer)
+    favour_first: Mapped[float | None] = mapped_column(Float)
+    favour_second: Mapped[float | None] = mapped_column(Float)
 
 
 class Node(Base):
@@ -91,6 +99,7 @@ class NodeBook(Base):
     properties: Mapped[str | None] = mapped_column(Text)
     prior_games: Mapped[int | None] = mapped_column(Integer)
     prior_wins: Mapped[int | None] = mapped_column(Integer)
+    conditions: Mapped[str | None] = mapped_column(Text)
 
 
 class Profile(Base):

@@ -30,7 +30,7 @@ from joseki.favour import Favour, main_line, verdict
 from joseki.geometry import Corner, Point, Transform
 from joseki.lookup import Child, Lookup
 from joseki.notation import TENUKI, format_gtp_vertex, format_sgf_point, parse_move
-from joseki.position import LocalBoard, replay, steps_key
+from joseki.position import LocalBoard, position_key, replay, steps_key
 from joseki.priority import NEUTRAL, RANKS, Record, priority
 from joseki.steps import Color, canonical, iter_points, other, parse_steps, reflect, to_move
 from joseki.store import Store
@@ -51,13 +51,22 @@ class Candidate:
     prior_wins: int = 0
     conditions: list[str] = field(default_factory=list)
     favour: Favour | None = None
+    mover_first: bool = True
+
+    @property
+    def mover_favour(self) -> float | None:
+        """The favourability of the candidate's main line for the player who would play it."""
+        if self.favour is None:
+            return None
+        return self.favour.first if self.mover_first else self.favour.second
 
     def as_json(self) -> dict[str, object]:
         rate = self.record.win_rate
         return {"move": self.move, "paths": self.paths, "priority": round(self.priority, 4),
                 "category": self.category, "games": self.record.games, "wins": self.record.wins,
                 "win_rate": None if rate is None else round(rate, 4), "conditions": self.conditions,
-                "favourability": None if self.favour is None else self.favour.as_json()}
+                "favourability": None if self.favour is None else {**self.favour.as_json(),
+                                                                   "mover": round(self.mover_favour or 0.0, 4)}}
 
 
 @dataclass(slots=True)
@@ -131,12 +140,15 @@ def _candidate(token: str, paths: int, category: str | None, transform: Transfor
 
 def merge_symmetric(base: str, children: list[Child]) -> list[Child]:
     """Merge continuations of ``base`` that reach the same position (only possible if ``base`` is symmetric)."""
-    board, _ = replay(base)
+    board, mover = replay(base)
     if len(children) < 2 or board.stones != {(r, c): s for (c, r), s in board.stones.items()}:
         return children
     groups: dict[int, Child] = {}
     for child in sorted(children, key=lambda c: (-c.paths, c.token)):
-        key = steps_key(base + child.token)
+        after = board.copy()
+        if child.token != TENUKI:
+            after.play(mover, _token_point(child.token), lenient=True)
+        key = position_key(after.stones, other(mover))
         if key in groups:
             kept = groups[key]
             kept.paths += child.paths
@@ -199,6 +211,7 @@ def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first:
         if options.favour:
             for cand in shown:
                 cand.favour = favour_of(lookup, base + (reflect(cand.token) if reflected else cand.token))
+                cand.mover_first = to_move(base) == 0
         return shown
 
     profile = options.profile

@@ -1,7 +1,9 @@
 """Statistics in the store: profiles, per-node results, and the games already learnt.
 
 Writes add counts (``games = games + n``), so concurrent learners never lose an update;
-rows are written in node order so that two writers never wait on each other in a cycle.
+rows are written in key order (games by key, then node statistics by node) so that two
+writers never wait on each other in a cycle: on PostgreSQL, where writers run at once and
+lock only the rows they write, that is what rules deadlocks out.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from datetime import UTC, datetime
 from sqlalchemy import Connection, bindparam, select, update
 
 from joseki.priority import Record
-from joseki.store import FAST_DIALECTS, Store, batched
+from joseki.store import FAST_DIALECTS, Store, batched, insert_rows
 
 GLOBAL = "global"
 
@@ -25,7 +27,7 @@ def profile_id(conn: Connection, store: Store, name: str | None, create: bool = 
     if pid is None and create:
         if conn.dialect.name in FAST_DIALECTS:
             conn.exec_driver_sql(
-                "INSERT INTO profile (name, created_at) VALUES ({0}, {0}) ON CONFLICT DO NOTHING".format(
+                "INSERT INTO profile (name, created_at) VALUES ({0}, {0}) ON CONFLICT (name) DO NOTHING".format(
                     "?" if conn.dialect.paramstyle == "qmark" else "%s"),
                 (name, datetime.now(UTC).replace(tzinfo=None)))
         else:
@@ -38,10 +40,20 @@ def claim_games(conn: Connection, store: Store, pid: int, games: Sequence[tuple[
     """Record games (key, source, result) as learnt; returns the keys that were not learnt before."""
     lg = store.tables["learnt_game"]
     now = datetime.now(UTC).replace(tzinfo=None)
+    games = sorted(games)
     keys = [k for k, _, _ in games]
+    claimed: set[str] = set()
+    if conn.dialect.name == "postgresql":
+        for chunk in batched(games, 10000):
+            rows = conn.exec_driver_sql(
+                "INSERT INTO learnt_game (profile_id, game_key, source, result, learnt_at) "
+                "SELECT %s, k, s, r, %s FROM unnest(%s::varchar(32)[], %s::text[], %s::varchar(40)[]) "
+                "WITH ORDINALITY AS g(k, s, r, i) ORDER BY i ON CONFLICT DO NOTHING RETURNING game_key",
+                (pid, now, [k for k, _, _ in chunk], [src for _, src, _ in chunk], [r[:40] for _, _, r in chunk]))
+            claimed.update(row[0] for row in rows)
+        return claimed
     if conn.dialect.name in FAST_DIALECTS:
         mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
-        claimed: set[str] = set()
         sql = (f"INSERT INTO learnt_game (profile_id, game_key, source, result, learnt_at) "
                f"VALUES ({mark}, {mark}, {mark}, {mark}, {mark}) ON CONFLICT DO NOTHING RETURNING game_key")
         for key, source, result in games:
@@ -65,17 +77,13 @@ def add_records(conn: Connection, store: Store, pid: int, records: dict[int, Rec
     if not records:
         return
     rows = [(nid, pid, r.games, r.wins, r.losses, r.draws) for nid, r in sorted(records.items())]
-    if conn.dialect.name in FAST_DIALECTS:
-        mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
-        sql = (f"INSERT INTO node_stats (node_id, profile_id, games, wins, losses, draws) "
-               f"VALUES ({mark}, {mark}, {mark}, {mark}, {mark}, {mark}) "
-               "ON CONFLICT (node_id, profile_id) DO UPDATE SET games = node_stats.games + excluded.games, "
-               "wins = node_stats.wins + excluded.wins, losses = node_stats.losses + excluded.losses, "
-               "draws = node_stats.draws + excluded.draws")
-        for chunk in batched(rows, 10000):
-            conn.exec_driver_sql(sql, list(chunk))
-        return
     ns = store.tables["node_stats"]
+    if conn.dialect.name in FAST_DIALECTS:
+        insert_rows(conn, ns, ("node_id", "profile_id", "games", "wins", "losses", "draws"), rows,
+                    "ON CONFLICT (node_id, profile_id) DO UPDATE SET games = node_stats.games + excluded.games, "
+                    "wins = node_stats.wins + excluded.wins, losses = node_stats.losses + excluded.losses, "
+                    "draws = node_stats.draws + excluded.draws", chunk=10000)
+        return
     existing: set[int] = set()
     for chunk in batched([r[0] for r in rows]):
         existing.update(conn.execute(select(ns.c.node_id).where(ns.c.profile_id == pid,

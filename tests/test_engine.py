@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -24,36 +25,38 @@ pytestmark = pytest.mark.skipif(not GNUGO.exists(), reason="GNU Go not installed
 
 
 @pytest.fixture()
-def book(tmp_path: Path) -> Path:
-    db = tmp_path / "book.sqlite"
-    import_files(Store(str(db)), [starter_book()], "starter")
+def book(new_db: Callable[..., str]) -> str:
+    db = new_db("book")
+    with Store(db) as store:
+        import_files(store, [starter_book()], "starter")
     return db
 
 
-def gtp_session(db: Path, commands: list[str], *extra: str) -> list[str]:
+def gtp_session(db: str, commands: list[str], *extra: str) -> list[str]:
     proc = subprocess.run([sys.executable, "-m", "joseki", "--db", str(db), "gtp", "--engine", GNUGO_CMD, *extra],
                           input="\n".join(commands) + "\n", capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
     return [block.strip() for block in proc.stdout.split("\n\n") if block.strip()]
 
 
-def test_the_proxy_answers_from_the_book_and_keeps_gnugo_in_sync(book: Path) -> None:
+def test_the_proxy_answers_from_the_book_and_keeps_gnugo_in_sync(book: str) -> None:
     replies = gtp_session(book, ["protocol_version", "name", "boardsize 19", "clear_board", "komi 7.5",
                                  "play b Q16", "genmove w", "joseki-book-moves", "known_command genmove",
                                  "frobnicate", "quit"], "--seed", "3")
     assert replies[0] == "= 2" and replies[1] == "= joseki"
     assert replies[2:6] == ["="] * 4
     answer = replies[6].removeprefix("= ")
-    (expected,) = next_moves(Store(str(book)), ["Q16"])
+    with Store(book) as store:
+        (expected,) = next_moves(store, ["Q16"])
     assert answer in [c.move for c in expected.candidates][:4]
     assert replies[7] == "= 2"  # move 2 came from the book
     assert replies[8] == "= true" and replies[9].startswith("?")
 
 
-def test_a_real_match_is_written_and_learnt(book: Path, tmp_path: Path) -> None:
+def test_a_real_match_is_written_and_learnt(book: str, tmp_path: Path) -> None:
     proxy = f"{JOSEKI} --db {book} gtp --engine '{GNUGO_CMD}' --profile gnugo --seed 1"
     out = tmp_path / "games"
-    result = subprocess.run([sys.executable, "-m", "joseki", "--db", str(book), "match", "--black", proxy,
+    result = subprocess.run([sys.executable, "-m", "joseki", "--db", book, "match", "--black", proxy,
                              "--white", GNUGO_CMD, "--games", "2", "--out", str(out), "--max-moves", "24",
                              "--learn", "gnugo", "--json"], capture_output=True, text=True, timeout=600,
                             env={**os.environ, "COLUMNS": "200"})
@@ -69,8 +72,7 @@ def test_a_real_match_is_written_and_learnt(book: Path, tmp_path: Path) -> None:
     assert len(first.get_main_sequence()) == 25
     second = sgf.Sgf_game.from_bytes(files[1].read_bytes()).get_root()
     assert second.get("PW").startswith("joseki")  # colours alternate
-    store = Store(str(book))
-    with store.read() as conn:
+    with Store(book) as store, store.read() as conn:
         learnt = conn.exec_driver_sql(
             "SELECT count(*) FROM learnt_game JOIN profile ON profile.id = profile_id WHERE name = 'gnugo'").scalar()
         credited = conn.exec_driver_sql(

@@ -9,9 +9,11 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from sqlalchemy import text
 
 from joseki.corners import corner_tables
 from joseki.evaluate import evaluate
@@ -37,17 +39,17 @@ def stats_table(store: Store) -> list[tuple[int, ...]]:
 
 
 @pytest.fixture()
-def starter(tmp_path: Path) -> Store:
-    store = Store(str(tmp_path / "s.sqlite"))
+def starter(new_db: Callable[..., str]) -> Store:
+    store = Store(new_db("s"))
     import_files(store, [starter_book()], "starter")
     return store
 
 
 def record(store: Store, steps: str, profile: str = "global") -> Record:
     with store.read() as conn:
-        row = conn.exec_driver_sql(
+        row = conn.execute(text(
             "SELECT games, wins, losses, draws FROM node_stats JOIN profile ON profile.id = profile_id "
-            "WHERE node_id = ? AND profile.name = ?", (node_id(steps), profile)).first()
+            "WHERE node_id = :node AND profile.name = :profile"), {"node": node_id(steps), "profile": profile}).first()
     return Record(*row) if row else Record()
 
 
@@ -76,9 +78,9 @@ def test_results_and_unusable_games_are_counted_not_guessed(starter: Store, tmp_
     assert record(starter, "DD") == Record(8, 4, 1, 3)
 
 
-def test_order_does_not_matter_and_profiles_fall_back(tmp_path: Path) -> None:
+def test_order_does_not_matter_and_profiles_fall_back(new_db: Callable[..., str]) -> None:
     files = sorted(need(KGS).glob("*.sgf"))[:60]
-    a, b = Store(str(tmp_path / "a.sqlite")), Store(str(tmp_path / "b.sqlite"))
+    a, b = Store(new_db("a")), Store(new_db("b"))
     for s in (a, b):
         import_files(s, [starter_book()], "starter")
     learn(a, files, workers=1)
@@ -108,9 +110,9 @@ def test_priority_moves_little_with_few_games_and_a_lot_with_many() -> None:
     assert priority(Record(100, 0, 100, 0), None, 1000, 700) < 0.35
 
 
-def test_mine_builds_a_book_with_statistics(tmp_path: Path) -> None:
+def test_mine_builds_a_book_with_statistics(new_db: Callable[..., str]) -> None:
     files = sorted(need(KGS).glob("*.sgf"))[:120]
-    store = Store(str(tmp_path / "m.sqlite"))
+    store = Store(new_db("m"))
     report, book = mine(store, files, min_games=4, collection="kgs", workers=1)
     assert report.learnt == 120 and book.new > 10
     games_with = {"DD": 0}
@@ -129,9 +131,9 @@ def test_mine_builds_a_book_with_statistics(tmp_path: Path) -> None:
     assert again.duplicates == 5
 
 
-def test_evaluate_reports_the_figures(tmp_path: Path) -> None:
+def test_evaluate_reports_the_figures(new_db: Callable[..., str]) -> None:
     files = sorted(need(KGS).glob("*.sgf"))[:80]
-    store = Store(str(tmp_path / "e.sqlite"))
+    store = Store(new_db("e"))
     import_files(store, [need(KOGO)], "kogo")
     before = evaluate(store, files).as_json()
     assert {"top1", "top3", "coverage", "positions", "logloss", "logloss_baseline"} <= set(before)
@@ -143,47 +145,47 @@ def test_evaluate_reports_the_figures(tmp_path: Path) -> None:
     assert after["positions"] == before["positions"]
 
 
-def run_learn(db: Path, games: Path, *extra: str) -> subprocess.Popen[str]:
+def run_learn(db: Path | str, games: Path, *extra: str) -> subprocess.Popen[str]:
     return subprocess.Popen([sys.executable, "-m", "joseki", "--db", str(db), "learn", str(games), "--json",
                              "--workers", "1", *extra], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def test_two_learners_at_once_lose_no_update(tmp_path: Path) -> None:
+def test_two_learners_at_once_lose_no_update(tmp_path: Path, new_db: Callable[..., str]) -> None:
     files = sorted(need(KGS).glob("*.sgf"))[:200]
     halves = [tmp_path / "h1", tmp_path / "h2"]
     for i, half in enumerate(halves):
         half.mkdir()
         for f in files[i::2]:
             shutil.copy(f, half)
-    shared = tmp_path / "shared.sqlite"
-    reference = Store(str(tmp_path / "ref.sqlite"))
-    for s in (Store(str(shared)), reference):
+    shared = new_db("shared")
+    reference = Store(new_db("ref"))
+    for s in (Store(shared), reference):
         import_files(s, [starter_book()], "starter")
     procs = [run_learn(shared, h) for h in halves]
     outputs = [p.communicate(timeout=300) for p in procs]
     assert all(p.returncode == 0 for p in procs), outputs
     assert sum(json.loads(o)["learnt"] for o, _ in outputs) == 200
     learn(reference, halves, workers=1)
-    assert stats_table(Store(str(shared))) == stats_table(reference)
+    assert stats_table(Store(shared)) == stats_table(reference)
 
 
-def test_a_killed_learn_can_be_resumed(tmp_path: Path) -> None:
+def test_a_killed_learn_can_be_resumed(tmp_path: Path, new_db: Callable[..., str]) -> None:
     games = tmp_path / "games"
     shutil.copytree(need(KGS), games)
-    db = tmp_path / "k.sqlite"
-    reference = Store(str(tmp_path / "ref.sqlite"))
-    for s in (Store(str(db)), reference):
+    db = new_db("k")
+    reference = Store(new_db("ref"))
+    for s in (Store(db), reference):
         import_files(s, [need(KOGO)], "kogo")
     proc = run_learn(db, games, "--batch", "25")
     deadline = time.time() + 120
     while time.time() < deadline:
-        with Store(str(db)).read() as conn:
+        with Store(db).read() as conn:
             if conn.exec_driver_sql("SELECT count(*) FROM learnt_game").scalar_one() >= 50:
                 break
         time.sleep(0.2)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
-    with Store(str(db)).read() as conn:
+    with Store(db).read() as conn:
         learnt = conn.exec_driver_sql("SELECT count(*) FROM learnt_game").scalar_one()
     assert 0 < learnt < 502 and learnt % 25 == 0
     resumed = run_learn(db, games)
@@ -191,4 +193,4 @@ def test_a_killed_learn_can_be_resumed(tmp_path: Path) -> None:
     assert resumed.returncode == 0, err
     assert json.loads(out)["duplicates"] == learnt
     learn(reference, [games], workers=1)
-    assert stats_table(Store(str(db))) == stats_table(reference)
+    assert stats_table(Store(db)) == stats_table(reference)

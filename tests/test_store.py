@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -13,16 +13,18 @@ from joseki.notation import format_gtp_vertex, parse_gtp_vertex
 from joseki.query import next_moves
 from joseki.store import Store, current_revision, head_revision
 
-from .conftest import JOSEKI, KOGO, OGS, need
+from .conftest import JOSEKI, KOGO, OGS, Databases, need
 
 
 @pytest.fixture(scope="module")
-def kogo_store(tmp_path_factory: pytest.TempPathFactory) -> Store:
-    path = tmp_path_factory.mktemp("kogo") / "book.sqlite"
-    store = Store(str(path))
+def kogo_store(databases: Databases) -> Iterator[Store]:
+    url = databases.new("kogo")
+    store = Store(url)
     (report,) = import_files(store, [need(KOGO)], "kogo")
     assert report.error is None
-    return store
+    yield store
+    store.close()
+    databases.drop(url)
 
 
 def test_kogo_imports_every_distinct_path(kogo_store: Store) -> None:
@@ -37,8 +39,8 @@ def test_kogo_imports_every_distinct_path(kogo_store: Store) -> None:
         assert current_revision(conn) == head_revision()
 
 
-def test_reimport_adds_nothing_and_replace_reimports(tmp_path: Path) -> None:
-    store = Store(str(tmp_path / "b.sqlite"))
+def test_reimport_adds_nothing_and_replace_reimports(new_db: Callable[..., str]) -> None:
+    store = Store(new_db("b"))
     (first,) = import_files(store, [need(OGS)])
     assert (first.status, first.paths, first.new + first.duplicates) == ("imported", 3497, 3497)
     (again,) = import_files(store, [OGS])
@@ -53,8 +55,8 @@ def test_reimport_adds_nothing_and_replace_reimports(tmp_path: Path) -> None:
         assert top == first.new
 
 
-def test_every_real_collection_imports(tmp_path: Path) -> None:
-    store = Store(str(tmp_path / "all.sqlite"))
+def test_every_real_collection_imports(new_db: Callable[..., str]) -> None:
+    store = Store(new_db("all"))
     reports = import_files(store, [need(JOSEKI)])
     assert len(reports) == 18 and not [r for r in reports if r.error]
     assert sum(r.paths for r in reports) == 7721 + 7667 + 3497 + 5393 + 6012 + 332 + 508 + 45 + 203

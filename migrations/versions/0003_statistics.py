@@ -26,6 +26,9 @@ def upgrade() -> None:
         sa.Column("created_at", sa.DateTime(), nullable=False),
     )
     op.bulk_insert(profile, [{"id": 1, "name": "global", "created_at": datetime.now(UTC).replace(tzinfo=None)}])
+    if op.get_context().dialect.name == "postgresql":
+        # an explicit id does not advance the SERIAL sequence: move it past 1, or the next profile collides
+        op.execute("SELECT setval(pg_get_serial_sequence('profile', 'id'), (SELECT max(id) FROM profile))")
     op.create_table(
         "node_stats",
         sa.Column("node_id", sa.BigInteger(), sa.ForeignKey("node.id"), primary_key=True),
