@@ -29,7 +29,7 @@ from joseki.gcpause import paused_gc
 from joseki.position import keys_along
 from joseki.priority import Record
 from joseki.stats import add_records, profile_id
-from joseki.store import ROOT_ID, Store, batched, bulk_insert, node_id
+from joseki.store import ROOT_ID, Store, advisory_lock, batched, bulk_insert, node_id
 
 SGF_SUFFIXES = (".sgf", ".SGF")
 
@@ -97,7 +97,10 @@ def import_forest(conn: Connection, store: Store, forest: Forest, name: str, dig
     """Write a flattened file into collection ``name`` on ``conn`` (inside the caller's transaction).
 
     ``notes`` are the file's :func:`~joseki.booknotes.book_notes`, read here when not given.
+    Concurrent imports into one collection queue on an advisory lock (PostgreSQL; SQLite's
+    write lock already serialises them).
     """
+    advisory_lock(conn, f"collection:{name}")
     t = store.tables
     now = datetime.now(UTC).replace(tzinfo=None)
     collection_id = conn.execute(select(t["collection"].c.id).where(t["collection"].c.name == name)).scalar()

@@ -27,7 +27,7 @@ from joseki.show import show
 from joseki.stats import add_records, profile_id
 from joseki.store import Store, node_id
 
-from .conftest import JOSEKI, KOGO, OGS, need
+from .conftest import JOSEKI, KOGO, OGS, Databases, need
 
 PACHI_44 = JOSEKI / "pachi" / "joseki_44.sgf"
 JOSEKIFIX = JOSEKI / "pachi" / "josekifix.sgf"
@@ -62,13 +62,15 @@ def global_stats(store: Store) -> dict[str, tuple[int, int, int, int]]:
 
 
 @pytest.fixture(scope="module")
-def kogo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+def kogo(databases: Databases) -> Iterator[Store]:
     """Kogo's dictionary imported once for the module."""
-    store = Store(str(tmp_path_factory.mktemp("kogo") / "kogo.sqlite"))
+    url = databases.new("kogo")
+    store = Store(url)
     report = import_file(store, need(KOGO), "kogo")
     assert report.error is None
     yield store
     store.close()
+    databases.drop(url)
 
 
 def sgf_store(new_db: Callable[..., str], tmp_path: Path, text: str, name: str = "book") -> Store:
