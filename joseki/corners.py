@@ -32,9 +32,9 @@ class CornerTable:
         """The frame the string is written in: this corner, reflected when the string needed it."""
         return Transform(self.corner, bool(self.builder.swap))
 
-    def add(self, number: int, color: Color, point: Point, size: int = ZONE_BOARD_SIZE) -> None:
-        """Record a local move."""
-        self.builder.local(color, Transform(self.corner).to_zone(point, size))
+    def add(self, number: int, color: Color, point: Point, zpoint: Point) -> None:
+        """Record a local move at board ``point`` (``zpoint`` in this corner's unreflected frame)."""
+        self.builder.local(color, zpoint)
         self.moves.append((number, color, point))
         self.points.add(point)
 
@@ -77,29 +77,42 @@ def zones_of(point: Point, size: int = ZONE_BOARD_SIZE) -> tuple[tuple[Corner, P
 
 def owner(point: Point, tables: dict[Corner, CornerTable], size: int = ZONE_BOARD_SIZE) -> Corner | None:
     """The corner whose table ``point`` joins, or None if it joins none (see module doc)."""
+    joined = _join(point, tables, size)
+    return None if joined is None else joined[0]
+
+
+def _join(point: Point, tables: dict[Corner, CornerTable], size: int) -> tuple[Corner, Point] | None:
+    """The corner ``point`` joins and the point in that corner's frame, or None."""
     best: tuple[int, str] | None = None
-    chosen: Corner | None = None
-    for corner, _ in zones_of(point, size):
+    chosen: tuple[Corner, Point] | None = None
+    zones = zones_of(point, size)
+    for corner, zpoint in zones:
         d = tables[corner].distance(point)
         if d is not None and (best is None or (d, corner.value) < best):
-            best, chosen = (d, corner.value), corner
+            best, chosen = (d, corner.value), (corner, zpoint)
     if chosen is not None:
         return chosen
     home = nearest_corner(point, size)
-    if not tables[home].moves and can_start(Transform(home).to_zone(point, size)):
-        return home
+    for corner, zpoint in zones:
+        if corner is home and not tables[home].points and can_start(zpoint):
+            return corner, zpoint
     return None
 
 
 def corner_tables(moves: list[tuple[Color, Point | None]], size: int = ZONE_BOARD_SIZE) -> dict[Corner, CornerTable]:
-    """Every corner's step table after ``moves`` (colour and board point, None for a pass)."""
+    """Every corner's step table after ``moves`` (colour and board point, None for a pass).
+
+    A move that is not local to a corner is "elsewhere" for it; as only the colour of the
+    game's last move matters for that (whose turn it is), it is told once, at the end.
+    """
     check_zone_size(size)
     tables = {c: CornerTable(c) for c in Corner}
     for number, (color, point) in enumerate(moves, start=1):
-        target = None if point is None else owner(point, tables, size)
-        for corner, table in tables.items():
-            if corner is target and point is not None:
-                table.add(number, color, point, size)
-            else:
-                table.builder.elsewhere(color)
+        if point is not None:
+            joined = _join(point, tables, size)
+            if joined is not None:
+                tables[joined[0]].add(number, color, point, joined[1])
+    if moves:
+        for table in tables.values():
+            table.builder.elsewhere(moves[-1][0])
     return tables
