@@ -42,6 +42,8 @@ class CornerTable:
         """Manhattan distance from ``point`` to this corner's nearest local stone, if at most REACH."""
         if not self.points:
             return None
+        if point in self.points:
+            return 0  # a stone played again where one of this corner's stones was captured
         x, y = point
         for d, ring in enumerate(_RINGS, start=1):
             for dx, dy in ring:

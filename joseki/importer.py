@@ -81,7 +81,8 @@ def import_file(store: Store, path: Path, collection: str | None = None, replace
     try:
         data = read_sgf_bytes(path)
         forest = flatten_bytes(data, str(path))
-        notes = book_notes(forest)
+        with paused_gc():
+            notes = book_notes(forest)
     except ValueError as exc:
         report.status, report.error = "failed", str(exc)
         return report

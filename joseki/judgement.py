@@ -157,6 +157,7 @@ def subjects(text: str) -> list[Target]:
 
 
 @lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=4096)
 def judge(comment: str) -> tuple[Judgement, ...]:
     """The judgements of a free-text comment, in reading order, each target judged once per category."""
     found: list[Judgement] = []

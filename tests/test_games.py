@@ -192,3 +192,12 @@ def test_next_sgf_and_annotate(kogo: Store, tmp_path: Path) -> None:
     assert all(label in "abcdefghijklmnopqrstuvwxyz" for _, label in left.get("LB"))
     assert "Book" in nodes[1].get("C")
     assert read_game(out).moves == read_game(game).moves
+
+
+def test_a_stone_played_again_on_a_captured_point_stays_in_its_corner() -> None:
+    from joseki.corners import CornerTable
+
+    table = CornerTable(Corner.TOP_LEFT)
+    table.add(1, "b", (4, 8), (4, 8))
+    assert table.distance((4, 8)) == 0  # nearer than any neighbouring corner's stone can be
+    assert table.distance((4, 9)) == 1 and table.distance((9, 8)) == 5 and table.distance((10, 8)) is None
