@@ -110,6 +110,8 @@ fi
 
 if [ -z "$(psql_super -c "SELECT 1 FROM pg_roles WHERE rolname = '$ROLE'")" ]; then
   psql_super -c "CREATE ROLE \"$ROLE\" LOGIN CREATEDB PASSWORD '$PASSWORD'"
+  # the test role may end any session on this throwaway server (DROP DATABASE ... WITH (FORCE) meets autovacuum)
+  psql_super -c "ALTER ROLE \"$ROLE\" SUPERUSER" >/dev/null
 fi
 if [ -z "$(psql_super -c "SELECT 1 FROM pg_database WHERE datname = '$DB'")" ]; then
   psql_super -c "CREATE DATABASE \"$DB\" OWNER \"$ROLE\""

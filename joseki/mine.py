@@ -17,11 +17,12 @@ import multiprocessing
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import select
 
 from joseki.corners import corner_tables
-from joseki.credit import OUTCOMES, outcome
+from joseki.credit import outcome
 from joseki.forest import Forest, Variation
 from joseki.game import read_learnable
 from joseki.gcpause import paused_gc
@@ -72,7 +73,9 @@ def _reduce_all(files: list[str], workers: int | None) -> Iterator[MinedGame]:
         yield from pool.imap(reduce_game, files, chunksize=64)
 
 
-_FLIP = {"win": "loss", "loss": "win", "draw": "draw"}
+_CODE = {"win": 0, "loss": 1, "draw": 2, None: 3}
+_FLIP_CODE = (1, 0, 2, 3)
+"""Result codes (win, loss, draw, unknown) and the code of the same game for the other player."""
 
 
 class PrefixCounter:
@@ -82,48 +85,44 @@ class PrefixCounter:
         self.keep_singles = keep_singles
         self.once: dict[int, int] = {}
         self.once_text: dict[int, str] = {}
-        self.many: dict[int, list[object]] = {}
+        self.many: dict[int, list[Any]] = {}
 
     def add_game(self, corners: list[tuple[str, Color, str | None]]) -> None:
-        seen: dict[str, str | None] = {}
+        """Count one game: each distinct prefix of its corners once, with its mover's result."""
+        seen: dict[str, int] = {}
         for steps, _first, first_outcome in corners:
+            first_code = _CODE[first_outcome]
+            codes = (first_code, _FLIP_CODE[first_code])
             for end in range(2, len(steps) + 1, 2):
                 prefix = steps[:end]
                 if prefix not in seen:
-                    mover_first = (end // 2) % 2 == 1
-                    seen[prefix] = first_outcome if mover_first or first_outcome is None else _FLIP[first_outcome]
-        for prefix, result in seen.items():
-            self._add(prefix, result)
-
-    def _add(self, prefix: str, result: str | None) -> None:
-        h = hash(prefix)
-        code = 3 if result is None else OUTCOMES.index(result)
-        entry = self.many.get(h)
-        if entry is None:
-            first = self.once.pop(h, None)
-            if first is None:
-                self.once[h] = code
-                if self.keep_singles:
-                    self.once_text[h] = prefix
-                return
-            self.once_text.pop(h, None)
-            entry = self.many[h] = [prefix, 0, 0, 0, 0]
-            self._count(entry, first)
-        self._count(entry, code)
-
-    @staticmethod
-    def _count(entry: list[object], code: int) -> None:
-        entry[1] = int(entry[1]) + 1  # type: ignore[call-overload]
-        if code < 3:
-            entry[2 + code] = int(entry[2 + code]) + 1  # type: ignore[call-overload]
+                    seen[prefix] = codes[(end // 2 + 1) % 2]
+        once, many = self.once, self.many
+        for prefix, code in seen.items():
+            h = hash(prefix)
+            entry = many.get(h)
+            if entry is None:
+                first = once.pop(h, None)
+                if first is None:
+                    once[h] = code
+                    if self.keep_singles:
+                        self.once_text[h] = prefix
+                    continue
+                self.once_text.pop(h, None)
+                entry = many[h] = [prefix, 1, 0, 0, 0]
+                if first < 3:
+                    entry[2 + first] += 1
+            entry[1] += 1
+            if code < 3:
+                entry[2 + code] += 1
 
     def kept(self, min_games: int) -> dict[str, Record]:
         """Prefixes played in at least ``min_games`` games, with their movers' records."""
         out: dict[str, Record] = {}
         for entry in self.many.values():
             prefix, games, wins, losses, draws = entry
-            if int(games) >= min_games:  # type: ignore[call-overload]
-                out[str(prefix)] = Record(wins + losses + draws, wins, losses, draws)  # type: ignore[operator,arg-type]
+            if games >= min_games:
+                out[prefix] = Record(wins + losses + draws, wins, losses, draws)
         if min_games <= 1:
             for h, code in self.once.items():
                 counts = [0, 0, 0]

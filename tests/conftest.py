@@ -90,12 +90,26 @@ class Databases:
             return
         database = make_url(url).database
         if database in self.created:
-            self._admin_connection().execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+            self._drop(database)
             self.created.remove(database)
+
+    def _drop(self, database: str) -> None:
+        """Drop a test database; an autovacuum worker still in it (a superuser's process) may delay that."""
+        import time
+
+        import psycopg
+
+        for attempt in range(20):
+            try:
+                self._admin_connection().execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+                return
+            except (psycopg.errors.InsufficientPrivilege, psycopg.errors.ObjectInUse):
+                time.sleep(0.25 * (attempt + 1))
+        # left behind on the throwaway server: it is removed with the server's data directory
 
     def close(self) -> None:
         for database in list(self.created):
-            self._admin_connection().execute(f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+            self._drop(database)
         self.created.clear()
         if self._admin is not None:
             self._admin.close()
