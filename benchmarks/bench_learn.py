@@ -12,15 +12,13 @@ from __future__ import annotations
 
 import argparse
 import resource
-import shutil
 import time
 
-from common import CACHE, KOGO, need, report, sgfmill_main_line
+from common import KOGO, fresh_store, need, report, sgfmill_seconds
 from games_data import tygem_files
 
 from joseki.importer import import_file
 from joseki.learn import learn
-from joseki.store import Store
 
 
 def peak_mb() -> float:
@@ -35,13 +33,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=None)
     args = parser.parse_args()
     files = tygem_files()[: args.limit]
-    started = time.perf_counter()
-    for f in files:
-        sgfmill_main_line(f)
-    sgfmill_s = time.perf_counter() - started
-    db = CACHE / "learn.sqlite"
-    db.unlink(missing_ok=True)
-    store = Store(str(db))
+    sgfmill_s = sgfmill_seconds(files)
+    store = fresh_store("learn")
     import_file(store, need(KOGO), "kogo")
     started = time.perf_counter()
     result = learn(store, files, workers=args.workers)
@@ -50,7 +43,6 @@ def main() -> None:
     report({"games": len(files), "learnt": result.learnt, "duplicates": result.duplicates,
             "skipped": sum(result.skipped.values()), "credits": result.credits, "learn_s": round(learn_s, 2),
             "sgfmill_s": round(sgfmill_s, 2), "ratio": round(learn_s / sgfmill_s, 3), "peak_mb": peak_mb()})
-    shutil.rmtree(CACHE / "learn-tmp", ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -9,11 +9,10 @@ import argparse
 import time
 
 from bench_learn import peak_mb
-from common import CACHE, report, sgfmill_main_line
+from common import fresh_store, report, sgfmill_seconds
 from games_data import tygem_files
 
 from joseki.mine import mine
-from joseki.store import Store
 
 
 def main() -> None:
@@ -23,13 +22,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=None)
     args = parser.parse_args()
     files = tygem_files()[: args.limit]
-    started = time.perf_counter()
-    for f in files:
-        sgfmill_main_line(f)
-    sgfmill_s = time.perf_counter() - started
-    db = CACHE / "mine.sqlite"
-    db.unlink(missing_ok=True)
-    store = Store(str(db))
+    sgfmill_s = sgfmill_seconds(files)
+    store = fresh_store("mine")
     started = time.perf_counter()
     result, book = mine(store, files, args.min_games, "tygem", workers=args.workers)
     mine_s = time.perf_counter() - started
