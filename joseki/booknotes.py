@@ -61,7 +61,10 @@ class BookNotes:
     moves: dict[str, MoveNote] = field(default_factory=dict)
 
     def at(self, prefix: str) -> MoveNote:
-        return self.moves.setdefault(prefix, MoveNote())
+        note = self.moves.get(prefix)
+        if note is None:
+            note = self.moves[prefix] = MoveNote()
+        return note
 
     def judge(self, prefix: str, category: str | None) -> None:
         if category is not None and prefix:

@@ -20,7 +20,7 @@ from pathlib import Path
 from sgfmill import sgf_grammar
 
 from joseki.gcpause import paused_gc
-from joseki.geometry import Corner, Transform, nearest_corner
+from joseki.geometry import Corner, Point, Transform, nearest_corner
 from joseki.steps import Color, StepBuilder
 from joseki.zone import ZONE_BOARD_SIZE, in_zone
 
@@ -170,15 +170,15 @@ def flatten_file(path: Path | str) -> Forest:
     return flatten_bytes(read_sgf_bytes(path), str(path))
 
 
-def _local_point(raw: bytes, transform: Transform,
-                 cache: dict[tuple[Transform, bytes], tuple[int, int] | None]) -> tuple[int, int] | None:
+_UNSEEN: Point = (-1, -1)
+"""A move not yet looked up in a frame's cache of zone points."""
+
+
+def _local_point(raw: bytes, transform: Transform) -> Point | None:
     """The zone point of an SGF move in ``transform``'s zone; None for a pass or a move outside it."""
-    key = (transform, raw)
-    if key not in cache:
-        point = _board_point(raw)
-        zpoint = None if point is None else transform.to_zone(point, ZONE_BOARD_SIZE)
-        cache[key] = zpoint if zpoint is not None and in_zone(zpoint) else None
-    return cache[key]
+    point = _board_point(raw)
+    zpoint = None if point is None else transform.to_zone(point, ZONE_BOARD_SIZE)
+    return zpoint if zpoint is not None and in_zone(zpoint) else None
 
 
 def _note(props: dict[str, list[bytes]], step: int, decoder: _Decoder, moves: list[int],
@@ -196,12 +196,12 @@ def _flatten_game(game: sgf_grammar.Coarse_game_tree, game_index: int, decoder: 
                   forest: Forest) -> None:
     """Walk one game tree depth first, emitting a variation at each leaf."""
     Frame = tuple[sgf_grammar.Coarse_game_tree, int | None, StepBuilder, Transform | None,
-                  list[str], list[NodeNote], bool, list[int]]
-    stack: list[Frame] = [(game, None, StepBuilder(), None, [], [], False, [])]
-    zones: dict[tuple[Transform, bytes], tuple[int, int] | None] = {}
+                  dict[bytes, Point | None], list[str], list[NodeNote], bool, list[int]]
+    stack: list[Frame] = [(game, None, StepBuilder(), None, {}, [], [], False, [])]
+    zones: dict[Transform, dict[bytes, Point | None]] = {}
     nodes = 0
     while stack:
-        tree, child_index, builder, transform, path, notes, setup, moves = stack.pop()
+        tree, child_index, builder, transform, known, path, notes, setup, moves = stack.pop()
         for position, props in enumerate(tree.sequence):
             nodes += 1
             if position:
@@ -215,7 +215,10 @@ def _flatten_game(game: sgf_grammar.Coarse_game_tree, game_index: int, decoder: 
                     point = _board_point(raw)
                     if point is not None:
                         transform = Transform(nearest_corner(point, ZONE_BOARD_SIZE))
-                local = _local_point(raw, transform, zones) if transform is not None else None
+                        known = zones.setdefault(transform, {})
+                local = known.get(raw, _UNSEEN)
+                if local is _UNSEEN:
+                    local = known[raw] = None if transform is None else _local_point(raw, transform)
                 if local is None:
                     builder.elsewhere(color)
                 else:
@@ -234,9 +237,9 @@ def _flatten_game(game: sgf_grammar.Coarse_game_tree, game_index: int, decoder: 
             continue
         for index in range(len(children) - 1, -1, -1):
             if index == 0:
-                stack.append((children[0], 0, builder, transform, path, notes, setup, moves))
+                stack.append((children[0], 0, builder, transform, known, path, notes, setup, moves))
             else:
-                stack.append((children[index], index, builder.copy(), transform, list(path),
+                stack.append((children[index], index, builder.copy(), transform, known, list(path),
                               list(notes), setup, list(moves)))
     forest.nodes += nodes
 

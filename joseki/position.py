@@ -12,6 +12,8 @@ collision) different for different stones or a different side to move.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
+from functools import cache
 
 from joseki.geometry import Point
 from joseki.steps import Color, iter_points, other
@@ -28,13 +30,14 @@ def _zobrist(kind: int, col: int, row: int) -> int:
 _TABLE = [[[_zobrist(k, c, r) for r in range(ZONE_BOARD_SIZE)] for c in range(ZONE_BOARD_SIZE)] for k in (0, 1)]
 
 
+@cache
 def _neighbour_table(size: int) -> dict[Point, tuple[Point, ...]]:
+    """Each point's orthogonal neighbours on a ``size`` board."""
     return {(x, y): tuple((a, b) for a, b in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1))
                           if 0 <= a < size and 0 <= b < size)
             for x in range(size) for y in range(size)}
 
 
-_NEIGHBOURS: dict[int, dict[Point, tuple[Point, ...]]] = {}
 _OTHER = {"b": "w", "w": "b"}
 
 
@@ -44,31 +47,27 @@ class LocalBoard:
     def __init__(self, size: int = ZONE_BOARD_SIZE) -> None:
         self.size = size
         self.stones: dict[Point, Color] = {}
+        self._table = _neighbour_table(size)
 
     def copy(self) -> LocalBoard:
         board = LocalBoard(self.size)
         board.stones = dict(self.stones)
         return board
 
-    def _neighbours(self, point: Point) -> tuple[Point, ...]:
-        table = _NEIGHBOURS.get(self.size)
-        if table is None:
-            table = _NEIGHBOURS[self.size] = _neighbour_table(self.size)
-        return table[point]
-
-    def _group(self, point: Point) -> tuple[set[Point], bool]:
-        """The string at ``point`` and whether it has a liberty."""
-        color = self.stones[point]
-        group, frontier, free = {point}, [point], False
+    def _dead_string(self, point: Point) -> set[Point] | None:
+        """The string at ``point`` if it has no liberty; None as soon as one is found."""
+        stones, table = self.stones, self._table
+        color = stones[point]
+        string, frontier = {point}, [point]
         while frontier:
-            for q in self._neighbours(frontier.pop()):
-                owner = self.stones.get(q)
+            for q in table[frontier.pop()]:
+                owner = stones.get(q)
                 if owner is None:
-                    free = True
-                elif owner == color and q not in group:
-                    group.add(q)
+                    return None
+                if owner == color and q not in string:
+                    string.add(q)
                     frontier.append(q)
-        return group, free
+        return string
 
     def remove(self, point: Point, removed: list[tuple[Point, Color]]) -> None:
         """Undo :meth:`play` at ``point`` that removed ``removed``."""
@@ -83,21 +82,21 @@ class LocalBoard:
         line whose zone lost stones to moves outside it may play on a point the local board
         still holds (the stone there is replaced) or seem to commit suicide (the stone stays).
         """
+        stones = self.stones
         removed: list[tuple[Point, Color]] = []
-        if point in self.stones:
+        if point in stones:
             if not lenient:
                 raise ValueError(f"point {point} is already occupied")
-            removed.append((point, self.stones[point]))
-        self.stones[point] = color
+            removed.append((point, stones[point]))
+        stones[point] = color
         enemy = _OTHER[color]
-        for q in self._neighbours(point):
-            if self.stones.get(q) == enemy:
-                group, free = self._group(q)
-                if not free:
-                    for p in group:
-                        removed.append((p, self.stones.pop(p)))
-        if not lenient and len(removed) == 0 and not self._group(point)[1]:
-            del self.stones[point]
+        for q in self._table[point]:
+            if stones.get(q) == enemy:
+                dead = self._dead_string(q)
+                if dead is not None:
+                    removed.extend((p, stones.pop(p)) for p in dead)
+        if not lenient and not removed and self._dead_string(point) is not None:
+            del stones[point]
             raise ValueError(f"move at {point} is suicide")
         return removed
 
@@ -133,52 +132,64 @@ def steps_key(steps: str) -> int:
     return position_key(board.stones, to_move)
 
 
+_TWO_64 = 1 << 64
+
+
 def _signed(key: int) -> int:
-    return key - (1 << 64) if key >= 1 << 63 else key
+    return key - _TWO_64 if key >> 63 else key
 
 
-def keys_along(prefixes: list[str]) -> dict[str, int]:
-    """Position keys of every string of a prefix-closed set, in one depth-first walk.
+def _wide_table(color: Color) -> dict[Point, int]:
+    """Each point's Zobrist values for a ``color`` stone, packed in one 256-bit integer.
 
-    Sorted, the strings come in depth-first order of their trie; the walk plays and undoes
-    one move at a time and keeps the Zobrist hashes up to date by XOR, so each key costs one
-    move instead of a replay. Equal to :func:`steps_key` of each string.
+    From the low end, 64 bits each: the plain frame with Black as "own", plain with White as
+    "own", then the reflected frame with Black, then with White as "own".
+    """
+    own, their = (_TABLE[0], _TABLE[1]) if color == "b" else (_TABLE[1], _TABLE[0])
+    return {(c, r): own[c][r] | their[c][r] << 64 | own[r][c] << 128 | their[r][c] << 192
+            for c in range(ZONE_BOARD_SIZE) for r in range(ZONE_BOARD_SIZE)}
+
+
+_WIDE = {"b": _wide_table("b"), "w": _wide_table("w")}
+
+
+def keys_along(strings: Iterable[str]) -> dict[str, int]:
+    """Position keys of every non-empty prefix of ``strings``, in one depth-first walk of their trie.
+
+    Sorted, the strings come in depth-first order; the walk plays and undoes one move at a
+    time and keeps the four Zobrist hashes of :func:`position_key` (two frames x two colours
+    to move) up to date by XOR, so each key costs one move instead of a replay. Equal to
+    :func:`steps_key` of each prefix. The keys come in sorted order of their prefixes.
     """
     board = LocalBoard()
-    hashes = [0, 0, 0, 0]  # plain/first-is-own, plain/second-is-own, reflected/first, reflected/second
-    stack: list[tuple[str, Point | None, list[tuple[Point, Color]], Color]] = []
+    stones = board.stones
+    wide = 0
+    path = ""
+    stack: list[tuple[Point | None, list[tuple[Point, Color]]]] = []
     keys: dict[str, int] = {}
-
-    def toggle(point: Point, color: Color) -> None:
-        col, row = point
-        own, their = (_TABLE[0], _TABLE[1]) if color == "b" else (_TABLE[1], _TABLE[0])
-        hashes[0] ^= own[col][row]
-        hashes[1] ^= their[col][row]
-        hashes[2] ^= own[row][col]
-        hashes[3] ^= their[row][col]
-
-    for steps in sorted(prefixes):
-        while stack and not steps.startswith(stack[-1][0]):
-            _, point, removed, color = stack.pop()
+    for steps in sorted(set(strings)):
+        while not steps.startswith(path):
+            point, removed = stack.pop()
             if point is not None:
-                toggle(point, color)
+                wide ^= _WIDE[stones[point]][point]
                 for p, c in removed:
-                    toggle(p, c)
+                    wide ^= _WIDE[c][p]
                 board.remove(point, removed)
-        parent = stack[-1][0] if stack else ""
-        if len(steps) != len(parent) + 2:
-            raise ValueError(f"prefix set is not closed: {steps!r} without its parent")
-        color = "b" if (len(steps) // 2) % 2 == 1 else "w"
-        token = steps[-2:]
-        if token == "XX":
-            stack.append((steps, None, [], color))
-        else:
-            point = (ord(token[0]) - 65, ord(token[1]) - 65)
-            removed = board.play(color, point, lenient=True)
-            for p, c in removed:
-                toggle(p, c)
-            toggle(point, color)
-            stack.append((steps, point, removed, color))
-        first_to_move = color == "w"
-        keys[steps] = _signed(min(hashes[0], hashes[2]) if first_to_move else min(hashes[1], hashes[3]))
+            path = path[:-2]
+        for end in range(len(path) + 2, len(steps) + 1, 2):
+            token = steps[end - 2 : end]
+            if token == "XX":
+                stack.append((None, []))
+            else:
+                color: Color = "b" if end % 4 == 2 else "w"
+                point = (ord(token[0]) - 65, ord(token[1]) - 65)
+                removed = board.play(color, point, lenient=True)
+                for p, c in removed:
+                    wide ^= _WIDE[c][p]
+                wide ^= _WIDE[color][point]
+                stack.append((point, removed))
+            key = (min(wide & _MASK, wide >> 128 & _MASK) if end % 4 == 0  # Black to move
+                   else min(wide >> 64 & _MASK, wide >> 192))
+            keys[steps[:end]] = key - _TWO_64 if key >> 63 else key
+        path = steps
     return keys

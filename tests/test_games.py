@@ -16,7 +16,7 @@ from joseki.game import parse_result, read_game
 from joseki.geometry import ALL_TRANSFORMS, Corner, Transform
 from joseki.importer import import_files
 from joseki.notation import format_gtp_vertex, parse_move
-from joseki.position import LocalBoard, position_key, replay, steps_key
+from joseki.position import LocalBoard, keys_along, position_key, replay, steps_key
 from joseki.query import next_in_game, next_moves
 from joseki.store import Store
 
@@ -162,6 +162,21 @@ def test_two_orders_reaching_the_same_stones_share_a_key(points: list[tuple[int,
     a, b = replay(steps), replay(steps_of(reordered))
     if a[0].stones == b[0].stones:
         assert steps_key(steps) == steps_key(steps_of(reordered))
+
+
+_CROWDED_TOKENS = st.one_of(st.just("XX"), st.builds(lambda a, b: chr(65 + a) + chr(65 + b),
+                                                      st.integers(0, 3), st.integers(0, 3)))
+
+
+@settings(max_examples=150)
+@given(st.lists(st.lists(_CROWDED_TOKENS, min_size=1, max_size=14).map("".join), min_size=1, max_size=6))
+def test_keys_along_a_trie_equal_each_prefix_replayed(lines: list[str]) -> None:
+    # a 4x4 corner: captures, recaptures and moves on occupied points (book lines replayed leniently)
+    prefixes = {line[:end] for line in lines for end in range(2, len(line) + 1, 2)}
+    keys = keys_along(lines)
+    assert keys == {p: steps_key(p) for p in prefixes}
+    assert keys_along(sorted(prefixes)) == keys
+    assert list(keys) == sorted(keys)
 
 
 def test_key_differs_for_another_position_or_side_to_move() -> None:

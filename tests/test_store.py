@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import pytest
+from sqlalchemy.exc import IntegrityError
 
 from joseki.forest import flatten_file
 from joseki.geometry import ALL_TRANSFORMS, Corner, Transform
 from joseki.importer import import_files
 from joseki.notation import format_gtp_vertex, parse_gtp_vertex
 from joseki.query import next_moves
-from joseki.store import Store, current_revision, head_revision
+from joseki.store import SQLITE_REINDEX_ROWS, Store, current_revision, head_revision, insert_rows
 
 from .conftest import JOSEKI, KOGO, OGS, Databases, need
 
@@ -60,6 +62,38 @@ def test_every_real_collection_imports(new_db: Callable[..., str]) -> None:
     reports = import_files(store, [need(JOSEKI)])
     assert len(reports) == 18 and not [r for r in reports if r.error]
     assert sum(r.paths for r in reports) == 7721 + 7667 + 3497 + 5393 + 6012 + 332 + 508 + 45 + 203
+
+
+def _sqlite_indexes(store: Store) -> set[tuple[str, str]]:
+    with store.read() as conn:
+        rows = conn.exec_driver_sql("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
+        return {(name, sql) for name, sql in rows}
+
+
+def test_a_first_big_import_builds_the_indexes_it_dropped_again(tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "fresh.sqlite"))
+    schema = _sqlite_indexes(store)
+    assert ("ix_node_parent_id", "CREATE INDEX ix_node_parent_id ON node (parent_id)") in schema
+    (report,) = import_files(store, [need(OGS)])
+    assert report.error is None and _sqlite_indexes(store) == schema
+    with store.read() as conn:
+        assert conn.exec_driver_sql("SELECT count(*) FROM node").scalar() >= SQLITE_REINDEX_ROWS  # a bulk load
+        plan = " ".join(str(r) for r in conn.exec_driver_sql(
+            "EXPLAIN QUERY PLAN SELECT id FROM node WHERE position_key = 1").all())
+        assert "ix_node_position_key" in plan
+        assert conn.exec_driver_sql("PRAGMA integrity_check").scalar() == "ok"
+
+
+def test_a_failed_bulk_insert_keeps_the_indexes(tmp_path: Path) -> None:
+    store = Store(str(tmp_path / "fresh.sqlite"))
+    schema = _sqlite_indexes(store)
+    rows = [(i, 0, "DD", 1, "DD", i) for i in range(SQLITE_REINDEX_ROWS)]
+    rows.append(rows[0])  # the same key twice: the insert fails after the indexes were dropped
+    with pytest.raises(IntegrityError), store.write() as conn:
+        insert_rows(conn, store.tables["node"], ("id", "parent_id", "move", "depth", "steps", "position_key"), rows)
+    assert _sqlite_indexes(store) == schema
+    with store.read() as conn:
+        assert conn.exec_driver_sql("SELECT count(*) FROM node").scalar() == 0
 
 
 def candidates(store: Store, moves: list[str], **kw: object) -> list[str]:
