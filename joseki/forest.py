@@ -29,6 +29,8 @@ NOTE_PROPERTIES = ("N", "BM", "TE", "DO", "IT", "GB", "GW", "UC", "DM", "HO",
 """Node properties kept along a path, besides the comment C (``J*``: this project's own, see :mod:`joseki.export`)."""
 
 SETUP_PROPERTIES = frozenset({"AB", "AW", "AE"})
+_NOTE_ORDER = {key: i for i, key in enumerate(NOTE_PROPERTIES)}
+_WHITESPACE = bytes.maketrans(b"\t\f\v", b"   ")
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,7 +94,9 @@ class _Decoder:
             self.encoding = "utf-8"
 
     def text(self, raw: bytes) -> str:
-        value: bytes = sgf_grammar.text_value(raw)
+        # sgfmill's text_value, which without escapes or carriage returns only maps whitespace
+        value: bytes = (raw.translate(_WHITESPACE) if b"\\" not in raw and b"\r" not in raw
+                        else sgf_grammar.text_value(raw))
         try:
             return value.decode(self.encoding)
         except UnicodeDecodeError:
@@ -185,7 +189,8 @@ def _note(props: dict[str, list[bytes]], step: int, decoder: _Decoder, moves: li
           own: bool) -> NodeNote | None:
     comment = decoder.text(props["C"][0]).strip() if "C" in props else ""
     kept = tuple(
-        (key, tuple(decoder.text(v) for v in props[key])) for key in NOTE_PROPERTIES if key in props
+        (key, tuple(decoder.text(v) for v in props[key]))
+        for key in sorted((k for k in props if k in _NOTE_ORDER), key=_NOTE_ORDER.__getitem__)
     )
     if not comment and not kept:
         return None

@@ -157,10 +157,7 @@ def _inserted_id(result: CursorResult[Any]) -> int:
 
 def prefix_counts(steps: Iterable[str]) -> Counter[str]:
     """How many of the step strings pass through each non-empty prefix."""
-    counts: Counter[str] = Counter()
-    for s in steps:
-        counts.update(s[:end] for end in range(2, len(s) + 1, 2))
-    return counts
+    return Counter(s[:end] for s in steps for end in range(2, len(s) + 1, 2))
 
 
 _FIRST = itemgetter(0)
@@ -201,22 +198,13 @@ def add_paths(conn: Connection, store: Store, collection_id: int, counts: Counte
         for chunk in batched([ids[p] for p in counts]):
             existing.update(conn.execute(select(nb.c.node_id, nb.c.paths).where(
                 nb.c.collection_id == collection_id, nb.c.node_id.in_(chunk))).all())
-    plain: list[tuple[Any, ...]] = []
-    noted: list[tuple[Any, ...]] = []
+    new: dict[str, int] = counts
     updates: list[dict[str, Any]] = []
-    for prefix, count in counts.items():
-        nid = ids[prefix]
-        if nid in existing:
-            updates.append({"k_node": nid, "k_paths": existing[nid] + count})
-            continue
-        note = notes.get(prefix)
-        if note is None:
-            plain.append((nid, collection_id, count))
-        else:
-            noted.append((nid, collection_id, count, note.category, "\n\n".join(note.comments) or None,
-                          json.dumps(note.properties, ensure_ascii=False) if note.properties else None,
-                          note.prior_games or None, note.prior_wins if note.prior_games else None,
-                          to_json(note.conditions)))
+    if existing:
+        new = {p: n for p, n in counts.items() if ids[p] not in existing}
+        updates = [{"k_node": ids[p], "k_paths": existing[ids[p]] + n} for p, n in counts.items() if p not in new]
+    plain = [(ids[p], collection_id, n) for p, n in new.items() if p not in notes]
+    noted = [(ids[p], collection_id, n, *_note_columns(notes[p])) for p, n in new.items() if p in notes]
     plain.sort(key=_FIRST)
     noted.sort(key=_FIRST)
     updates.sort(key=itemgetter("k_node"))
@@ -225,6 +213,13 @@ def add_paths(conn: Connection, store: Store, collection_id: int, counts: Counte
     if updates:
         conn.execute(update(nb).where(nb.c.collection_id == collection_id, nb.c.node_id == bindparam("k_node"))
                      .values(paths=bindparam("k_paths")), updates)
+
+
+def _note_columns(note: MoveNote) -> tuple[Any, ...]:
+    """The values of :data:`_BOOK_NOTES` for ``note``."""
+    return (note.category, "\n\n".join(note.comments) or None,
+            json.dumps(note.properties, ensure_ascii=False) if note.properties else None,
+            note.prior_games or None, note.prior_wins if note.prior_games else None, to_json(note.conditions))
 
 
 def add_source_records(conn: Connection, store: Store, records: dict[int, Record]) -> None:

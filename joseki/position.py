@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from functools import cache
 
 from joseki.geometry import Point
+from joseki.notation import TENUKI, format_zone_point
 from joseki.steps import Color, iter_points, other
 from joseki.zone import ZONE_BOARD_SIZE
 
@@ -151,6 +152,7 @@ def _wide_table(color: Color) -> dict[Point, int]:
 
 
 _WIDE = {"b": _wide_table("b"), "w": _wide_table("w")}
+_TOKEN_POINTS = {format_zone_point(p): p for p in _WIDE["b"]}
 
 
 def keys_along(strings: Iterable[str]) -> dict[str, int]:
@@ -162,32 +164,30 @@ def keys_along(strings: Iterable[str]) -> dict[str, int]:
     :func:`steps_key` of each prefix. The keys come in sorted order of their prefixes.
     """
     board = LocalBoard()
-    stones = board.stones
     wide = 0
     path = ""
-    stack: list[tuple[Point | None, list[tuple[Point, Color]]]] = []
+    stack: list[tuple[Point | None, list[tuple[Point, Color]], int]] = []  # move, its captures, hash before
     keys: dict[str, int] = {}
     for steps in sorted(set(strings)):
         while not steps.startswith(path):
-            point, removed = stack.pop()
+            point, removed, wide = stack.pop()
             if point is not None:
-                wide ^= _WIDE[stones[point]][point]
-                for p, c in removed:
-                    wide ^= _WIDE[c][p]
                 board.remove(point, removed)
             path = path[:-2]
         for end in range(len(path) + 2, len(steps) + 1, 2):
             token = steps[end - 2 : end]
-            if token == "XX":
-                stack.append((None, []))
+            point = _TOKEN_POINTS.get(token)
+            if point is None:
+                if token != TENUKI:
+                    raise ValueError(f"bad step {token!r} in {steps!r}")
+                stack.append((None, [], wide))
             else:
                 color: Color = "b" if end % 4 == 2 else "w"
-                point = (ord(token[0]) - 65, ord(token[1]) - 65)
-                removed = board.play(color, point, lenient=True)
+                removed = board.play(color, point, True)  # lenient
+                stack.append((point, removed, wide))
                 for p, c in removed:
                     wide ^= _WIDE[c][p]
                 wide ^= _WIDE[color][point]
-                stack.append((point, removed))
             key = (min(wide & _MASK, wide >> 128 & _MASK) if end % 4 == 0  # Black to move
                    else min(wide >> 64 & _MASK, wide >> 192))
             keys[steps[:end]] = key - _TWO_64 if key >> 63 else key

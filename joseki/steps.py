@@ -24,6 +24,9 @@ from joseki.notation import TENUKI, format_zone_point, parse_zone_point
 Color = str
 """``"b"`` or ``"w"``."""
 
+_TOKENS = {(col, row): format_zone_point((col, row)) for col in range(19) for row in range(19)}
+"""The zone letters of the 19x19 points, formatted once (:func:`~joseki.notation.format_zone_point`)."""
+
 
 def other(color: Color) -> Color:
     """The opponent's colour."""
@@ -120,11 +123,10 @@ class StepBuilder:
         col, row = zpoint
         if self.swap is None and col != row:
             self.swap = col > row
-        if self.swap:
-            col, row = row, col
-        self.tokens.append(format_zone_point((col, row)))
+        token = _TOKENS.get((row, col) if self.swap else zpoint)
+        self.tokens.append(token or format_zone_point((row, col) if self.swap else zpoint))
         self.last_local = color
-        self.next_color = other(color)
+        self.next_color = "w" if color == "b" else "b"
         return len(self.tokens) - 1
 
     def elsewhere(self, color: Color) -> None:

@@ -6,9 +6,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from sgfmill import sgf
+from hypothesis import given
+from hypothesis import strategies as st
+from sgfmill import sgf, sgf_grammar
 
-from joseki.forest import flatten_bytes, flatten_file
+from joseki.forest import _Decoder, flatten_bytes, flatten_file
 from joseki.steps import is_canonical, split_steps
 
 from .conftest import JOSEKI, KOGO, KOGO_ZH, OGS, need
@@ -130,3 +132,10 @@ def test_gb2312_is_decoded() -> None:
     text = "定式"
     forest = flatten_bytes(b"(;CA[GB2312]SZ[19];B[pd]C[" + text.encode("gb2312") + b"])")
     assert forest.variations[0].notes[0].comment == text
+
+
+@given(st.binary(max_size=40).map(lambda b: b.replace(b"]", b"")) | st.lists(
+    st.sampled_from([b"a", b" ", b"\\", b"\r", b"\n", b"\t", b"\v", b"\f", b"\\\n", b"\xc3\xa9", b"\xff"]),
+    max_size=12).map(b"".join))
+def test_comment_text_is_read_as_sgfmill_reads_it(raw: bytes) -> None:
+    assert _Decoder("UTF-8").text(raw) == sgf_grammar.text_value(raw).decode("utf-8", errors="replace")

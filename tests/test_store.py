@@ -10,12 +10,12 @@ from sqlalchemy.exc import IntegrityError
 
 from joseki.forest import flatten_file
 from joseki.geometry import ALL_TRANSFORMS, Corner, Transform
-from joseki.importer import import_files
+from joseki.importer import import_files, prefix_counts
 from joseki.notation import format_gtp_vertex, parse_gtp_vertex
 from joseki.query import next_moves
 from joseki.store import SQLITE_REINDEX_ROWS, Store, current_revision, head_revision, insert_rows
 
-from .conftest import JOSEKI, KOGO, OGS, Databases, need
+from .conftest import JOSEKI, KOGO, KOGO_ZH, OGS, Databases, need
 
 
 @pytest.fixture(scope="module")
@@ -64,6 +64,18 @@ def test_every_real_collection_imports(new_db: Callable[..., str]) -> None:
     assert sum(r.paths for r in reports) == 7721 + 7667 + 3497 + 5393 + 6012 + 332 + 508 + 45 + 203
 
 
+def test_two_files_into_one_collection_count_each_path_once(new_db: Callable[..., str]) -> None:
+    store = Store(new_db("merged"))
+    first, second = import_files(store, [need(KOGO), need(KOGO_ZH)], "kogo")
+    assert second.new > 0 and second.duplicates > 0  # the translation shares most lines, not all
+    with store.read() as conn:
+        lines = list(conn.exec_driver_sql("SELECT steps FROM variation").scalars())
+        paths: dict[str, int] = dict(conn.exec_driver_sql(
+            "SELECT node.steps, node_book.paths FROM node_book JOIN node ON node.id = node_book.node_id").all())
+    assert len(lines) == first.new + second.new
+    assert paths == prefix_counts(lines)
+
+
 def _sqlite_indexes(store: Store) -> set[tuple[str, str]]:
     with store.read() as conn:
         rows = conn.exec_driver_sql("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
@@ -77,7 +89,7 @@ def test_a_first_big_import_builds_the_indexes_it_dropped_again(tmp_path: Path) 
     (report,) = import_files(store, [need(OGS)])
     assert report.error is None and _sqlite_indexes(store) == schema
     with store.read() as conn:
-        assert conn.exec_driver_sql("SELECT count(*) FROM node").scalar() >= SQLITE_REINDEX_ROWS  # a bulk load
+        assert conn.exec_driver_sql("SELECT count(*) FROM node").scalar_one() >= SQLITE_REINDEX_ROWS  # a bulk load
         plan = " ".join(str(r) for r in conn.exec_driver_sql(
             "EXPLAIN QUERY PLAN SELECT id FROM node WHERE position_key = 1").all())
         assert "ix_node_position_key" in plan
