@@ -49,11 +49,11 @@ def import_command(
     files = expand_paths(paths)
     if not files:
         raise fail("no SGF files found in " + ", ".join(map(str, paths)))
-    with open_store() as store, progress_bar(as_json) as progress:
+    with open_store() as store, progress_bar(as_json, auto_refresh=False) as progress:
         task = progress.add_task("importing", total=len(files))
 
         def advance(path: Path, report: FileReport) -> None:
-            progress.update(task, advance=1, description=f"importing {path.name}")
+            progress.update(task, advance=1, description=f"importing {path.name}", refresh=True)
 
         reports = import_files(store, files, collection, replace, advance)
     failed = [r for r in reports if r.error]

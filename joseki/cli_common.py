@@ -62,9 +62,13 @@ def ensure_starter(store: Store) -> None:
         err.print(f"[dim]empty store: loaded the starter book ({report.new} variations)[/]")
 
 
-def progress_bar(as_json: bool) -> Progress:
-    """A progress bar on stderr, hidden for --json or when stderr is not a terminal."""
+def progress_bar(as_json: bool, auto_refresh: bool = True) -> Progress:
+    """A progress bar on stderr, hidden for --json or when stderr is not a terminal.
+
+    Without ``auto_refresh`` it is redrawn only when it advances, and runs no thread of its
+    own (a process with other threads does not fork: see :mod:`joseki.forked`).
+    """
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    console=err, transient=True, disable=as_json or not err.is_terminal)
+                    console=err, transient=True, auto_refresh=auto_refresh, disable=as_json or not err.is_terminal)
 
 

@@ -21,6 +21,7 @@ from sgfmill import sgf_grammar
 
 from joseki.gcpause import paused_gc
 from joseki.geometry import Corner, Point, Transform, nearest_corner
+from joseki.sgfparse import parse_collection
 from joseki.steps import Color, StepBuilder
 from joseki.zone import ZONE_BOARD_SIZE, in_zone
 
@@ -140,7 +141,7 @@ def flatten_bytes(data: bytes, source: str = "<bytes>") -> Forest:
 
 def _flatten_bytes(data: bytes, source: str) -> Forest:
     try:
-        games = sgf_grammar.parse_sgf_collection(data)
+        games = parse_collection(data)
     except ValueError as exc:
         raise ValueError(f"not valid SGF: {exc}") from None
     if not games:

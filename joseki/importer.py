@@ -6,7 +6,8 @@ whose step string the collection already has is a duplicate. Every prefix of a n
 becomes a ``node`` (once, shared by all collections) and counts one path in the
 collection's ``node_book`` row; the SGF notes along the path, read in the file's dialect
 (:mod:`joseki.booknotes`), give each move its category, comment, conditions and prior
-statistics. A file whose notes are malformed writes nothing either.
+statistics. A file whose notes are malformed writes nothing either. A big file's notes are
+read in a forked child process while its nodes are written here (:mod:`joseki.forked`).
 """
 
 from __future__ import annotations
@@ -17,15 +18,17 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import partial
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, CursorResult, bindparam, delete, func, select, update
 
-from joseki.booknotes import BookNotes, MoveNote, book_notes
+from joseki.booknotes import MoveNote, book_notes
 from joseki.conditions import to_json
 from joseki.forest import Forest, Variation, flatten_bytes, read_sgf_bytes
+from joseki.forked import Forked
 from joseki.gcpause import paused_gc
 from joseki.position import keys_along
 from joseki.priority import Record
@@ -33,6 +36,18 @@ from joseki.stats import add_records, profile_id
 from joseki.store import ROOT_ID, Store, advisory_lock, batched, bulk_insert, node_id
 
 SGF_SUFFIXES = (".sgf", ".SGF")
+
+FORK_MIN_LINES = 2000
+"""From this many lines on, a file's notes are read in a forked child while its nodes are written."""
+
+
+class MalformedNotes(ValueError):
+    """A file's notes cannot be read (:func:`~joseki.booknotes.book_notes`): nothing of it is written."""
+
+
+NoteRows = tuple[dict[str, tuple[Any, ...]], dict[str, tuple[int, int, int, int]]]
+"""A file's notes as plain data: the ``node_book`` note columns (:data:`_BOOK_NOTES`) and the
+statistics (games, wins, losses, draws) it carries, by step prefix."""
 
 
 @dataclass(slots=True)
@@ -82,30 +97,48 @@ def import_file(store: Store, path: Path, collection: str | None = None, replace
 
 
 def _import_file(store: Store, path: Path, collection: str | None, replace: bool) -> FileReport:
-    """:func:`import_file` with the collector paused: the file's objects are gone when it resumes."""
+    """:func:`import_file` with the collector paused: the file's objects are gone when it resumes.
+
+    A big file's notes are read in a forked child (:mod:`joseki.forked`) while its nodes
+    are written here.
+    """
     name = collection or path.stem
     report = FileReport(str(path), name)
     try:
         data = read_sgf_bytes(path)
         forest = flatten_bytes(data, str(path))
-        notes = book_notes(forest)
     except ValueError as exc:
         report.status, report.error = "failed", str(exc)
         return report
     report.warnings = forest.warnings
     digest = hashlib.sha256(data).hexdigest()
-    with store.write() as conn:
-        import_forest(conn, store, forest, name, digest, replace, report, notes)
+    reading = Forked(partial(note_rows, forest)) if len(forest.variations) >= FORK_MIN_LINES else None
+    try:
+        with store.write() as conn:
+            import_forest(conn, store, forest, name, digest, replace, report, reading.result if reading else None)
+    except MalformedNotes as exc:
+        return FileReport(str(path), name, status="failed", error=str(exc), warnings=forest.warnings)
+    finally:
+        if reading is not None:
+            reading.cancel()
     return report
 
 
+def note_rows(forest: Forest) -> NoteRows:
+    """What ``forest``'s notes say about each move (:func:`~joseki.booknotes.book_notes`), as plain data."""
+    moves = book_notes(forest).moves
+    return ({p: _note_columns(n) for p, n in moves.items()},
+            {p: (n.record.games, n.record.wins, n.record.losses, n.record.draws)
+             for p, n in moves.items() if n.record})
+
+
 def import_forest(conn: Connection, store: Store, forest: Forest, name: str, digest: str, replace: bool,
-                  report: FileReport, notes: BookNotes | None = None) -> None:
+                  report: FileReport, notes: Callable[[], NoteRows] | None = None) -> None:
     """Write a flattened file into collection ``name`` on ``conn`` (inside the caller's transaction).
 
-    ``notes`` are the file's :func:`~joseki.booknotes.book_notes`, read here when not given.
-    Concurrent imports into one collection queue on an advisory lock (PostgreSQL; SQLite's
-    write lock already serialises them).
+    ``notes`` gives the file's :func:`note_rows` when asked (they are read here when not
+    given); MalformedNotes if they cannot be read. Concurrent imports into one collection
+    queue on an advisory lock (PostgreSQL; SQLite's write lock already serialises them).
     """
     advisory_lock(conn, f"collection:{name}")
     t = store.tables
@@ -144,9 +177,12 @@ def import_forest(conn: Connection, store: Store, forest: Forest, name: str, dig
                   v.setup) for v in fresh.values()])
     counts = prefix_counts(fresh)
     ids = add_nodes(conn, store, fresh)
-    moves = (notes or book_notes(forest)).moves
-    add_paths(conn, store, collection_id, counts, ids, moves, new_collection)
-    add_source_records(conn, store, {ids[p]: n.record for p, n in moves.items() if n.record and p in ids})
+    try:
+        columns, records = notes() if notes is not None else note_rows(forest)
+    except ValueError as exc:
+        raise MalformedNotes(str(exc)) from None
+    add_paths(conn, store, collection_id, counts, ids, columns, new_collection)
+    add_source_records(conn, store, {ids[p]: Record(*r) for p, r in records.items() if p in ids})
 
 
 def _inserted_id(result: CursorResult[Any]) -> int:
@@ -184,8 +220,10 @@ _BOOK_NOTES = ("category", "comment", "properties", "prior_games", "prior_wins",
 
 
 def add_paths(conn: Connection, store: Store, collection_id: int, counts: Counter[str], ids: dict[str, int],
-              notes: dict[str, MoveNote], new_collection: bool = False) -> None:
+              notes: dict[str, tuple[Any, ...]], new_collection: bool = False) -> None:
     """Add ``counts`` to the collection's per-node path counts, with what the file says about each move.
+
+    ``notes`` holds the note columns (:data:`_BOOK_NOTES`) of the moves the file speaks of.
 
     Rows go in key order, as nodes do: the clustered keys of SQLite's tables grow at the end,
     and concurrent PostgreSQL writers take row locks in one order and cannot deadlock. Nodes
@@ -204,7 +242,7 @@ def add_paths(conn: Connection, store: Store, collection_id: int, counts: Counte
         new = {p: n for p, n in counts.items() if ids[p] not in existing}
         updates = [{"k_node": ids[p], "k_paths": existing[ids[p]] + n} for p, n in counts.items() if p not in new]
     plain = [(ids[p], collection_id, n) for p, n in new.items() if p not in notes]
-    noted = [(ids[p], collection_id, n, *_note_columns(notes[p])) for p, n in new.items() if p in notes]
+    noted = [(ids[p], collection_id, n, *notes[p]) for p, n in new.items() if p in notes]
     plain.sort(key=_FIRST)
     noted.sort(key=_FIRST)
     updates.sort(key=itemgetter("k_node"))

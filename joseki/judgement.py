@@ -84,12 +84,42 @@ _LEXICON = (
     ("word", "good", "ok/okay/possible/playable/good/miai/reasonable/fine/normal/common/usual/standard/solid"
                      "|equivalent/better/popular/sensible/natural/simple/tesuji/viable/feasible/steady/calm/acceptable"),
 )
-_PHRASES: dict[str, list[tuple[tuple[str, ...], str, str]]] = {}
+
+
+class _PhraseNode:
+    """A node of the lexicon's trie of phrases: the verdict of the phrase ending here, if any."""
+
+    __slots__ = ("next", "verdict")
+
+    def __init__(self) -> None:
+        self.verdict: tuple[int, str, str] | None = None  # (phrase length, category, kind)
+        self.next: dict[str, _PhraseNode] = {}
+
+
+_PHRASES: dict[str, _PhraseNode] = {}
+"""The lexicon's phrases by first word; a phrase listed twice keeps its first entry."""
 for _kind, _category, _spec in _LEXICON:
     for _phrase in _expand(_spec):
-        _PHRASES.setdefault(_phrase[0], []).append((_phrase, _category, _kind))
-for _options in _PHRASES.values():
-    _options.sort(key=lambda option: -len(option[0]))
+        _node = _PHRASES.setdefault(_phrase[0], _PhraseNode())
+        for _word in _phrase[1:]:
+            _node = _node.next.setdefault(_word, _PhraseNode())
+        if _node.verdict is None:
+            _node.verdict = (len(_phrase), _category, _kind)
+
+
+def _longest_phrase(words: list[str], i: int) -> tuple[int, str, str] | None:
+    """The verdict of the longest lexicon phrase starting at word ``i``."""
+    node: _PhraseNode | None = _PHRASES.get(words[i])
+    found = None
+    j = i + 1
+    while node is not None:
+        if node.verdict is not None:
+            found = node.verdict
+        if j == len(words):
+            break
+        node = node.next.get(words[j])
+        j += 1
+    return found
 
 _COMPARATIVES = frozenset({"less", "more", "most", "least", "somewhat"})
 _NEGATIONS = frozenset({"not", "never", "neither", "nor", "hardly", "nothing"})
@@ -156,7 +186,6 @@ def subjects(text: str) -> list[Target]:
     return found or ([_SELF_TARGET] if _self_at(words, 0) else [])
 
 
-@lru_cache(maxsize=1 << 16)
 @lru_cache(maxsize=4096)
 def judge(comment: str) -> tuple[Judgement, ...]:
     """The judgements of a free-text comment, in reading order, each target judged once per category."""
@@ -286,25 +315,24 @@ def _verdicts(words: list[str], masked: set[int]) -> list[_Verdict]:
     """The verdicts of a sentence, left to right, each turned by a negation since the previous one."""
     spans: list[_Verdict] = []
     previous_end = 0
+    negations: list[int] | None = None
     for i in [i for i, w in enumerate(words) if w in _PHRASES]:
         if i < previous_end or i in masked:
             continue
-        hit = None
-        for phrase, category, kind in _PHRASES[words[i]]:
-            if len(phrase) == 1 or tuple(words[i : i + len(phrase)]) == phrase:
-                hit = (phrase, category, kind)
-                break
+        hit = _longest_phrase(words, i)
         if hit is None:
             continue
-        phrase, category, kind = hit
+        length, category, kind = hit
         verdict_category: str | None = None if kind == "effect" else category
         if i and words[i - 1] in _COMPARATIVES:
             verdict_category = None
-        elif kind in ("word", "effect") and any(w in _NEGATIONS or w.endswith("n't") or w == "longer"
-                                                for w in words[previous_end:i]):
-            verdict_category = _negated(category, kind == "effect")
-        spans.append(_Verdict(i, i + len(phrase), verdict_category, kind == FORWARD))
-        previous_end = i + len(phrase)
+        elif kind in ("word", "effect"):
+            if negations is None:
+                negations = [j for j, w in enumerate(words) if w in _NEGATIONS or w.endswith("n't") or w == "longer"]
+            if any(previous_end <= j < i for j in negations):
+                verdict_category = _negated(category, kind == "effect")
+        spans.append(_Verdict(i, i + length, verdict_category, kind == FORWARD))
+        previous_end = i + length
     return spans
 
 

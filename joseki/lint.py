@@ -34,6 +34,7 @@ from joseki.geometry import Point, Transform, nearest_corner
 from joseki.judgement import LABEL, judge
 from joseki.notation import format_gtp_vertex, parse_sgf_point
 from joseki.position import LocalBoard, keys_along
+from joseki.sgfparse import parse_collection
 from joseki.zone import ZONE_BOARD_SIZE, in_zone
 
 KINDS = ("duplicate", "transposition", "outside-zone", "pass-first", "double-pass", "same-colour", "pass-then-same",
@@ -85,7 +86,7 @@ def lint(path: Path | str) -> LintReport:
     try:
         data = read_sgf_bytes(path)
         forest = flatten_bytes(data, str(path))
-        games = sgf_grammar.parse_sgf_collection(data)
+        games = parse_collection(data)
     except ValueError as exc:
         raise ValueError(f"{path}: {exc}") from None
     try:

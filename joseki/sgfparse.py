@@ -1,0 +1,90 @@
+"""Reading big SGF collections fast: sgfmill's coarse game trees, built a node at a time.
+
+sgfmill's grammar (:func:`sgfmill.sgf_grammar.parse_sgf_collection`) reads a token at a
+time; a joseki dictionary has some 60,000 nodes and 260,000 tokens. :func:`parse_collection`
+matches a whole node (its ``;`` and every property with its values) with one regular
+expression and builds the same :class:`~sgfmill.sgf_grammar.Coarse_game_tree` objects. It
+reads well-formed SGF only: at the first thing it does not expect, the whole input is read
+again by sgfmill, so a malformed file gets sgfmill's own result or error message.
+"""
+
+from __future__ import annotations
+
+import re
+
+from sgfmill import sgf_grammar
+
+_VALUE = rb"\[[^\\\]]*(?:\\.[^\\\]]*)*\]"
+_START = re.compile(rb"\(\s*;")
+_TOKEN = re.compile(rb"\s*(?:([()])|;((?:\s*[A-Za-z]{1,64}\s*(?:" + _VALUE + rb"\s*)+)*)|(.))", re.DOTALL)
+"""A delimiter, a node's properties after its ``;``, or anything else (which ends the fast path)."""
+_VALUES = re.compile(rb"([A-Za-z]{0,64})\s*\[([^\\\]]*(?:\\.[^\\\]]*)*)\]", re.DOTALL)
+"""Each value of a node's properties, with its property's identifier before the first one."""
+_LOWER = bytes(range(ord("a"), ord("z") + 1))
+
+
+class _Irregular(Exception):
+    """Something the fast path leaves to sgfmill."""
+
+
+def parse_collection(data: bytes) -> list[sgf_grammar.Coarse_game_tree]:
+    """The game trees of SGF ``data``, as :func:`sgfmill.sgf_grammar.parse_sgf_collection` gives them.
+
+    ValueError (sgfmill's) for malformed data or when no game is found.
+    """
+    games: list[sgf_grammar.Coarse_game_tree] = []
+    position = 0
+    try:
+        while (start := _START.search(data, position)) is not None:
+            game, position = _parse_game(data, start.start())
+            games.append(game)
+    except _Irregular:
+        return _sgfmill(data)
+    return games or _sgfmill(data)
+
+
+def _sgfmill(data: bytes) -> list[sgf_grammar.Coarse_game_tree]:
+    games: list[sgf_grammar.Coarse_game_tree] = sgf_grammar.parse_sgf_collection(data)
+    return games
+
+
+def _parse_game(data: bytes, start: int) -> tuple[sgf_grammar.Coarse_game_tree, int]:
+    """The game tree opening at ``start``, and the position after its closing parenthesis."""
+    Tree = sgf_grammar.Coarse_game_tree
+    values_of = _VALUES.findall
+    stack: list[sgf_grammar.Coarse_game_tree | None] = []
+    tree: sgf_grammar.Coarse_game_tree | None = None
+    sequence: list[dict[str, list[bytes]]] | None = None
+    for match in _TOKEN.finditer(data, start):
+        delimiter, block, other = match.groups()
+        if block is not None:
+            if sequence is None:
+                raise _Irregular
+            node: dict[str, list[bytes]] = {}
+            values: list[bytes] = []
+            for ident, value in values_of(block):
+                if ident:
+                    name = (ident if ident.isupper() else ident.translate(None, _LOWER)).decode("ascii")
+                    values = node.setdefault(name, [])
+                values.append(value)
+            sequence.append(node)
+            continue
+        if other is not None:
+            raise _Irregular
+        if sequence is not None:
+            if not sequence:
+                raise _Irregular
+            assert tree is not None
+            tree.sequence = sequence
+            sequence = None
+        if delimiter == b"(":
+            stack.append(tree)
+            tree = Tree()
+            sequence = []
+        else:
+            assert tree is not None
+            finished, tree = tree, stack.pop()
+            if tree is None:
+                return finished, match.end()
+            tree.children.append(finished)
+    raise _Irregular

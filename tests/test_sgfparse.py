@@ -1,0 +1,103 @@
+"""The fast collection reader gives sgfmill's own trees, results and error messages."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sgfmill import sgf_grammar
+
+from joseki.sgfparse import parse_collection
+
+from .conftest import GAMES, JOSEKI, KOGO, need
+
+
+def _shape(tree: sgf_grammar.Coarse_game_tree) -> tuple[object, ...]:
+    return tuple(tree.sequence), tuple(_shape(child) for child in tree.children)
+
+
+def _outcome(read: object, data: bytes) -> object:
+    try:
+        games = read(data)  # type: ignore[operator]
+    except ValueError as exc:
+        return ("error", str(exc))
+    return [_shape(g) for g in games]
+
+
+def test_every_real_collection_reads_as_sgfmill_reads_it() -> None:
+    files = sorted(need(JOSEKI).rglob("*.sgf"))
+    assert len(files) >= 18
+    for path in files:
+        data = path.read_bytes()
+        assert _outcome(parse_collection, data) == _outcome(sgf_grammar.parse_sgf_collection, data), path.name
+
+
+def test_real_game_records_read_as_sgfmill_reads_them() -> None:
+    files = sorted(need(GAMES).rglob("*.sgf"))[:1500]
+    assert len(files) >= 1000
+    for path in files:
+        data = path.read_bytes()
+        assert _outcome(parse_collection, data) == _outcome(sgf_grammar.parse_sgf_collection, data), path.name
+
+
+def test_the_fast_path_reads_the_dictionary_without_sgfmill(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = need(KOGO).read_bytes()
+    expected = _outcome(sgf_grammar.parse_sgf_collection, data)
+
+    def refuse(_: bytes) -> None:
+        raise AssertionError("fell back to sgfmill")
+
+    monkeypatch.setattr(sgf_grammar, "parse_sgf_collection", refuse)
+    assert _outcome(parse_collection, data) == expected
+
+
+@pytest.mark.parametrize("data", [
+    b"", b"junk only", b"(;B[aa]", b"(;B[aa](;W[bb])", b"(;B[aa]C[unterminated)", b"(;B)", b"(;B C[x])",
+    b"(;[aa])", b"(B[aa];W[bb])", b"(;B[aa]()(;W[bb]))", b"((;B[aa]))", b"(;B[aa];;W[bb])", b"(;B[aa]) junk (;",
+    b"(;AddBlack[aa]bLACK[bb]) (;B[cc])", b"(;B[aa]\xff)", b"(;" + b"A" * 65 + b"[x])", b"(;B[aa]))",
+])
+def test_odd_and_malformed_input_reads_as_sgfmill_reads_it(data: bytes) -> None:
+    assert _outcome(parse_collection, data) == _outcome(sgf_grammar.parse_sgf_collection, data)
+
+
+_IDENT = st.sampled_from([b"B", b"W", b"C", b"AB", b"LB", b"GN", b"AddBlack", b"b", b"TR"])
+_VALUE = st.lists(st.sampled_from([b"a", b"pd", b" ", b"\n", b"\r\n", b"\t", b"[", b":", b"\xc3\xa9",
+                                    b"\\]", b"\\\\", b"\\a", b"\\\n"]), max_size=6).map(b"".join)
+_SPACE = st.sampled_from([b"", b"", b" ", b"\n", b"\r\n  "])
+
+
+@st.composite
+def _nodes(draw: st.DrawFn) -> bytes:
+    props = draw(st.lists(st.tuples(_IDENT, st.lists(_VALUE, min_size=1, max_size=3)), max_size=3))
+    return b";" + b"".join(draw(_SPACE) + ident + draw(_SPACE) + b"".join(b"[" + v + b"]" + draw(_SPACE) for v in vals)
+                           for ident, vals in props)
+
+
+def _trees(depth: int) -> st.SearchStrategy[bytes]:
+    sequence = st.lists(_nodes(), min_size=1, max_size=3).map(b"".join)
+    if depth == 0:
+        return sequence.map(lambda s: b"(" + s + b")")
+    children = st.lists(_trees(depth - 1), max_size=3).map(b"".join)
+    return st.tuples(sequence, children, _SPACE).map(lambda t: b"(" + t[0] + t[2] + t[1] + b")")
+
+
+@settings(max_examples=300)
+@given(st.lists(st.tuples(_SPACE, _trees(2)), min_size=1, max_size=2), st.sampled_from([b"", b"junk", b"  \n"]))
+def test_generated_collections_read_as_sgfmill_reads_them(games: list[tuple[bytes, bytes]], tail: bytes) -> None:
+    data = b"".join(space + game for space, game in games) + tail
+    assert _outcome(parse_collection, data) == _outcome(sgf_grammar.parse_sgf_collection, data)
+
+
+@settings(max_examples=300)
+@given(_trees(2), st.data())
+def test_damaged_collections_read_as_sgfmill_reads_them(game: bytes, data: st.DataObject) -> None:
+    cut = data.draw(st.integers(0, len(game)))
+    junk = data.draw(st.sampled_from([b"", b"(", b")", b";", b"[", b"]", b"\\", b"x", b"Q", b"[x]"]))
+    damaged = game[:cut] + junk + game[cut + data.draw(st.integers(0, 3)):]
+    assert _outcome(parse_collection, damaged) == _outcome(sgf_grammar.parse_sgf_collection, damaged)
+
+
+def test_a_file_with_only_junk_after_a_game_keeps_the_game() -> None:
+    data = b"(;GM[1]SZ[19];B[pd];W[dd]) trailing words ("
+    (game,) = parse_collection(data)
+    assert [node.get("B", node.get("W")) for node in game.sequence] == [None, [b"pd"], [b"dd"]]
