@@ -16,6 +16,7 @@ from sgfmill import sgf_grammar
 
 from joseki.forest import read_sgf_bytes
 from joseki.geometry import Point
+from joseki.sgfparse import parse_game
 from joseki.steps import Color
 
 
@@ -85,7 +86,7 @@ def read_learnable(path: Path | str) -> tuple[Game | None, str | None]:
 def game_from_bytes(data: bytes, source: str = "<bytes>") -> Game:
     """The main line of the first game in SGF ``data``."""
     try:
-        tree = sgf_grammar.parse_sgf_game(data)
+        tree = parse_game(data)
     except ValueError as exc:
         raise ValueError(f"not valid SGF: {exc}") from None
     root = tree.sequence[0]

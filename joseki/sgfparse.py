@@ -1,11 +1,13 @@
-"""Reading big SGF collections fast: sgfmill's coarse game trees, built a node at a time.
+"""Reading SGF fast: sgfmill's coarse game trees, built a node at a time.
 
-sgfmill's grammar (:func:`sgfmill.sgf_grammar.parse_sgf_collection`) reads a token at a
-time; a joseki dictionary has some 60,000 nodes and 260,000 tokens. :func:`parse_collection`
-matches a whole node (its ``;`` and every property with its values) with one regular
-expression and builds the same :class:`~sgfmill.sgf_grammar.Coarse_game_tree` objects. It
-reads well-formed SGF only: at the first thing it does not expect, the whole input is read
-again by sgfmill, so a malformed file gets sgfmill's own result or error message.
+sgfmill's grammar (:mod:`sgfmill.sgf_grammar`) reads a token at a time; a joseki dictionary
+has some 60,000 nodes and 260,000 tokens, a game record a few hundred nodes.
+:func:`parse_collection` and :func:`parse_game` match a whole node (its ``;`` and every
+property with its values) with one regular expression and build the same
+:class:`~sgfmill.sgf_grammar.Coarse_game_tree` objects as sgfmill's ``parse_sgf_collection``
+and ``parse_sgf_game``. They read well-formed SGF only: at the first thing they do not
+expect, the whole input is read again by sgfmill, so malformed data gets sgfmill's own
+result or error message.
 """
 
 from __future__ import annotations
@@ -41,6 +43,21 @@ def parse_collection(data: bytes) -> list[sgf_grammar.Coarse_game_tree]:
     except _Irregular:
         return _sgfmill(data)
     return games or _sgfmill(data)
+
+
+def parse_game(data: bytes) -> sgf_grammar.Coarse_game_tree:
+    """The first game tree of SGF ``data``, as :func:`sgfmill.sgf_grammar.parse_sgf_game` gives it.
+
+    ValueError (sgfmill's) for malformed data or when no game is found.
+    """
+    start = _START.search(data)
+    if start is not None:
+        try:
+            return _parse_game(data, start.start())[0]
+        except _Irregular:
+            pass
+    game: sgf_grammar.Coarse_game_tree = sgf_grammar.parse_sgf_game(data)
+    return game
 
 
 def _sgfmill(data: bytes) -> list[sgf_grammar.Coarse_game_tree]:

@@ -1,4 +1,4 @@
-"""The fast collection reader gives sgfmill's own trees, results and error messages."""
+"""The fast SGF reader gives sgfmill's own trees, results and error messages."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sgfmill import sgf_grammar
 
-from joseki.sgfparse import parse_collection
+from joseki.sgfparse import parse_collection, parse_game
 
 from .conftest import GAMES, JOSEKI, KOGO, need
 
@@ -21,23 +21,26 @@ def _outcome(read: object, data: bytes) -> object:
         games = read(data)  # type: ignore[operator]
     except ValueError as exc:
         return ("error", str(exc))
-    return [_shape(g) for g in games]
+    return _shape(games) if isinstance(games, sgf_grammar.Coarse_game_tree) else [_shape(g) for g in games]
+
+
+def _same_as_sgfmill(data: bytes) -> None:
+    assert _outcome(parse_collection, data) == _outcome(sgf_grammar.parse_sgf_collection, data)
+    assert _outcome(parse_game, data) == _outcome(sgf_grammar.parse_sgf_game, data)
 
 
 def test_every_real_collection_reads_as_sgfmill_reads_it() -> None:
     files = sorted(need(JOSEKI).rglob("*.sgf"))
     assert len(files) >= 18
     for path in files:
-        data = path.read_bytes()
-        assert _outcome(parse_collection, data) == _outcome(sgf_grammar.parse_sgf_collection, data), path.name
+        _same_as_sgfmill(path.read_bytes())
 
 
 def test_real_game_records_read_as_sgfmill_reads_them() -> None:
     files = sorted(need(GAMES).rglob("*.sgf"))[:1500]
     assert len(files) >= 1000
     for path in files:
-        data = path.read_bytes()
-        assert _outcome(parse_collection, data) == _outcome(sgf_grammar.parse_sgf_collection, data), path.name
+        _same_as_sgfmill(path.read_bytes())
 
 
 def test_the_fast_path_reads_the_dictionary_without_sgfmill(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -48,7 +51,9 @@ def test_the_fast_path_reads_the_dictionary_without_sgfmill(monkeypatch: pytest.
         raise AssertionError("fell back to sgfmill")
 
     monkeypatch.setattr(sgf_grammar, "parse_sgf_collection", refuse)
+    monkeypatch.setattr(sgf_grammar, "parse_sgf_game", refuse)
     assert _outcome(parse_collection, data) == expected
+    assert [_outcome(parse_game, data)] == expected
 
 
 @pytest.mark.parametrize("data", [
@@ -57,7 +62,7 @@ def test_the_fast_path_reads_the_dictionary_without_sgfmill(monkeypatch: pytest.
     b"(;AddBlack[aa]bLACK[bb]) (;B[cc])", b"(;B[aa]\xff)", b"(;" + b"A" * 65 + b"[x])", b"(;B[aa]))",
 ])
 def test_odd_and_malformed_input_reads_as_sgfmill_reads_it(data: bytes) -> None:
-    assert _outcome(parse_collection, data) == _outcome(sgf_grammar.parse_sgf_collection, data)
+    _same_as_sgfmill(data)
 
 
 _IDENT = st.sampled_from([b"B", b"W", b"C", b"AB", b"LB", b"GN", b"AddBlack", b"b", b"TR"])
@@ -84,8 +89,7 @@ def _trees(depth: int) -> st.SearchStrategy[bytes]:
 @settings(max_examples=300)
 @given(st.lists(st.tuples(_SPACE, _trees(2)), min_size=1, max_size=2), st.sampled_from([b"", b"junk", b"  \n"]))
 def test_generated_collections_read_as_sgfmill_reads_them(games: list[tuple[bytes, bytes]], tail: bytes) -> None:
-    data = b"".join(space + game for space, game in games) + tail
-    assert _outcome(parse_collection, data) == _outcome(sgf_grammar.parse_sgf_collection, data)
+    _same_as_sgfmill(b"".join(space + game for space, game in games) + tail)
 
 
 @settings(max_examples=300)
@@ -93,8 +97,7 @@ def test_generated_collections_read_as_sgfmill_reads_them(games: list[tuple[byte
 def test_damaged_collections_read_as_sgfmill_reads_them(game: bytes, data: st.DataObject) -> None:
     cut = data.draw(st.integers(0, len(game)))
     junk = data.draw(st.sampled_from([b"", b"(", b")", b";", b"[", b"]", b"\\", b"x", b"Q", b"[x]"]))
-    damaged = game[:cut] + junk + game[cut + data.draw(st.integers(0, 3)):]
-    assert _outcome(parse_collection, damaged) == _outcome(sgf_grammar.parse_sgf_collection, damaged)
+    _same_as_sgfmill(game[:cut] + junk + game[cut + data.draw(st.integers(0, 3)):])
 
 
 def test_a_file_with_only_junk_after_a_game_keeps_the_game() -> None:
