@@ -31,7 +31,12 @@ class Forked:
 
     def _fork(self) -> None:
         reader, writer = os.pipe()
-        pid = os.fork()
+        try:
+            pid = os.fork()
+        except OSError:  # no process to spare: the work is done here
+            os.close(reader)
+            os.close(writer)
+            return
         if pid == 0:  # the child: compute, send, and leave without running any of the parent's clean-up
             try:
                 os.close(reader)

@@ -169,9 +169,13 @@ class _Mark:
     excluded: bool
 
 
-def sentences(comment: str) -> list[str]:
-    """The sentences of a comment; a line break inside a sentence (a wrapped line) does not end it."""
-    return [" ".join(s.split()) for s in _SENTENCE.split(comment) if s and not s.isspace()]
+@lru_cache(maxsize=256)
+def sentences(comment: str) -> tuple[str, ...]:
+    """The sentences of a comment; a line break inside a sentence (a wrapped line) does not end it.
+
+    Remembered for a while: a comment is read for judgements, then for conditions.
+    """
+    return tuple(" ".join(s.split()) for s in _SENTENCE.split(comment) if s and not s.isspace())
 
 
 def subjects(text: str) -> list[Target]:
@@ -186,7 +190,7 @@ def subjects(text: str) -> list[Target]:
     return found or ([_SELF_TARGET] if _self_at(words, 0) else [])
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1 << 16)
 def judge(comment: str) -> tuple[Judgement, ...]:
     """The judgements of a free-text comment, in reading order, each target judged once per category."""
     found: list[Judgement] = []

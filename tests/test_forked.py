@@ -115,3 +115,13 @@ def test_a_big_file_imports_the_same_with_its_notes_read_in_a_child(
         with Store(str(tmp_path / f"{name}.sqlite")) as store:
             import_files(store, [need(KOGO)], "kogo")
     assert table(tmp_path / "child.sqlite") == table(tmp_path / "here.sqlite")
+
+
+@linux
+def test_when_fork_fails_the_work_is_done_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_fork() -> int:
+        raise BlockingIOError("Resource temporarily unavailable")
+
+    monkeypatch.setattr(os, "fork", no_fork)
+    job = Forked(os.getpid)
+    assert job.pid is None and job.result() == os.getpid()
