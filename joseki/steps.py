@@ -123,8 +123,8 @@ class StepBuilder:
         col, row = zpoint
         if self.swap is None and col != row:
             self.swap = col > row
-        token = _TOKENS.get((row, col) if self.swap else zpoint)
-        self.tokens.append(token or format_zone_point((row, col) if self.swap else zpoint))
+        point = (row, col) if self.swap else zpoint
+        self.tokens.append(_TOKENS.get(point) or format_zone_point(point))
         self.last_local = color
         self.next_color = "w" if color == "b" else "b"
         return len(self.tokens) - 1
