@@ -19,14 +19,14 @@ from pathlib import Path
 
 from common import CACHE, KOGO, need, report
 
-from joseki.corners import corner_tables
-from joseki.game import read_game
-from joseki.importer import import_file
-from joseki.learn import learn
-from joseki.lookup import Lookup
-from joseki.match import GameRecord, play_match
-from joseki.priority import wilson_interval
-from joseki.store import Store
+from joseki.book.importer import import_file
+from joseki.book.lookup import Lookup
+from joseki.book.store import Store
+from joseki.core.corners import corner_tables
+from joseki.core.priority import wilson_interval
+from joseki.engine.match import GameRecord, play_match
+from joseki.games.learn import learn
+from joseki.sgf.game import read_game
 
 GNUGO = "/usr/games/gnugo"
 PROFILE = "gnugo-bench"

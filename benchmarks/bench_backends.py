@@ -3,7 +3,7 @@
 For each backend, in a new empty database:
 
 - ``import_s``: importing Kogo's dictionary (the schema already created);
-- ``learn_s``: ``joseki.learn.learn`` of the games of fox-pro and kgs-highdan-2019-04 (3163
+- ``learn_s``: ``joseki.games.learn.learn`` of the games of fox-pro and kgs-highdan-2019-04 (3163
   files, all cores, batches of 500), end to end: reading the games is the same work on both
   backends, so this is what a user waits for;
 - ``write1_s`` / ``write4_s``: the database part of learning alone. The same games' credits
@@ -11,7 +11,7 @@ For each backend, in a new empty database:
   games (``--write-batch``), by one process, then by four processes at once (each a quarter of the games, into
   another profile); ``write4_speedup`` is write1_s / write4_s. SQLite runs its writers one
   at a time; PostgreSQL runs them at once;
-- ``query_p50_ms`` / ``query_p99_ms`` / ``query_mean_ms``: ``joseki.query.next_moves`` latency over
+- ``query_p50_ms`` / ``query_p99_ms`` / ``query_mean_ms``: ``joseki.book.query.next_moves`` latency over
   the move prefixes of real games (1 to 40 moves of the first games of kgs-highdan-2019-04),
   after one warm-up pass; ``in_book`` is the share of the answers' corners still in the book.
 
@@ -44,16 +44,16 @@ from common import KOGO, ROOT, SHARED, need, report
 from sqlalchemy import event
 from sqlalchemy.engine import make_url
 
-from joseki.game import read_game
-from joseki.importer import import_file
-from joseki.learn import GameOutcome, examine_all, learn
-from joseki.lookup import Lookup
-from joseki.notation import format_gtp_vertex
-from joseki.position import steps_key
-from joseki.priority import Record
-from joseki.query import next_moves
-from joseki.stats import add_records, aggregate, claim_games, profile_id, records_for
-from joseki.store import Store, batched, node_id
+from joseki.book.importer import import_file
+from joseki.book.lookup import Lookup
+from joseki.book.query import next_moves
+from joseki.book.stats import add_records, aggregate, claim_games, profile_id, records_for
+from joseki.book.store import Store, batched, node_id
+from joseki.core.notation import format_gtp_vertex
+from joseki.core.position import steps_key
+from joseki.core.priority import Record
+from joseki.games.learn import GameOutcome, examine_all, learn
+from joseki.sgf.game import read_game
 
 GAMES = SHARED / "games"
 GAME_SETS = (GAMES / "fox-pro", GAMES / "kgs-highdan-2019-04")

@@ -20,11 +20,11 @@ import time
 from common import CACHE, KOGO, need, report
 from games_data import SETS, set_files
 
-from joseki.evaluate import evaluate
-from joseki.importer import import_file
-from joseki.learn import learn
-from joseki.mine import mine
-from joseki.store import Store
+from joseki.book.importer import import_file
+from joseki.book.store import Store
+from joseki.games.evaluate import evaluate
+from joseki.games.learn import learn
+from joseki.games.mine import mine
 
 
 def split(files: list[str]) -> tuple[list[str], list[str]]:

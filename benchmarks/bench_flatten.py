@@ -10,7 +10,7 @@ import argparse
 
 from common import KOGO, best_of, need, report, sgfmill_visit
 
-from joseki.forest import flatten_file
+from joseki.sgf.forest import flatten_file
 
 
 def main() -> None:

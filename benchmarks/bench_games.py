@@ -1,7 +1,7 @@
 """Real games against the books: how long each corner of a game stays in book, and the shared-edge rule.
 
-For every game of the chosen sets (the main line, :func:`joseki.game.read_game`), the four corner
-tables are built with :func:`joseki.corners.corner_tables` (the project's rule), and each corner
+For every game of the chosen sets (the main line, :func:`joseki.sgf.game.read_game`), the four corner
+tables are built with :func:`joseki.core.corners.corner_tables` (the project's rule), and each corner
 with at least one local move is followed through each book:
 
 - *first in book*: the string of its first local move is a book prefix;
@@ -11,17 +11,17 @@ with at least one local move is followed through each book:
   corners that have at least 5 / 10 local moves);
 - *rescued*: the corner leaves the book by sequence (its string goes on past the longest book
   prefix), and the string one token past that prefix reaches a book position by transposition
-  (its :func:`joseki.position.steps_key` is a book node's position key). ``at_tenuki`` counts
-  the corners whose leaving token is ``XX``: :func:`joseki.query.answer_corner` calls those
+  (its :func:`joseki.core.position.steps_key` is a book node's position key). ``at_tenuki`` counts
+  the corners whose leaving token is ``XX``: :func:`joseki.book.query.answer_corner` calls those
   "interrupted" before it looks for a transposition, so only ``rescued_without_tenuki`` match its
   ``in-book-by-transposition`` state.
 
 The book's prefixes and position keys are loaded into memory once, so that no game queries the
 database. Each book is imported into a SQLite store under ``benchmarks/.cache`` (reused).
 
-The shared-edge comparison pits the project's rule (:func:`joseki.corners.owner`: a move joins at
+The shared-edge comparison pits the project's rule (:func:`joseki.core.corners.owner`: a move joins at
 most one corner) against a naive rule, built here only: a move joins every corner whose 10x10
-square (zone col and row < :data:`joseki.zone.NEAR`) holds it, so a move on the board's centre
+square (zone col and row < :data:`joseki.core.zone.NEAR`) holds it, so a move on the board's centre
 lines (the 10th line of two corners) lands in two tables, and tengen in four.
 
 Usage (from benchmarks/): python bench_games.py [--sets kgs,fox,ai,tygem] [--limit N]
@@ -50,15 +50,15 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from joseki.corners import corner_tables
-from joseki.game import Game, read_game
-from joseki.geometry import Corner, Point, Transform
-from joseki.importer import import_file
-from joseki.notation import TENUKI
-from joseki.position import steps_key
-from joseki.steps import Color, StepBuilder
-from joseki.store import Store
-from joseki.zone import NEAR
+from joseki.book.importer import import_file
+from joseki.book.store import Store
+from joseki.core.corners import corner_tables
+from joseki.core.geometry import Corner, Point, Transform
+from joseki.core.notation import TENUKI
+from joseki.core.position import steps_key
+from joseki.core.steps import Color, StepBuilder
+from joseki.core.zone import NEAR
+from joseki.sgf.game import Game, read_game
 
 GAMES = SHARED / "games"
 SETS: dict[str, Path] = {

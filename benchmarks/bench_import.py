@@ -3,7 +3,7 @@ visiting every node, in the same run (alternately, best of N).
 
 Each import runs in a fresh interpreter, as ``joseki import`` does: nothing learnt from an
 earlier import (cached judgements of comments, compiled statements) helps it. The time is
-taken inside that interpreter, from the call of :func:`joseki.importer.import_file` to its
+taken inside that interpreter, from the call of :func:`joseki.book.importer.import_file` to its
 return, into a store whose schema already exists; interpreter start-up and module imports
 are left out. ``--no-fork`` reads the file's notes in the importing process itself (as on
 platforms without fork), instead of in a forked child while the nodes are written.
@@ -25,11 +25,11 @@ from common import KOGO, ROOT, best_of, need, report, sgfmill_visit
 _CHILD = """
 import json, sys, time
 from pathlib import Path
-import joseki.importer
-from joseki.importer import import_file
-from joseki.store import Store
+import joseki.book.importer
+from joseki.book.importer import import_file
+from joseki.book.store import Store
 if sys.argv[3] == "no-fork":
-    joseki.importer.FORK_MIN_LINES = 1 << 62
+    joseki.book.importer.FORK_MIN_LINES = 1 << 62
 store = Store(sys.argv[1])
 start = time.perf_counter()
 report = import_file(store, Path(sys.argv[2]))

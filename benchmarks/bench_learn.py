@@ -17,8 +17,8 @@ import time
 from common import KOGO, fresh_store, need, report, sgfmill_seconds
 from games_data import tygem_files
 
-from joseki.importer import import_file
-from joseki.learn import learn
+from joseki.book.importer import import_file
+from joseki.games.learn import learn
 
 
 def peak_mb() -> float:

@@ -12,7 +12,7 @@ from bench_learn import peak_mb
 from common import fresh_store, report, sgfmill_seconds
 from games_data import tygem_files
 
-from joseki.mine import mine
+from joseki.games.mine import mine
 
 
 def main() -> None:

@@ -21,7 +21,7 @@ from common import SHARED, need, report
 from games_data import tygem_files
 from sgfmill import sgf_grammar
 
-from joseki.sgfparse import parse_collection, parse_game
+from joseki.sgf.sgfparse import parse_collection, parse_game
 
 
 def shape(result: Any) -> Any:

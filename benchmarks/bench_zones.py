@@ -15,7 +15,7 @@ from collections.abc import Callable
 from common import SHARED, report
 from sgfmill import sgf_grammar
 
-from joseki.geometry import Point, Transform, nearest_corner
+from joseki.core.geometry import Point, Transform, nearest_corner
 
 COLLECTIONS = {
     "kogo": ["kogo-kjd-2014/Kogo_s_Joseki_Dictionary.sgf"],

@@ -11,7 +11,7 @@ from typing import Any
 
 from sgfmill import sgf
 
-from joseki.store import Store
+from joseki.book.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data"

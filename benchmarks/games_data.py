@@ -6,7 +6,7 @@ import subprocess
 
 from common import CACHE, SHARED, need
 
-from joseki.importer import expand_paths
+from joseki.book.importer import expand_paths
 
 GAMES = SHARED / "games"
 TYGEM_ARCHIVE = GAMES / "tygem-9d-2011" / "tygem-9d-2011-dev.tar.xz"

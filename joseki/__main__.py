@@ -1,5 +1,5 @@
 """``python -m joseki``: the command line."""
 
-from joseki.cli import app
+from joseki.cli.main import app
 
 app()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import engine_from_config, pool
 
-from joseki.models import Base
+from joseki.book.models import Base
 
 config = context.config
 target_metadata = Base.metadata

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from sqlalchemy.engine import make_url
 
-from joseki.store import resolve_url
+from joseki.book.store import resolve_url
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 JOSEKI = SHARED / "joseki"

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from joseki.geometry import Corner, Transform
-from joseki.notation import format_sgf_point, parse_move
+from joseki.core.geometry import Corner, Transform
+from joseki.core.notation import format_sgf_point, parse_move
 
 
 def sgf_text(moves: list[str], result: str = "B+R", first: str = "B", extra: str = "") -> str:

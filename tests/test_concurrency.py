@@ -16,10 +16,10 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from joseki.importer import import_files
-from joseki.learn import learn
-from joseki.resources import starter_book
-from joseki.store import Store
+from joseki.book.importer import import_files
+from joseki.book.resources import starter_book
+from joseki.book.store import Store
+from joseki.games.learn import learn
 
 from .conftest import GAMES, need
 from .test_learn import stats_table

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 from sgfmill import sgf
 
-from joseki.importer import import_files
-from joseki.query import next_moves
-from joseki.resources import starter_book
-from joseki.store import Store
+from joseki.book.importer import import_files
+from joseki.book.query import next_moves
+from joseki.book.resources import starter_book
+from joseki.book.store import Store
 
 GNUGO = Path("/usr/games/gnugo")
 GNUGO_CMD = f"{GNUGO} --mode gtp --level 1"

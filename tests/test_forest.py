@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sgfmill import sgf, sgf_grammar
 
-from joseki.forest import _Decoder, flatten_bytes, flatten_file
-from joseki.steps import is_canonical, split_steps
+from joseki.core.steps import is_canonical, split_steps
+from joseki.sgf.forest import _Decoder, flatten_bytes, flatten_file
 
 from .conftest import JOSEKI, KOGO, KOGO_ZH, OGS, need
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-import joseki.importer as importer
-from joseki.forked import Forked
-from joseki.importer import import_files
-from joseki.store import Store
+import joseki.book.importer as importer
+from joseki.book.importer import import_files
+from joseki.book.store import Store
+from joseki.sgf.forked import Forked
 
 from .conftest import KOGO, need
 

@@ -10,15 +10,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sgfmill import sgf
 
-from joseki.annotate import annotate
-from joseki.corners import corner_tables
-from joseki.game import parse_result, read_game
-from joseki.geometry import ALL_TRANSFORMS, Corner, Transform
-from joseki.importer import import_files
-from joseki.notation import format_gtp_vertex, parse_move
-from joseki.position import LocalBoard, keys_along, position_key, replay, steps_key
-from joseki.query import next_in_game, next_moves
-from joseki.store import Store
+from joseki.book.importer import import_files
+from joseki.book.query import next_in_game, next_moves
+from joseki.book.store import Store
+from joseki.core.corners import corner_tables
+from joseki.core.geometry import ALL_TRANSFORMS, Corner, Transform
+from joseki.core.notation import format_gtp_vertex, parse_move
+from joseki.core.position import LocalBoard, keys_along, position_key, replay, steps_key
+from joseki.games.annotate import annotate
+from joseki.sgf.game import parse_result, read_game
 
 from .conftest import KOGO, Databases, need
 from .games import write_game
@@ -210,7 +210,7 @@ def test_next_sgf_and_annotate(kogo: Store, tmp_path: Path) -> None:
 
 
 def test_a_stone_played_again_on_a_captured_point_stays_in_its_corner() -> None:
-    from joseki.corners import CornerTable
+    from joseki.core.corners import CornerTable
 
     table = CornerTable(Corner.TOP_LEFT)
     table.add(1, "b", (4, 8), (4, 8))

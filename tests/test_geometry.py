@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from joseki.geometry import (
+from joseki.core.geometry import (
     ALL_TRANSFORMS,
     MAX_SIZE,
     MIN_SIZE,

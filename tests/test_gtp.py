@@ -12,18 +12,18 @@ from pathlib import Path
 import pytest
 from sgfmill import sgf
 
-from joseki.geometry import Point
-from joseki.gtp import EngineDied, EngineError, EngineTimeout, GameState, GtpEngine, GtpError
-from joseki.gtp_proxy import OWN_COMMANDS, GtpProxy, serve
-from joseki.match import parse_score, play_match
-from joseki.notation import parse_gtp_vertex
+from joseki.core.geometry import Point
+from joseki.core.notation import parse_gtp_vertex
+from joseki.engine.gtp import EngineDied, EngineError, EngineTimeout, GameState, GtpEngine, GtpError
+from joseki.engine.gtp_proxy import OWN_COMMANDS, GtpProxy, serve
+from joseki.engine.match import parse_score, play_match
 
 GNUGO_PATH = Path("/usr/games/gnugo")
 GNUGO = f"{GNUGO_PATH} --mode gtp --level 1"
 PY = shlex.quote(sys.executable)
 HANG = f"{PY} -c 'import time; time.sleep(60)'"
 EXIT_AFTER_ONE_LINE = f"{PY} -c 'import sys; sys.stdin.readline()'"
-PROXY = f"{PY} -m joseki.gtp_proxy"
+PROXY = f"{PY} -m joseki.engine.gtp_proxy"
 
 needs_gnugo = pytest.mark.skipif(not GNUGO_PATH.exists(), reason="GNU Go not installed (apt-get install gnugo)")
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from joseki.influence import (
+from joseki.core.influence import (
     Assessment,
     PointForces,
     area,

@@ -15,16 +15,16 @@ from pathlib import Path
 import pytest
 from sqlalchemy import text
 
-from joseki.corners import corner_tables
-from joseki.evaluate import evaluate
-from joseki.game import read_game
-from joseki.importer import import_files
-from joseki.learn import learn
-from joseki.mine import mine
-from joseki.priority import Record, priority
-from joseki.query import Options, next_moves
-from joseki.resources import starter_book
-from joseki.store import Store, node_id
+from joseki.book.importer import import_files
+from joseki.book.query import Options, next_moves
+from joseki.book.resources import starter_book
+from joseki.book.store import Store, node_id
+from joseki.core.corners import corner_tables
+from joseki.core.priority import Record, priority
+from joseki.games.evaluate import evaluate
+from joseki.games.learn import learn
+from joseki.games.mine import mine
+from joseki.sgf.game import read_game
 
 from .conftest import GAMES, KOGO, need
 from .games import write_game

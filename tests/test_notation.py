@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from joseki.geometry import MAX_SIZE, MIN_SIZE
-from joseki.notation import (
+from joseki.core.geometry import MAX_SIZE, MIN_SIZE
+from joseki.core.notation import (
     format_gtp_vertex,
     format_sgf_point,
     format_zone_point,

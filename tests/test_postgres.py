@@ -16,13 +16,13 @@ from typing import Any
 import pytest
 from sqlalchemy import Connection, event, text
 
-from joseki.importer import import_files
-from joseki.lookup import Lookup
-from joseki.position import keys_along, steps_key
-from joseki.priority import Record
-from joseki.resources import starter_book
-from joseki.stats import GLOBAL, add_records, profile_id, records_for
-from joseki.store import Store, StoreError, alembic_config, current_revision, head_revision, node_id, resolve_url
+from joseki.book.importer import import_files
+from joseki.book.lookup import Lookup
+from joseki.book.resources import starter_book
+from joseki.book.stats import GLOBAL, add_records, profile_id, records_for
+from joseki.book.store import Store, StoreError, alembic_config, current_revision, head_revision, node_id, resolve_url
+from joseki.core.position import keys_along, steps_key
+from joseki.core.priority import Record
 
 from .conftest import GAMES, KOGO, Databases, need
 

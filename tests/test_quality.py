@@ -9,23 +9,23 @@ from pathlib import Path
 import pytest
 from sqlalchemy import select
 
-from joseki.book_stats import stats
-from joseki.booknotes import book_notes
-from joseki.conditions import Condition, from_json
-from joseki.export import export
-from joseki.favour import COLUMNS, ZONE_POINTS, fill, main_line, measure
-from joseki.forest import flatten_bytes, flatten_file
-from joseki.importer import import_file
-from joseki.influence import assess, favourability
-from joseki.judgement import judge
-from joseki.lint import lint
-from joseki.lookup import Lookup
-from joseki.position import replay
-from joseki.priority import Record
-from joseki.query import Options, next_moves
-from joseki.show import show
-from joseki.stats import add_records, profile_id
-from joseki.store import Store, node_id
+from joseki.book.export import export
+from joseki.book.favour import COLUMNS, ZONE_POINTS, fill, main_line, measure
+from joseki.book.importer import import_file
+from joseki.book.lookup import Lookup
+from joseki.book.query import Options, next_moves
+from joseki.book.show import show
+from joseki.book.stats import add_records, profile_id
+from joseki.book.store import Store, node_id
+from joseki.book.summary import stats
+from joseki.core.conditions import Condition, from_json
+from joseki.core.influence import assess, favourability
+from joseki.core.judgement import judge
+from joseki.core.position import replay
+from joseki.core.priority import Record
+from joseki.sgf.booknotes import book_notes
+from joseki.sgf.forest import flatten_bytes, flatten_file
+from joseki.sgf.lint import lint
 
 from .conftest import JOSEKI, KOGO, OGS, Databases, need
 

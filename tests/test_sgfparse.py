@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sgfmill import sgf_grammar
 
-from joseki.sgfparse import parse_collection, parse_game
+from joseki.sgf.sgfparse import parse_collection, parse_game
 
 from .conftest import GAMES, JOSEKI, KOGO, need
 

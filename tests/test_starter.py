@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections import Counter
 
-from joseki.forest import flatten_file
-from joseki.position import replay
-from joseki.resources import starter_book
+from joseki.book.resources import starter_book
+from joseki.core.position import replay
+from joseki.sgf.forest import flatten_file
 
 from .conftest import KOGO, need
 

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from joseki.geometry import ALL_TRANSFORMS, Corner, Transform
-from joseki.steps import StepBuilder, canonical, is_canonical, parse_steps, reflect, split_steps, to_move
+from joseki.core.geometry import ALL_TRANSFORMS, Corner, Transform
+from joseki.core.steps import StepBuilder, canonical, is_canonical, parse_steps, reflect, split_steps, to_move
 
 SEED_EXAMPLE = "DDCFFCCCCDBDBEBCCEEBXXJCECFBGC"
 

@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 from sqlalchemy.exc import IntegrityError
 
-from joseki.forest import flatten_file
-from joseki.geometry import ALL_TRANSFORMS, Corner, Transform
-from joseki.importer import import_files, prefix_counts
-from joseki.notation import format_gtp_vertex, parse_gtp_vertex
-from joseki.query import next_moves
-from joseki.store import SQLITE_REINDEX_ROWS, Store, current_revision, head_revision, insert_rows
+from joseki.book.importer import import_files, prefix_counts
+from joseki.book.query import next_moves
+from joseki.book.store import SQLITE_REINDEX_ROWS, Store, current_revision, head_revision, insert_rows
+from joseki.core.geometry import ALL_TRANSFORMS, Corner, Transform
+from joseki.core.notation import format_gtp_vertex, parse_gtp_vertex
+from joseki.sgf.forest import flatten_file
 
 from .conftest import JOSEKI, KOGO, KOGO_ZH, OGS, Databases, need
 

@@ -20,7 +20,7 @@ def upgrade() -> None:
     with op.batch_alter_table("node") as batch:
         batch.add_column(sa.Column("position_key", sa.BigInteger(), nullable=True))
     op.create_index("ix_node_position_key", "node", ["position_key"])
-    from joseki.position import keys_along
+    from joseki.core.position import keys_along
 
     conn = op.get_bind()
     steps = [row[0] for row in conn.execute(sa.text("SELECT steps FROM node"))]

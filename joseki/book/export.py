@@ -1,0 +1,219 @@
+"""``joseki export``: the store as an SGF forest, with what the book knows about each move.
+
+Each collection becomes one game tree (``GN`` its name), laid out in the upper-right corner
+with Black first, in the records' canonical frame, its variations in the order the records
+were stored (so an SGF main line stays first). Each move carries:
+
+- ``C``: the collections' comments, as imported;
+- its category as an SGF move annotation (``TE[2]`` ideal, ``TE[1]`` good, ``DO``
+  question, ``IT`` trick, ``BM[1]`` mistake; tenuki-ok has none) and as ``JC[category]``;
+- its conditions as ``JK[kind: text]``, setup stones also as ``AB``/``AW``/``AE``;
+- its statistics (global profile, for the player who chose the move) as
+  ``JS[games,wins,losses,draws]``, and a source's prior statistics as ``JP[games,wins]``;
+- the markup it was imported with (labels, marks), moved into the export's frame.
+
+A tenuki (``XX``) is a pass by the player whose turn it is, and a record that ends where
+another goes on gets an empty leaf node, so importing the file gives back the same records
+(:func:`joseki.sgf.booknotes.book_notes` reads the ``J*`` properties exactly).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sqlalchemy import Connection, select
+
+from joseki import __version__
+from joseki.book.stats import records_for
+from joseki.book.store import Store, batched, node_id
+from joseki.core.conditions import Condition, from_json, setup_points, sgf_points
+from joseki.core.geometry import Corner, Transform
+from joseki.core.notation import TENUKI, format_sgf_point
+from joseki.core.priority import Record
+
+EXPORT_FRAME = Transform(Corner.TOP_RIGHT)
+CATEGORY_MARKS = {"ideal": ("TE", "2"), "good": ("TE", "1"), "question": ("DO", ""), "trick": ("IT", ""),
+                  "mistake": ("BM", "1")}
+MARKUP = ("N", "GB", "GW", "UC", "DM", "HO", "LB", "MA", "SQ", "TR", "CR")
+"""Imported properties written back; the point-valued ones are moved into the export's frame."""
+POINT_MARKUP = frozenset({"LB", "MA", "SQ", "TR", "CR"})
+EXPORT_MARK = "joseki export"
+
+
+@dataclass(slots=True)
+class _Node:
+    category: str | None = None
+    comment: str | None = None
+    conditions: list[Condition] = field(default_factory=list)
+    prior_games: int = 0
+    prior_wins: int = 0
+    properties: dict[str, list[str]] = field(default_factory=dict)
+    record: Record | None = None
+
+
+@dataclass(slots=True)
+class ExportReport:
+    """What :func:`export` wrote."""
+
+    path: str
+    collections: list[str] = field(default_factory=list)
+    records: int = 0
+    nodes: int = 0
+
+
+def export(store: Store, output: Path | str, collection: str | None = None) -> ExportReport:
+    """Write the store (or one collection) to ``output`` as an SGF forest; ValueError for bad input."""
+    path = Path(output)
+    report = ExportReport(str(path))
+    trees: list[str] = []
+    with store.read() as conn:
+        c = store.tables["collection"]
+        query = select(c.c.id, c.c.name).order_by(c.c.id)
+        if collection is not None:
+            query = query.where(c.c.name == collection)
+        chosen = list(conn.execute(query))
+        if collection is not None and not chosen:
+            raise ValueError(f"no collection named {collection!r}")
+        if not chosen:
+            raise ValueError("the store holds no collection to export")
+        for cid, name in chosen:
+            text, records, nodes = _tree(conn, store, cid, str(name))
+            trees.append(text)
+            report.collections.append(str(name))
+            report.records += records
+            report.nodes += nodes
+    _write(path, "\n".join(trees) + "\n")
+    return report
+
+
+def _write(path: Path, text: str) -> None:
+    """Write ``text`` atomically (a failure leaves no half-written file); ValueError naming the problem."""
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        raise ValueError(f"{path}: no such folder {folder}")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except OSError as exc:
+        raise ValueError(f"{path}: cannot write: {exc.strerror}") from None
+
+
+def _tree(conn: Connection, store: Store, collection_id: int, name: str) -> tuple[str, int, int]:
+    """One collection as an SGF game tree; returns the text, its records and its nodes."""
+    var = store.tables["variation"]
+    rows = list(conn.execute(select(var.c.steps, var.c.corner, var.c.swapped)
+                             .where(var.c.collection_id == collection_id).order_by(var.c.id)))
+    children: dict[str, list[str]] = {"": []}
+    frames: dict[str, Transform] = {}
+    ends = set()
+    for steps, corner, swapped in rows:
+        ends.add(steps)
+        frame = Transform(Corner(corner), bool(swapped))
+        for end in range(2, len(steps) + 1, 2):
+            prefix = steps[:end]
+            if prefix not in children:
+                children[prefix] = []
+                children[prefix[:-2]].append(prefix)
+                frames[prefix] = frame
+    nodes = _nodes(conn, store, collection_id, [p for p in children if p])
+    root = (f"(;GM[1]FF[4]CA[UTF-8]SZ[19]AP[joseki:{__version__}]GN[{_escape(name)}]"
+            f"C[{_escape(f'{EXPORT_MARK} of collection {name}: {len(rows)} records')}]")
+    out = [root]
+    tasks: list[tuple[bool, str]] = [(False, "")]
+    while tasks:
+        is_text, value = tasks.pop()
+        if is_text:
+            out.append(value)
+            continue
+        kids = children[value]
+        branches = ([""] if value in ends and kids else []) + kids
+        if len(branches) == 1:
+            out.append(_node_text(branches[0], nodes, frames))
+            tasks.append((False, branches[0]))
+            continue
+        for kid in reversed(branches):
+            tasks.append((True, ")"))
+            if kid:
+                tasks.append((False, kid))
+            tasks.append((True, "(" + (_node_text(kid, nodes, frames) if kid else ";")))
+    out.append(")")
+    return "".join(out), len(rows), len(children) - 1
+
+
+def _nodes(conn: Connection, store: Store, collection_id: int, prefixes: list[str]) -> dict[str, _Node]:
+    """What the collection says about each of its moves, and the moves' global statistics."""
+    n, nb = store.tables["node"], store.tables["node_book"]
+    found: dict[str, _Node] = {}
+    query = (select(n.c.steps, nb.c.category, nb.c.comment, nb.c.conditions, nb.c.prior_games, nb.c.prior_wins,
+                    nb.c.properties)
+             .join(nb, nb.c.node_id == n.c.id).where(nb.c.collection_id == collection_id))
+    for steps, category, comment, conditions, prior_games, prior_wins, properties in conn.execute(query):
+        found[str(steps)] = _Node(category, comment, from_json(conditions), prior_games or 0, prior_wins or 0,
+                                  json.loads(properties) if properties else {})
+    ids = {node_id(p): p for p in prefixes}
+    for chunk in batched(list(ids)):
+        for nid, record in records_for(conn, store, list(chunk), None).items():
+            found.setdefault(ids[nid], _Node()).record = record
+    return found
+
+
+def _node_text(prefix: str, nodes: dict[str, _Node], frames: dict[str, Transform]) -> str:
+    """The SGF node of the last move of ``prefix``, with its notes."""
+    index = len(prefix) // 2 - 1
+    token = prefix[-2:]
+    colour = "B" if index % 2 == 0 else "W"
+    point = "" if token == TENUKI else format_sgf_point(EXPORT_FRAME.to_board((ord(token[0]) - 65,
+                                                                              ord(token[1]) - 65), 19))
+    parts = [f";{colour}[{point}]"]
+    node = nodes.get(prefix)
+    if node is None:
+        return parts[0]
+    if node.category is not None:
+        key, value = CATEGORY_MARKS.get(node.category, ("", ""))
+        if key:
+            parts.append(f"{key}[{value}]")
+        parts.append(f"JC[{node.category}]")
+    for condition in node.conditions:
+        if condition.kind == "setup":
+            for key, zpoints in setup_points(condition).items():
+                parts.append(key + "".join(f"[{format_sgf_point(EXPORT_FRAME.to_board(z, 19))}]" for z in zpoints))
+    if node.conditions:
+        parts.append("JK" + "".join(f"[{_escape(str(c))}]" for c in node.conditions))
+    if node.record is not None and node.record.games:
+        r = node.record
+        parts.append(f"JS[{r.games},{r.wins},{r.losses},{r.draws}]")
+    if node.prior_games:
+        parts.append(f"JP[{node.prior_games},{node.prior_wins}]")
+    frame = frames.get(prefix)
+    for key in MARKUP:
+        values = list(dict.fromkeys(m for v in node.properties.get(key, ()) for m in _moved(key, v, frame)))
+        if values:
+            parts.append(key + "".join(f"[{_escape(v)}]" for v in values))
+    if node.comment:
+        parts.append(f"C[{_escape(node.comment)}]")
+    return "".join(parts)
+
+
+def _moved(key: str, value: str, frame: Transform | None) -> list[str]:
+    """A markup value moved from the source's frame into the export's (rectangles as points); [] if unreadable."""
+    if key not in POINT_MARKUP:
+        return [value]
+    if frame is None:
+        return []
+    point, _, label = value.partition(":") if key == "LB" else (value, "", "")
+    try:
+        points = sgf_points(point)
+    except ValueError:
+        return []
+    moved = [format_sgf_point(EXPORT_FRAME.to_board(frame.to_zone(p, 19), 19)) for p in points]
+    return [f"{m}:{label}" for m in moved] if key == "LB" else moved
+
+
+def _escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("]", "\\]")

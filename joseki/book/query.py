@@ -1,0 +1,316 @@
+"""The next-move query: each corner's state against the book and the book's moves for the side to move.
+
+A corner's state, decided from its play-step string and the book:
+
+- ``empty``: no local move yet; the candidates are the book's first moves.
+- ``in-book``: the string is a book prefix; the candidates are its continuations.
+- ``tenuki-variation``: the local side to move played elsewhere and the book itself
+  continues after that ``XX``.
+- ``in-book-by-transposition``: the string is not in the book, but its local position
+  (:mod:`joseki.core.position`, with the side to move) is; the candidates come from that book
+  position. Checked before ``interrupted``: a tenuki can transpose into a book position.
+- ``interrupted``: the string is in the book but the local side to move played elsewhere
+  and the book has no tenuki there; ``alternatives`` are the moves that side skipped.
+- ``left-book``: neither; ``book_steps`` is the longest prefix in the book, ``left_at`` the
+  step that left it, and ``alternatives`` the book's moves at that step.
+
+Candidates that reach the same position (after a symmetric prefix such as a lone 4-4
+stone) are merged into one: the canonical form keeps the one whose column is before its
+row, which on the board is the move on the corner's vertical side (R14, not O17, after Q16).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from joseki.book.favour import Favour, main_line, verdict
+from joseki.book.lookup import Child, Lookup
+from joseki.book.store import Store
+from joseki.core.category import NEVER_FIRST, merge
+from joseki.core.corners import CornerTable, corner_tables
+from joseki.core.geometry import Corner, Point, Transform
+from joseki.core.notation import TENUKI, format_gtp_vertex, format_sgf_point, parse_move
+from joseki.core.position import LocalBoard, position_key, replay, steps_key
+from joseki.core.priority import NEUTRAL, RANKS, Record, priority
+from joseki.core.steps import Color, canonical, iter_points, other, parse_steps, reflect, to_move
+
+
+@dataclass(slots=True)
+class Candidate:
+    """One book move, in the caller's frame and notation."""
+
+    token: str
+    move: str
+    point: Point | None
+    paths: int
+    priority: float = NEUTRAL
+    category: str | None = None
+    record: Record = field(default_factory=Record)
+    prior_games: int = 0
+    prior_wins: int = 0
+    conditions: list[str] = field(default_factory=list)
+    favour: Favour | None = None
+    mover_first: bool = True
+
+    @property
+    def mover_favour(self) -> float | None:
+        """The favourability of the candidate's main line for the player who would play it."""
+        if self.favour is None:
+            return None
+        return self.favour.first if self.mover_first else self.favour.second
+
+    def as_json(self) -> dict[str, object]:
+        rate = self.record.win_rate
+        return {"move": self.move, "paths": self.paths, "priority": round(self.priority, 4),
+                "category": self.category, "games": self.record.games, "wins": self.record.wins,
+                "win_rate": None if rate is None else round(rate, 4), "conditions": self.conditions,
+                "favourability": None if self.favour is None else {**self.favour.as_json(),
+                                                                   "mover": round(self.mover_favour or 0.0, 4)}}
+
+
+@dataclass(slots=True)
+class CornerAnswer:
+    """The book's view of one corner."""
+
+    corner: Corner
+    steps: str
+    state: str
+    to_move: Color
+    transform: Transform
+    candidates: list[Candidate] = field(default_factory=list)
+    alternatives: list[Candidate] = field(default_factory=list)
+    book_steps: str = ""
+    left_at: int | None = None
+    left_move: str | None = None
+    left_move_number: int | None = None
+    via: str | None = None
+    stones: dict[Point, Color] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, object]:
+        data: dict[str, object] = {
+            "corner": self.corner.value, "steps": self.steps, "state": self.state,
+            "to_move": "black" if self.to_move == "b" else "white",
+            "candidates": [c.as_json() for c in self.candidates]}
+        if self.state in ("left-book", "interrupted"):
+            data["book_steps"] = self.book_steps
+            data["alternatives"] = [c.as_json() for c in self.alternatives]
+        if self.state == "left-book":
+            data.update(left_at=self.left_at, left_move=self.left_move, left_move_number=self.left_move_number)
+        if self.via is not None:
+            data["book_position_steps"] = self.via
+        return data
+
+
+def rank_key(rank: str = "popularity") -> Callable[[Candidate], tuple[bool, float, float, str]]:
+    """Order of candidates: never a mistake or trick first, then by ``rank`` (:data:`~joseki.core.priority.RANKS`).
+
+    ``popularity`` (the default for ``next``) counts book paths plus games played: a player
+    studying wants what strong players play. ``priority`` orders by the posterior mean: a
+    program facing one opponent wants what wins against it.
+    """
+    if rank not in RANKS:
+        raise ValueError(f"unknown rank {rank!r} (expected one of {', '.join(RANKS)})")
+
+    def key(c: Candidate) -> tuple[bool, float, float, str]:
+        rate = c.record.win_rate
+        primary = {"popularity": c.paths + c.record.games, "priority": c.priority,
+                   "winrate": -1.0 if rate is None else rate, "games": c.record.games}[rank]
+        return (c.category in NEVER_FIRST, -float(primary), -c.priority, c.token)
+
+    return key
+
+
+def favour_of(lookup: Lookup, steps: str) -> Favour:
+    """A book move's favourability: that of its main line, the continuation most of the book's variations take."""
+    return verdict(lookup.conn, lookup.store, main_line(lookup, steps), lookup.collection_ids)
+
+
+def _token_point(token: str) -> Point:
+    return (ord(token[0]) - 65, ord(token[1]) - 65)
+
+
+def _candidate(token: str, paths: int, category: str | None, transform: Transform, sgf: bool) -> Candidate:
+    if token == TENUKI:
+        return Candidate(token, "tenuki", None, paths, category=category)
+    point = transform.to_board(_token_point(token), 19)
+    move = format_sgf_point(point) if sgf else format_gtp_vertex(point)
+    return Candidate(token, move, point, paths, category=category)
+
+
+def merge_symmetric(base: str, children: list[Child]) -> list[Child]:
+    """Merge continuations of ``base`` that reach the same position (only possible if ``base`` is symmetric)."""
+    board, mover = replay(base)
+    if len(children) < 2 or board.stones != {(r, c): s for (c, r), s in board.stones.items()}:
+        return children
+    groups: dict[int, Child] = {}
+    for child in sorted(children, key=lambda c: (-c.paths, c.token)):
+        after = board.copy()
+        if child.token != TENUKI:
+            after.play(mover, _token_point(child.token), lenient=True)
+        key = position_key(after.stones, other(mover))
+        if key in groups:
+            kept = groups[key]
+            kept.paths += child.paths
+            kept.category = merge(kept.category, child.category)
+            kept.record = kept.record + child.record
+            kept.prior_games += child.prior_games
+            kept.prior_wins += child.prior_wins
+            kept.conditions = kept.conditions + [c for c in child.conditions if c not in kept.conditions]
+        else:
+            groups[key] = replace(child)
+    return list(groups.values())
+
+
+def _orientation(book_steps: str, steps: str) -> bool:
+    """Whether the book position of ``book_steps`` is the reflection of the position of ``steps``."""
+    (book, book_mover), (mine, my_mover) = replay(book_steps), replay(steps)
+    book_rel = {p: c == book_mover for p, c in book.stones.items()}
+    mine_rel = {p: c == my_mover for p, c in mine.stones.items()}
+    return book_rel != mine_rel
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """How to answer: how many candidates, in what order, with whose statistics, in what notation."""
+
+    top: int | None = None
+    rank: str = "popularity"
+    profile: str | None = None
+    sgf: bool = False
+    favour: bool = False
+    """Judge each shown candidate by its main line's favourability (:mod:`joseki.book.favour`; about 1 ms each)."""
+
+
+def book_candidates(lookup: Lookup, base: str, children: list[Child],
+                    options: Options) -> list[tuple[Child, Record, float]]:
+    """The book's continuations of ``base`` (symmetric ones merged) with their records and priorities."""
+    return [(ch, ch.record, priority(ch.record, ch.category, ch.prior_games, ch.prior_wins))
+            for ch in merge_symmetric(base, children)]
+
+
+def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first: Color,
+                  options: Options = Options(), move_numbers: list[int | None] | None = None) -> CornerAnswer:
+    """The book's answer for one corner whose canonical play-step string is ``steps``."""
+    transform = Transform(corner, swap)
+    answer = CornerAnswer(corner, steps, "in-book", first if to_move(steps) == 0 else other(first), transform)
+    answer.stones = _board_stones(steps, first, transform)
+    order = rank_key(options.rank)
+
+    def mapped(children: list[Child], base: str, reflected: bool = False) -> list[Candidate]:
+        cands = []
+        for ch, record, prio in book_candidates(lookup, base, children, options):
+            cand = _candidate(reflect(ch.token) if reflected else ch.token, ch.paths, ch.category, transform,
+                              options.sgf)
+            cand.record, cand.priority = record, prio
+            cand.prior_games, cand.prior_wins = ch.prior_games, ch.prior_wins
+            cand.conditions = ch.conditions
+            cands.append(cand)
+        cands.sort(key=order)
+        shown = cands[: options.top] if options.top else cands
+        if options.favour:
+            for cand in shown:
+                cand.favour = favour_of(lookup, base + (reflect(cand.token) if reflected else cand.token))
+                cand.mover_first = to_move(base) == 0
+        return shown
+
+    profile = options.profile
+    children = lookup.children(steps, profile)
+    if not steps:
+        answer.state = "empty"
+        answer.candidates = mapped(children, "")
+    elif children or lookup.has(steps):
+        answer.state = "tenuki-variation" if steps.endswith(TENUKI) else "in-book"
+        answer.candidates = mapped(children, steps)
+    elif (via := lookup.by_position(steps_key(steps))) is not None:
+        answer.state, answer.via = "in-book-by-transposition", via
+        answer.candidates = mapped(lookup.children(via, profile), via, _orientation(via, steps))
+    elif steps.endswith(TENUKI) and lookup.has(steps[:-2]):
+        answer.state, answer.book_steps = "interrupted", steps[:-2]
+        answer.alternatives = mapped(lookup.children(steps[:-2], profile), steps[:-2])
+    else:
+        answer.state = "left-book"
+        answer.book_steps = lookup.longest_prefix(steps)
+        index = len(answer.book_steps) // 2
+        answer.left_at = index + 1
+        answer.left_move = _candidate(steps[2 * index : 2 * index + 2], 0, None, transform, options.sgf).move
+        if move_numbers is not None:
+            answer.left_move_number = move_numbers[index]
+        answer.alternatives = mapped(lookup.children(answer.book_steps, profile), answer.book_steps)
+    return answer
+
+
+def _board_stones(steps: str, first: Color, transform: Transform) -> dict[Point, Color]:
+    """The corner's stones on the board after ``steps`` (local captures only)."""
+    board, _ = replay(steps, first)
+    return {transform.to_board(p, 19): c for p, c in board.stones.items()}
+
+
+def move_numbers(table: CornerTable) -> list[int | None]:
+    """The game move number of each token of the corner's string (None for ``XX``)."""
+    numbers = iter(number for number, _, _ in table.moves)
+    return [None if token is None else next(numbers) for token in iter_points(table.builder.steps_to_move())]
+
+
+def answer_table(lookup: Lookup, table: CornerTable, first: Color, options: Options = Options()) -> CornerAnswer:
+    """The book's answer for a corner of a game; an empty corner gets the book's first moves for ``first``."""
+    b = table.builder
+    if b.first_color is None:
+        return answer_corner(lookup, table.corner, "", False, first, options)
+    return answer_corner(lookup, table.corner, b.steps_to_move(), bool(b.swap), b.first_color, options,
+                         move_numbers(table))
+
+
+def parse_moves(moves: list[str], first: Color = "b") -> tuple[list[tuple[Color, Point | None]], bool]:
+    """Colours and board points of typed moves (GTP or SGF, ``pass``), and whether they were SGF."""
+    color, out, sgf_count, points = first, [], 0, 0
+    for token in moves:
+        point = parse_move(token)
+        text = token.strip()
+        if point is not None:
+            points += 1
+            sgf_count += len(text) == 2 and text.islower()
+        out.append((color, point))
+        color = other(color)
+    return out, points > 0 and sgf_count == points
+
+
+def check_legal(played: list[tuple[Color, Point | None]], tokens: list[str]) -> None:
+    """ValueError naming the first move that lands on a stone or is suicide."""
+    board = LocalBoard()
+    for number, ((color, point), token) in enumerate(zip(played, tokens, strict=True), start=1):
+        if point is not None:
+            try:
+                board.play(color, point)
+            except ValueError as exc:
+                reason = "is suicide" if "suicide" in str(exc) else "lands on a stone"
+                raise ValueError(f"move {number} ({token}) {reason}") from None
+
+
+def next_moves(store: Store, moves: list[str] | None = None, steps: str | None = None, first: Color = "b",
+               corner: Corner = Corner.TOP_RIGHT, options: Options = Options(),
+               collections: list[str] | None = None) -> list[CornerAnswer]:
+    """The book's answer for every corner of ``moves`` (or for ``steps`` in ``corner``)."""
+    with store.read() as conn:
+        lookup = Lookup(store, conn, collections)
+        if steps is not None:
+            prefix, swap = canonical(parse_steps(steps))
+            return [answer_corner(lookup, corner, prefix, swap, first, options)]
+        played, sgf = parse_moves(moves or [], first)
+        check_legal(played, moves or [])
+        options = replace(options, sgf=sgf)
+        active = [t for t in corner_tables(played).values() if t.moves]
+        if not active:
+            next_color = other(played[-1][0]) if played else first
+            return [answer_corner(lookup, corner, "", False, next_color, options)]
+        return [answer_table(lookup, table, first, options) for table in active]
+
+
+def next_in_game(store: Store, played: list[tuple[Color, Point | None]], options: Options = Options(),
+                 collections: list[str] | None = None) -> list[CornerAnswer]:
+    """Every corner's state and candidates after the moves of a game (all four corners)."""
+    next_color = other(played[-1][0]) if played else "b"
+    with store.read() as conn:
+        lookup = Lookup(store, conn, collections)
+        return [answer_table(lookup, table, next_color, options) for table in corner_tables(played).values()]
+

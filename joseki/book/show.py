@@ -1,0 +1,175 @@
+"""``joseki show``: one line of the book, move by move, with everything the book says about it.
+
+For each move: where it is on the board, whether the book holds it, its category, the
+collections' comments and the conditions it depends on, its statistics (games credited to
+the player who chose it, :func:`joseki.book.stats.records_for`) and source priors. For the line:
+a diagram of its end, whether it is a complete record, and the influence model's verdict on
+its end (:mod:`joseki.book.favour`); a line that goes on in the book also gets its main line's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlalchemy import Connection, select
+
+from joseki.book.favour import Favour, main_line, verdict
+from joseki.book.lookup import Lookup
+from joseki.book.query import check_legal, parse_moves
+from joseki.book.stats import records_for
+from joseki.book.store import Store, node_id
+from joseki.core.category import merge
+from joseki.core.conditions import from_json
+from joseki.core.corners import corner_tables
+from joseki.core.diagram import corner_diagram
+from joseki.core.geometry import Corner, Point, Transform
+from joseki.core.notation import format_gtp_vertex
+from joseki.core.position import replay
+from joseki.core.priority import Record
+from joseki.core.steps import Color, canonical, iter_points, other, parse_steps
+
+
+@dataclass(slots=True)
+class MoveInfo:
+    """One move of the line and what the book says about it."""
+
+    number: int
+    token: str
+    move: str
+    color: Color
+    in_book: bool = False
+    paths: int = 0
+    category: str | None = None
+    comments: list[tuple[str, str]] = field(default_factory=list)
+    conditions: list[str] = field(default_factory=list)
+    record: Record = field(default_factory=Record)
+    prior_games: int = 0
+    prior_wins: int = 0
+
+    def as_json(self) -> dict[str, object]:
+        return {"number": self.number, "step": self.token, "move": self.move,
+                "color": "black" if self.color == "b" else "white", "in_book": self.in_book, "paths": self.paths,
+                "category": self.category, "conditions": self.conditions,
+                "comments": [{"collection": c, "text": t} for c, t in self.comments],
+                "games": self.record.games, "wins": self.record.wins, "losses": self.record.losses,
+                "draws": self.record.draws, "prior_games": self.prior_games, "prior_wins": self.prior_wins}
+
+
+@dataclass(slots=True)
+class Shown:
+    """A line of the book as :func:`show` finds it."""
+
+    steps: str
+    corner: Corner
+    first: Color
+    transform: Transform
+    moves: list[MoveInfo]
+    records: list[str]
+    continuations: int
+    favour: Favour
+    main_line: str | None = None
+    main_favour: Favour | None = None
+    stones: dict[Point, Color] = field(default_factory=dict)
+
+    def diagram(self) -> list[str]:
+        """The corner at the end of the line, as text rows."""
+        return corner_diagram(self.corner, self.stones, {})
+
+    def as_json(self) -> dict[str, object]:
+        first, second = ("black", "white") if self.first == "b" else ("white", "black")
+        return {"steps": self.steps, "corner": self.corner.value, "first": first, "second": second,
+                "records": self.records, "continuations": self.continuations,
+                "moves": [m.as_json() for m in self.moves], "favourability": self.favour.as_json(),
+                "main_line": self.main_line,
+                "main_line_favourability": None if self.main_favour is None else self.main_favour.as_json(),
+                "diagram": self.diagram()}
+
+
+def show(store: Store, moves: list[str] | None = None, steps: str | None = None, first: Color = "b",
+         corner: Corner = Corner.TOP_RIGHT, collections: list[str] | None = None,
+         profile: str | None = None) -> Shown:
+    """One line of the book, given as ``steps`` (in ``corner``) or as one corner's ``moves``."""
+    line, swap, first, corner = _line(moves, steps, first, corner)
+    transform = Transform(corner, swap)
+    with store.read() as conn:
+        lookup = Lookup(store, conn, collections)
+        infos = _moves(conn, store, lookup, line, first, transform, profile)
+        in_book = bool(infos) and infos[-1].in_book
+        children = lookup.children(line) if in_book or not line else []
+        shown = Shown(line, corner, first, transform, infos, _records(conn, store, lookup, line), len(children),
+                      verdict(conn, store, line, lookup.collection_ids))
+        if children:
+            shown.main_line = main_line(lookup, line)
+            shown.main_favour = verdict(conn, store, shown.main_line, lookup.collection_ids)
+    board, _ = replay(line, first)
+    shown.stones = {transform.to_board(p, 19): c for p, c in board.stones.items()}
+    return shown
+
+
+def _line(moves: list[str] | None, steps: str | None, first: Color,
+          corner: Corner) -> tuple[str, bool, Color, Corner]:
+    """The canonical step string, its reflection, first colour and corner of the line asked for."""
+    if steps is not None:
+        line, swap = canonical(parse_steps(steps))
+        if not line:
+            raise ValueError("empty step string: give at least one move")
+        return line, swap, first, corner
+    played, _ = parse_moves(moves or [], first)
+    check_legal(played, moves or [])
+    active = [t for t in corner_tables(played).values() if t.moves]
+    if len(active) != 1:
+        where = ", ".join(t.corner.value for t in active) or "no corner"
+        raise ValueError(f"show takes the moves of one corner, these are in {where}")
+    builder = active[0].builder
+    assert builder.first_color is not None
+    return builder.steps_to_move(), bool(builder.swap), builder.first_color, active[0].corner
+
+
+def _moves(conn: Connection, store: Store, lookup: Lookup, line: str, first: Color, transform: Transform,
+           profile: str | None) -> list[MoveInfo]:
+    """Each move of ``line`` with the book's notes and statistics."""
+    prefixes = [line[: 2 * i] for i in range(1, len(line) // 2 + 1)]
+    ids = {node_id(p): p for p in prefixes}
+    infos: dict[str, MoveInfo] = {}
+    color = first
+    for number, (prefix, zpoint) in enumerate(zip(prefixes, iter_points(line), strict=True), start=1):
+        move = "tenuki" if zpoint is None else format_gtp_vertex(transform.to_board(zpoint, 19))
+        infos[prefix] = MoveInfo(number, prefix[-2:], move, color)
+        color = other(color)
+    nb, c = store.tables["node_book"], store.tables["collection"]
+    query = (select(nb.c.node_id, c.c.name, nb.c.paths, nb.c.category, nb.c.comment, nb.c.conditions,
+                    nb.c.prior_games, nb.c.prior_wins)
+             .join(c, c.c.id == nb.c.collection_id).where(nb.c.node_id.in_(list(ids))).order_by(c.c.name))
+    if lookup.collection_ids is not None:
+        query = query.where(nb.c.collection_id.in_(lookup.collection_ids))
+    for nid, name, paths, category, comment, conditions, prior_games, prior_wins in conn.execute(query):
+        info = infos[ids[nid]]
+        info.in_book = True
+        info.paths += paths
+        info.category = merge(info.category, category)
+        if comment:
+            info.comments.append((name, comment))
+        for condition in from_json(conditions):
+            if str(condition) not in info.conditions:
+                info.conditions.append(str(condition))
+        info.prior_games += prior_games or 0
+        info.prior_wins += prior_wins or 0
+    for nid, record in records_for(conn, store, list(ids), profile).items():
+        infos[ids[nid]].record = record
+    out = list(infos.values())
+    for i, info in enumerate(out):
+        if not info.in_book:
+            for later in out[i + 1 :]:
+                later.in_book = False
+            break
+    return out
+
+
+def _records(conn: Connection, store: Store, lookup: Lookup, line: str) -> list[str]:
+    """The collections (of the lookup's) that hold ``line`` as a complete record."""
+    var, c = store.tables["variation"], store.tables["collection"]
+    query = select(c.c.name).join(var, var.c.collection_id == c.c.id).where(var.c.steps == line).order_by(c.c.name)
+    if lookup.collection_ids is not None:
+        query = query.where(var.c.collection_id.in_(lookup.collection_ids))
+    return [str(name) for name in conn.execute(query).scalars()]
+

@@ -1,0 +1,74 @@
+"""What the command-line modules share: consoles, one-line errors, the store, the starter book, progress bars."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from joseki.book.importer import collection_count, import_file
+from joseki.book.resources import starter_book
+from joseki.book.store import Store, StoreError
+
+out = Console()
+err = Console(stderr=True)
+F = TypeVar("F", bound=Callable[..., Any])
+
+STARTER = "starter"
+
+
+def fail(message: str, code: int = 1) -> typer.Exit:
+    """Print a one-line error and return the exit to raise."""
+    err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    return typer.Exit(code)
+
+
+def user_errors(func: F) -> F:
+    """Turn the user's mistakes (ValueError, StoreError) into a one-line error and exit code 1."""
+
+    @wraps(func)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return func(*args, **kwargs)
+        except (ValueError, StoreError) as exc:
+            raise fail(str(exc)) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+class Context:
+    db: str | None = None
+
+
+CTX = Context()
+
+
+def open_store() -> Store:
+    return Store(CTX.db)
+
+
+def ensure_starter(store: Store) -> None:
+    """Load the starter book into a store that has no collection at all."""
+    with store.read() as conn:
+        empty = collection_count(conn, store) == 0
+    if empty:
+        report = import_file(store, starter_book(), STARTER)
+        if report.error:
+            raise StoreError(f"starter book {starter_book()}: {report.error}")
+        err.print(f"[dim]empty store: loaded the starter book ({report.new} variations)[/]")
+
+
+def progress_bar(as_json: bool, auto_refresh: bool = True) -> Progress:
+    """A progress bar on stderr, hidden for --json or when stderr is not a terminal.
+
+    Without ``auto_refresh`` it is redrawn only when it advances, and runs no thread of its
+    own (a process with other threads does not fork: see :mod:`joseki.sgf.forked`).
+    """
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=err, transient=True, auto_refresh=auto_refresh, disable=as_json or not err.is_terminal)
+
+

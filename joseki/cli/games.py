@@ -1,0 +1,144 @@
+"""Commands about games: learn, mine, evaluate, annotate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from joseki.book.query import rank_key
+from joseki.cli.common import ensure_starter, err, open_store, out, progress_bar, user_errors
+from joseki.games.annotate import annotate
+from joseki.games.evaluate import evaluate
+from joseki.games.learn import LearnReport, learn
+from joseki.games.mine import mine
+
+
+def _learn_table(title: str, r: LearnReport) -> Table:
+    table = Table(title=title)
+    for name in ("files", "learnt", "duplicates", "skipped", "errors", "credits"):
+        table.add_column(name, justify="right")
+    skipped = ", ".join(f"{k}: {v}" for k, v in sorted(r.skipped.items()) if k != "error") or "0"
+    table.add_row(str(r.files), str(r.learnt), str(r.duplicates), skipped, str(len(r.errors)), str(r.credits))
+    return table
+
+
+def _learn_json(r: LearnReport) -> dict[str, Any]:
+    return {"files": r.files, "learnt": r.learnt, "duplicates": r.duplicates, "skipped": dict(r.skipped),
+            "errors": [{"file": f, "error": e} for f, e in r.errors], "credits": r.credits}
+
+
+@user_errors
+def learn_command(
+    paths: Annotated[list[Path], typer.Argument(help="Finished games: SGF files or folders.")],
+    profile: Annotated[str | None, typer.Option(help="Learn into this profile (default: global).")] = None,
+    workers: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).", min=1)] = None,
+    batch: Annotated[int, typer.Option(help="Games per transaction.", min=1)] = 500,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Credit the results of finished games to the book moves each player chose."""
+    _check_paths(paths)
+    with open_store() as store, progress_bar(as_json) as progress:
+        task = progress.add_task("learning", total=None)
+        report = learn(store, paths, profile, workers,
+                       lambda done, total: progress.update(task, completed=done, total=total), batch)
+    for f, e in report.errors[:20]:
+        err.print(f"[yellow]skipped:[/] {f}: {e}", highlight=False, soft_wrap=True)
+    if as_json:
+        out.print_json(data=_learn_json(report))
+    else:
+        out.print(_learn_table(f"learn ({profile or 'global'})", report))
+
+
+@user_errors
+def mine_command(
+    paths: Annotated[list[Path], typer.Argument(help="Game records: SGF files or folders.")],
+    min_games: Annotated[int, typer.Option(help="Keep continuations played in at least this many games.", min=1)]
+    = 5,
+    collection: Annotated[str, typer.Option(help="Name of the mined collection.")] = "mined",
+    profile: Annotated[str | None, typer.Option(help="Statistics go to this profile (default: global).")] = None,
+    workers: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).", min=1)] = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Build a book from game records alone, with the games' statistics."""
+    _check_paths(paths)
+    with open_store() as store, progress_bar(as_json) as progress:
+        task = progress.add_task("mining", total=None)
+        report, book = mine(store, paths, min_games, collection, profile, workers,
+                            lambda done, total: progress.update(task, completed=done, total=total))
+    if as_json:
+        out.print_json(data={**_learn_json(report), "collection": collection, "records": book.new,
+                             "min_games": min_games})
+    else:
+        out.print(_learn_table(f"mine into {collection!r}", report))
+        out.print(f"{book.new} variations (min games {min_games})")
+
+
+@user_errors
+def evaluate_command(
+    paths: Annotated[list[Path], typer.Argument(help="Game records: SGF files or folders.")],
+    rank: Annotated[str, typer.Option(help="Order of candidates, as for next.")] = "popularity",
+    profile: Annotated[str | None, typer.Option(help="Statistics of this profile.")] = None,
+    collection: Annotated[list[str] | None, typer.Option(help="Only these collections (repeatable).")] = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Measure how well the book predicts the games' local moves and results."""
+    _check_paths(paths)
+    rank_key(rank)
+    with open_store() as store, progress_bar(as_json) as progress:
+        task = progress.add_task("evaluating", total=None)
+        result = evaluate(store, paths, rank, profile, collection,
+                          lambda done, total: progress.update(task, completed=done, total=total))
+    data = result.as_json()
+    if as_json:
+        out.print_json(data=data)
+        return
+    table = Table(title=f"evaluate (rank {rank}, profile {profile or 'global'})")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    for key, value in data.items():
+        table.add_row(key, "-" if value is None else str(value))
+    out.print(table)
+
+
+def _check_paths(paths: list[Path]) -> None:
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        raise ValueError(f"no such file or folder: {', '.join(missing)}")
+
+
+@user_errors
+def annotate_command(
+    game: Annotated[Path, typer.Argument(help="A game record (SGF).")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="Where to write the annotated SGF.")],
+    top: Annotated[int, typer.Option(help="How many book moves to label.", min=1)] = 5,
+    collection: Annotated[list[str] | None, typer.Option(help="Only these collections (repeatable).")] = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Write GAME with book comments and labels: where each corner left the book, what the book offered."""
+    with open_store() as store:
+        ensure_starter(store)
+        try:
+            result = annotate(store, game, output, top, collection)
+        except ValueError as exc:
+            raise ValueError(f"{game}: {exc}") from None
+    if as_json:
+        out.print_json(data={"output": str(output), "left_book": result.left,
+                             "annotated_moves": sorted(result.notes)})
+        return
+    table = Table(title=f"{game.name} -> {output}")
+    table.add_column("corner")
+    table.add_column("left the book at move", justify="right")
+    for corner, number in result.left.items():
+        table.add_row(corner, "never" if number is None else str(number))
+    out.print(table)
+
+
+def register(app: typer.Typer) -> None:
+    """Add this module's commands to ``app``."""
+    app.command("learn")(learn_command)
+    app.command("mine")(mine_command)
+    app.command("evaluate")(evaluate_command)
+    app.command("annotate")(annotate_command)

@@ -1,0 +1,272 @@
+"""The ``joseki`` command line: a thin shell over the library functions of the same names."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from joseki.book.importer import FileReport, expand_paths, import_files
+from joseki.book.query import CornerAnswer, Options, check_legal, next_in_game, next_moves, parse_moves, rank_key
+from joseki.book.store import Store
+from joseki.cli.common import CTX, ensure_starter, err, fail, open_store, out, progress_bar, user_errors
+from joseki.core.category import NEVER_FIRST
+from joseki.core.diagram import corner_diagram
+from joseki.core.geometry import Corner
+from joseki.core.steps import parse_steps
+from joseki.core.zone import check_zone_size
+from joseki.sgf.forest import flatten_file
+from joseki.sgf.game import read_game
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+                  help="A Go joseki database: import SGF collections, ask for the next joseki move.")
+db_app = typer.Typer(no_args_is_help=True, help="Database maintenance.")
+app.add_typer(db_app, name="db")
+
+
+@app.callback()
+def main(db: Annotated[str | None, typer.Option(
+        "--db", help="Database: an SQLAlchemy URL or a SQLite file path (default: $JOSEKI_DB, else "
+                     "joseki.sqlite in the user data directory).")] = None) -> None:
+    """A Go joseki database: import SGF collections, ask for the next joseki move."""
+    CTX.db = db
+
+
+@app.command("import")
+@user_errors
+def import_command(
+    paths: Annotated[list[Path], typer.Argument(help="SGF files or folders (searched for *.sgf).")],
+    collection: Annotated[str | None, typer.Option(help="Collection name (default: each file's stem).")] = None,
+    replace: Annotated[bool, typer.Option(help="Re-import files imported before.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the reports as JSON.")] = False,
+) -> None:
+    """Import SGF joseki collections, one transaction per file."""
+    files = expand_paths(paths)
+    if not files:
+        raise fail("no SGF files found in " + ", ".join(map(str, paths)))
+    with open_store() as store, progress_bar(as_json, auto_refresh=False) as progress:
+        task = progress.add_task("importing", total=len(files))
+
+        def advance(path: Path, report: FileReport) -> None:
+            progress.update(task, advance=1, description=f"importing {path.name}", refresh=True)
+
+        reports = import_files(store, files, collection, replace, advance)
+    failed = [r for r in reports if r.error]
+    for r in failed:
+        err.print(f"[bold red]error:[/] {r.path}: {r.error}", highlight=False, soft_wrap=True)
+    for r in reports:
+        for warning in r.warnings:
+            err.print(f"[yellow]warning:[/] {r.path}: {warning}", highlight=False, soft_wrap=True)
+    if as_json:
+        out.print_json(data={"files": [_report_json(r) for r in reports]})
+    else:
+        out.print(_report_table(reports))
+    if failed:
+        raise typer.Exit(1)
+
+
+def _report_json(r: FileReport) -> dict[str, Any]:
+    return {"file": r.path, "collection": r.collection, "status": r.status, "paths": r.paths, "new": r.new,
+            "duplicates": r.duplicates, "skipped": r.skipped, "error": r.error}
+
+
+def _report_table(reports: list[FileReport]) -> Table:
+    table = Table(title="import")
+    for name in ("file", "collection", "status", "paths", "new", "duplicates", "skipped"):
+        table.add_column(name, justify="right" if name in ("paths", "new", "duplicates", "skipped") else "left")
+    for r in reports:
+        table.add_row(Path(r.path).name, r.collection, r.status if not r.error else "[red]failed[/]",
+                      str(r.paths), str(r.new), str(r.duplicates), str(r.skipped))
+    if len(reports) > 1:
+        table.add_row(f"{len(reports)} files", "", "", *(str(sum(getattr(r, k) for r in reports))
+                                                          for k in ("paths", "new", "duplicates", "skipped")),
+                      style="bold")
+    return table
+
+
+def _color(name: str) -> str:
+    key = name.strip().lower()
+    if key in ("b", "black"):
+        return "b"
+    if key in ("w", "white"):
+        return "w"
+    raise ValueError(f"bad colour {name!r} (expected black or white)")
+
+
+@app.command("next")
+@user_errors
+def next_command(
+    moves: Annotated[list[str] | None, typer.Argument(help="Moves in GTP (Q16) or SGF (pd) notation, or pass.")]
+    = None,
+    steps: Annotated[str | None, typer.Option(help="A play-step string in zone letters instead of moves.")] = None,
+    first: Annotated[str, typer.Option(help="Colour of the first move: black or white.")] = "black",
+    corner: Annotated[str, typer.Option(help="Corner for --steps or an empty board.")] = "top-right",
+    top: Annotated[int | None, typer.Option(help="Show at most this many candidates.", min=1)] = None,
+    collection: Annotated[list[str] | None, typer.Option(help="Only these collections (repeatable).")] = None,
+    rank: Annotated[str, typer.Option(help="Order: popularity (book paths + games), priority, winrate, games.")]
+    = "popularity",
+    profile: Annotated[str | None, typer.Option(help="Statistics of this profile (falling back to global).")]
+    = None,
+    sgf: Annotated[Path | None, typer.Option("--sgf", help="A game record: every corner after --move.")] = None,
+    move: Annotated[int | None, typer.Option(help="With --sgf: after this move (default: the last).", min=0)]
+    = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
+) -> None:
+    """The book's next moves for each corner of MOVES, of --steps, or of a game (--sgf)."""
+    first_color = _color(first)
+    where = Corner.parse(corner)
+    if sum(x is not None and x != [] for x in (moves, steps, sgf)) > 1:
+        raise ValueError("give one of MOVES, --steps or --sgf")
+    played: list[tuple[str, tuple[int, int] | None]] | None = None
+    if sgf is not None:
+        played = _game_moves(sgf, move)
+    elif steps is not None:
+        parse_steps(steps)
+    else:
+        typed, _ = parse_moves(moves or [], first_color)
+        check_legal(typed, moves or [])
+    rank_key(rank)
+    options = Options(top=top, rank=rank, profile=profile, favour=True)
+    with open_store() as store:
+        ensure_starter(store)
+        if played is not None:
+            answers = next_in_game(store, played, options, collection)
+        else:
+            answers = next_moves(store, moves, steps, first_color, where, options, collection)
+    if as_json:
+        out.print_json(data={"corners": [a.as_json() for a in answers]})
+        return
+    for answer in answers:
+        _print_answer(answer)
+
+
+def _game_moves(path: Path, move: int | None) -> list[tuple[str, tuple[int, int] | None]]:
+    """The main line of a game file up to ``move``; ValueError naming the file for bad input."""
+    try:
+        game = read_game(path)
+        check_zone_size(game.size)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
+    if move is not None and move > len(game.moves):
+        raise ValueError(f"{path}: --move {move} is beyond the game's {len(game.moves)} moves")
+    return game.moves[:move] if move is not None else game.moves
+
+
+LABELS = "abcdefghijklmnopqrstuvwxyz"
+STATE_TEXT = {"in-book": "in book", "left-book": "out of book", "empty": "empty corner",
+              "tenuki-variation": "in book (a tenuki variation)", "interrupted": "interrupted (tenuki)",
+              "in-book-by-transposition": "in book by transposition"}
+
+
+def _print_answer(a: CornerAnswer) -> None:
+    who = "Black" if a.to_move == "b" else "White"
+    title = f"[bold]{a.corner.value}[/]: {STATE_TEXT.get(a.state, a.state)}, {who} to play"
+    if a.steps:
+        title += f"  [dim](steps {a.steps})[/]"
+    out.print(title)
+    shown = a.candidates
+    if a.state == "left-book":
+        number = f", game move {a.left_move_number}" if a.left_move_number else ""
+        out.print(f"left the book at local step {a.left_at} ({a.left_move}{number}); the book's moves there "
+                  f"(after {a.book_steps or 'the empty corner'}):")
+        shown = a.alternatives
+    elif a.state == "interrupted":
+        out.print("the local side to move played elsewhere; the book's moves it skipped:")
+        shown = a.alternatives
+    elif a.via is not None:
+        out.print(f"same position as the book's {a.via}")
+    points = [c.point for c in shown if c.point is not None]
+    labels = {p: LABELS[i] for i, p in enumerate(points[: len(LABELS)])}
+    table = Table(show_edge=False)
+    for name in ("", "move", "paths", "games", "win %", "priority", "fav.", "category", "conditions"):
+        table.add_column(name, justify="left" if name in ("", "move", "category", "conditions") else "right")
+    for c in shown:
+        label = labels.get(c.point, "") if c.point is not None else ""
+        rate = c.record.win_rate
+        category = f"[red]{c.category}[/]" if c.category in NEVER_FIRST else (c.category or "")
+        favour = c.mover_favour
+        table.add_row(label, c.move, str(c.paths), str(c.record.games), "" if rate is None else f"{100 * rate:.0f}",
+                      f"{c.priority:.2f}", "" if favour is None else f"{favour:+.2f}", category,
+                      Text("\n".join(c.conditions)))
+    if not shown:
+        table.add_row("", "[dim]the book has no move here[/]", "", "", "", "", "", "", "")
+    diagram = Text("\n".join(corner_diagram(a.corner, a.stones, labels)), style="bold")
+    if out.width < 110:
+        out.print(diagram)
+        out.print(table)
+        return
+    grid = Table.grid(padding=(0, 4))
+    grid.add_row(diagram, table)
+    out.print(grid)
+    out.print()
+
+
+@app.command("flatten")
+@user_errors
+def flatten_command(
+    path: Annotated[Path, typer.Argument(help="An SGF joseki collection.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print the records as JSON lines.")] = False,
+) -> None:
+    """Print the flat records of an SGF file: one canonical step string per root-to-leaf path."""
+    try:
+        forest = flatten_file(path)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
+    for warning in forest.warnings:
+        err.print(f"[yellow]warning:[/] {path}: {warning}")
+    if as_json:
+        for v in forest.variations:
+            sys.stdout.write(json.dumps({"steps": v.steps, "first": v.first_color, "corner": v.corner.value,
+                                         "swapped": v.swap, "tree_path": v.tree_path, "setup": v.setup}) + "\n")
+        return
+    table = Table(title=f"{path.name}: {len(forest.variations)} variations, {forest.nodes} nodes")
+    for name in ("steps", "first", "corner", "tree path"):
+        table.add_column(name)
+    for v in forest.variations:
+        table.add_row(v.steps, v.first_color, v.corner.value, v.tree_path)
+    out.print(table)
+
+
+@db_app.command("upgrade")
+@user_errors
+def db_upgrade() -> None:
+    """Create or upgrade the database schema to the newest migration."""
+    store = Store(CTX.db, upgrade=False)
+    before, after = store.upgrade()
+    out.print(f"{store.display_url}: {before or 'empty'} -> {after}")
+
+
+@db_app.command("info")
+@user_errors
+def db_info(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """Where the database is, its schema revision and what it holds."""
+    from sqlalchemy import func, select
+
+    from joseki.book.store import current_revision
+
+    with open_store() as store, store.read() as conn:
+        counts = {name: conn.execute(select(func.count()).select_from(store.tables[name])).scalar_one()
+                  for name in ("collection", "source_file", "variation", "node")}
+        data = {"url": store.display_url, "revision": current_revision(conn), **counts}
+    if as_json:
+        out.print_json(data=data)
+    else:
+        for key, value in data.items():
+            out.print(f"{key:>12}: {value}")
+
+
+def _register_commands() -> None:
+    from joseki.cli import book as cli_book
+    from joseki.cli import engine as cli_engine
+    from joseki.cli import games as cli_games
+
+    for module in (cli_games, cli_engine, cli_book):
+        module.register(app)
+
+
+_register_commands()

@@ -1,0 +1,134 @@
+"""Categories: what a collection says about a move, in one small vocabulary, read from its dialect.
+
+The vocabulary, from best to worst as an offer: ``ideal``, ``good``, ``tenuki-ok``,
+``question``, ``trick``, ``mistake``. Collections say it in their own dialects
+(:func:`detect_dialect`): SGF move annotations (TE, BM, DO, IT) anywhere; GNU Go's class
+letter as a comment's first character (on its pattern nodes, marked MA or SQ); Pachi's tags
+on a comment's first line (``<bad>``, ``<tenuki>``, ...); OGS headings (``## Joseki``,
+``### Common Mistake``); this project's own ``JC`` property in its exports. Free text in
+Kogo's style is read by :mod:`joseki.core.judgement`, because it often speaks of other moves.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+CATEGORIES = ("ideal", "good", "tenuki-ok", "question", "trick", "mistake")
+RANK = {name: index for index, name in enumerate(CATEGORIES)}
+NEVER_FIRST = frozenset({"trick", "mistake"})
+
+DIALECTS = ("export", "gnugo", "katago", "pachi", "ogs", "text")
+"""How a collection file writes what it knows: :func:`detect_dialect` tells which."""
+
+EXPORT_PROPERTIES = frozenset({"JC", "JK", "JS", "JP"})
+SGF_MARKS = {"BM": "mistake", "TE": "good", "DO": "question", "IT": "trick"}
+"""SGF move annotations; ``TE[2]`` (a very good move) is ``ideal``."""
+
+PACHI_TAGS = {"<don't>": "mistake", "<bad>": "mistake", "<avoid>": "mistake",
+              "<tenuki>": "tenuki-ok", "<later>": "tenuki-ok", "<3x3>": None}
+"""Pachi's first-line tags; ``<3x3>`` only narrows Pachi's pattern match and judges nothing."""
+
+GNUGO_CLASSES = {"U": "ideal", "u": "ideal", "J": "good", "S": "good", "j": "good", "s": "good", "T": "trick",
+                 "t": "tenuki-ok", "0": "mistake", "A": "mistake", "a": "mistake"}
+"""GNU Go's move classes: urgent, standard, minor, trick, tenuki OK, antisuji (never play)."""
+
+GNUGO_PATTERN_MARKS = frozenset({"MA", "SQ"})
+"""A GNU Go node with one of these marks is a pattern; without a class letter it is standard."""
+
+_OGS_HEADING = re.compile(r"^\s*(?:#{1,6}|<h[1-6]>)\s*([^#<\n]+?)\s*(?:</h[1-6]>)?\s*$", re.M)
+_OGS = ((re.compile(r"mistake", re.I), "mistake"), (re.compile(r"trick", re.I), "trick"),
+        (re.compile(r"question", re.I), "question"), (re.compile(r"^joseki$", re.I), "ideal"),
+        (re.compile(r"joseki", re.I), "good"))
+_TAG = re.compile(r"<[a-z0-9']+>")
+_KATAGO = re.compile(r'^\{\s*"count"\s*:')
+_EXPORT_MARK = "joseki export"
+
+
+def pachi_tags(comment: str) -> list[str]:
+    """The Pachi tags on the comment's first line, in order."""
+    first = comment.split("\n", 1)[0]
+    return [tag for tag in _TAG.findall(first) if tag in PACHI_TAGS] if "<" in first else []
+
+
+def ogs_headings(comment: str) -> list[str]:
+    """The markdown (or HTML) headings of an OGS comment."""
+    return _OGS_HEADING.findall(comment) if "#" in comment or "<h" in comment else []
+
+
+def detect_dialect(preamble: str, comments: Iterable[str], properties: Iterable[str] = ()) -> str:
+    """The dialect of a collection file, from the text before its game tree, its comments and property names.
+
+    This project's exports say so in their root comment or carry ``J*`` properties; GNU Go's
+    files open with its licence; the KataGo trees' comments are JSON counts; Pachi's carry
+    first-line tags or ``[override]`` sections; OGS's have markdown headings. Anything else
+    is free text (Kogo's style).
+    """
+    if not EXPORT_PROPERTIES.isdisjoint(properties):
+        return "export"
+    if "GNU Go" in preamble:
+        return "gnugo"
+    seen: set[str] = set()
+    for comment in comments:
+        if comment.startswith(_EXPORT_MARK):
+            return "export"
+        if _KATAGO.match(comment):
+            seen.add("katago")
+        elif pachi_tags(comment) or comment.startswith(("[override]", "[log]")):
+            seen.add("pachi")
+        elif ogs_headings(comment):
+            seen.add("ogs")
+    for dialect in ("katago", "pachi", "ogs"):
+        if dialect in seen:
+            return dialect
+    return "text"
+
+
+def check_category(name: str) -> str:
+    """``name`` if it is in the vocabulary; ValueError otherwise."""
+    if name not in RANK:
+        raise ValueError(f"unknown category {name!r} (expected one of {', '.join(CATEGORIES)})")
+    return name
+
+
+def categorise(comment: str, properties: dict[str, tuple[str, ...]], dialect: str = "text") -> str | None:
+    """The category a node gives its own move, from its SGF marks and its dialect's tags; None when silent.
+
+    Free text (dialect ``text``) is left to :mod:`joseki.core.judgement`.
+    """
+    if dialect == "export":
+        return check_category(properties["JC"][0]) if "JC" in properties else None
+    found: list[str | None] = [_mark(key, properties[key]) for key in SGF_MARKS if key in properties]
+    if dialect == "gnugo":
+        if comment[:1] in GNUGO_CLASSES:
+            found.append(GNUGO_CLASSES[comment[0]])
+        elif not GNUGO_PATTERN_MARKS.isdisjoint(properties):
+            found.append("good")
+    elif dialect == "pachi":
+        found.extend(PACHI_TAGS[tag] for tag in pachi_tags(comment))
+    elif dialect == "ogs":
+        found.extend(_ogs(heading) for heading in ogs_headings(comment))
+    category: str | None = None
+    for item in found:
+        category = merge(category, item)
+    return category
+
+
+def _mark(key: str, values: tuple[str, ...]) -> str:
+    if key == "TE" and values and values[0].strip() == "2":
+        return "ideal"
+    return SGF_MARKS[key]
+
+
+def _ogs(heading: str) -> str | None:
+    for pattern, category in _OGS:
+        if pattern.search(heading.strip()):
+            return category
+    return None
+
+
+def merge(a: str | None, b: str | None) -> str | None:
+    """The more cautious of two categories for the same move (a warning is never hidden)."""
+    if a is None or b is None:
+        return a or b
+    return a if RANK[a] >= RANK[b] else b

@@ -1,0 +1,144 @@
+"""Conditions: what a variation depends on besides its own moves, as data.
+
+A condition has a kind and the collection's own words:
+
+- ``ladder``: a ladder must work (or fail) for the line to be right: Kogo's and OGS's
+  comments ("White must have the ladder to play this way"), OGS's ``### Ladder`` heading,
+  Pachi's josekifix keys (``ladder_own = F4``, ``noladder_other = E5``).
+- ``nearby``: stones or a position elsewhere (a neighbouring corner, a side): "'b' if
+  Black is in the lower right", "depending on support at the top".
+- ``setup``: setup stones (AB/AW/AE) in the line; the text lists them in zone letters of
+  the record's canonical frame (``black CC DE; white FD``), so it reads the same in every
+  orientation and can be written back as setup stones (:func:`setup_points`).
+- ``reading``: a tactical constraint a program checks (GNU Go's ``;`` lines).
+
+Conditions are stored per move (``node_book.conditions``) and a variation depends on the
+conditions of all its moves.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from joseki.core.geometry import Point, Transform
+from joseki.core.judgement import SELF, Target, sentences, subjects
+from joseki.core.notation import format_zone_point, parse_zone_point
+
+KINDS = ("ladder", "nearby", "setup", "reading")
+SETUP_COLOURS = {"AB": "black", "AW": "white", "AE": "empty"}
+MAX_TEXT = 240
+
+_LADDER = re.compile(r"\bladders?\b|\bshicho\b", re.I)
+_NEARBY = re.compile(
+    r"\b(?:if|when|unless|given|depend\w*|provided|requires?|needs?|only|with|without)\b.*"
+    r"\b(?:support|stones?|extension|help|pincer|enclosure|position|situation|circumstances|strategy|"
+    r"surroundings?|side of interest|triangled|marked|as shown|upper|lower|top|bottom|left side|right side)\b",
+    re.I)
+_NEARBY_HINT = re.compile(r"\b(?:if|when|unless|given|depend|provided|requires?|needs?|only|with|without)\b")
+_PACHI_LADDER = re.compile(r"^\s*((?:no)?ladder_\w+)\s*=\s*(.+?)\s*$", re.M)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Condition:
+    """One thing a move depends on: its kind and the source's words."""
+
+    kind: str
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.text}"
+
+
+def parse_condition(text: str) -> Condition:
+    """A condition from its ``kind: text`` form; ValueError for an unknown kind or no text."""
+    kind, sep, rest = text.partition(":")
+    kind, rest = kind.strip(), rest.strip()
+    if not sep or kind not in KINDS or not rest:
+        raise ValueError(f"bad condition {text!r} (expected 'kind: text', kind one of {', '.join(KINDS)})")
+    return Condition(kind, rest)
+
+
+def to_json(conditions: list[Condition]) -> str | None:
+    """The stored form: a JSON list of ``[kind, text]``; None for no conditions."""
+    return json.dumps([[c.kind, c.text] for c in conditions], ensure_ascii=False) if conditions else None
+
+
+def from_json(text: str | None) -> list[Condition]:
+    """The conditions of a stored JSON value."""
+    return [Condition(kind, value) for kind, value in json.loads(text)] if text else []
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 3].rstrip() + "..."
+
+
+@lru_cache(maxsize=1 << 16)
+def from_text(comment: str) -> tuple[tuple[Target, Condition], ...]:
+    """Ladders and nearby stones a free-text comment (Kogo, OGS) makes a move depend on.
+
+    The condition goes to the moves the sentence names ("'b' depends on the ladder", "This
+    play makes sense if White has support at the top"); a ladder the sentence names no move
+    for is the node's own move's ("White must have the ladder to play this way").
+    """
+    found: list[tuple[Target, Condition]] = []
+    low = comment.lower()
+    if "ladder" not in low and "shicho" not in low and not _NEARBY_HINT.search(low):
+        return ()
+    for sentence in sentences(comment):
+        kind = "ladder" if _LADDER.search(sentence) else "nearby" if _NEARBY.search(sentence) else None
+        if kind is None:
+            continue
+        heading = sentence.lstrip("#").strip()
+        targets = subjects(sentence) or ([Target(SELF)] if kind == "ladder" else [])
+        found.extend((t, Condition(kind, _short(heading))) for t in targets)
+    return tuple(found)
+
+
+def from_pachi(comment: str) -> list[Condition]:
+    """The ladder keys of a Pachi josekifix ``[override]`` section."""
+    if not comment.startswith("[override]"):
+        return []
+    return [Condition("ladder", f"{key} = {value}") for key, value in _PACHI_LADDER.findall(comment)]
+
+
+def from_gnugo(comment: str) -> list[Condition]:
+    """GNU Go's constraint lines (``;`` first), checked by its tactical reading."""
+    return [Condition("reading", line.strip()) for line in comment.splitlines() if line.startswith(";")]
+
+
+def setup(properties: dict[str, tuple[str, ...]], transform: Transform) -> Condition | None:
+    """The setup stones of a node as a condition, in zone letters of ``transform``'s frame."""
+    parts = []
+    for key, colour in SETUP_COLOURS.items():
+        points = sorted({transform.to_zone(p, 19) for value in properties.get(key, ()) for p in sgf_points(value)})
+        if points:
+            parts.append(f"{colour} " + " ".join(format_zone_point(z) for z in points))
+    return Condition("setup", "; ".join(parts)) if parts else None
+
+
+def setup_points(condition: Condition) -> dict[str, list[Point]]:
+    """The zone points of a ``setup`` condition by SGF property (AB, AW, AE); ValueError if malformed."""
+    if condition.kind != "setup":
+        raise ValueError(f"not a setup condition: {condition}")
+    names = {colour: key for key, colour in SETUP_COLOURS.items()}
+    out: dict[str, list[Point]] = {}
+    for part in condition.text.split(";"):
+        colour, *tokens = part.split()
+        if colour not in names or not tokens:
+            raise ValueError(f"bad setup condition {condition.text!r}")
+        out[names[colour]] = [parse_zone_point(t) for t in tokens]
+    return out
+
+
+def sgf_points(value: str) -> list[Point]:
+    """The board points of an SGF point or compressed rectangle (``aa:cc``); ValueError if malformed."""
+    corners = value.strip().split(":")
+    if len(corners) > 2 or any(len(c) != 2 or not c.isalpha() or not c.islower() for c in corners):
+        raise ValueError(f"bad SGF point {value!r}")
+    (x1, y1), (x2, y2) = ((ord(c[0]) - 97, ord(c[1]) - 97) for c in (corners[0], corners[-1]))
+    if max(x1, y1, x2, y2) >= 19:
+        raise ValueError(f"SGF point {value!r} is off the 19x19 board")
+    return [(x, y) for x in range(min(x1, x2), max(x1, x2) + 1) for y in range(min(y1, y2), max(y1, y2) + 1)]

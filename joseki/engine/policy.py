@@ -1,0 +1,55 @@
+"""The opening book as a player: when to answer from the book, and which book move to choose.
+
+A corner calls for a book move when the opponent has just played in it, the corner is still
+in the book (by sequence, as a tenuki variation, or by transposition) and the book has a
+move there for the side to move. The choice is among the book's :data:`CHOICES` most
+popular moves there (mistakes and tricks left out: big collections hold many rare lines),
+by Thompson sampling: one draw from each move's Beta posterior
+(:func:`joseki.core.priority.thompson`), the highest draw wins. Moves that have won against this
+opponent are drawn high more often; moves with few games still get tried. If the draw picks
+``tenuki``, or nothing calls for a book move, the wrapped engine plays.
+"""
+
+from __future__ import annotations
+
+import random
+
+from joseki.book.lookup import Lookup
+from joseki.book.query import Options, answer_table
+from joseki.book.store import Store
+from joseki.core.category import NEVER_FIRST
+from joseki.core.corners import corner_tables, owner
+from joseki.core.geometry import Point
+from joseki.core.priority import thompson
+
+BOOK_STATES = frozenset({"in-book", "tenuki-variation", "in-book-by-transposition"})
+CHOICES = 4
+
+
+class BookPlayer:
+    """A :class:`joseki.engine.gtp_proxy.BookPolicy` backed by the store."""
+
+    def __init__(self, store: Store, profile: str | None = None, seed: int | None = None,
+                 collections: list[str] | None = None) -> None:
+        self.store, self.profile, self.collections = store, profile, collections
+        self.rng = random.Random(seed)
+
+    def choose(self, moves: list[tuple[str, Point | None]], color: str, size: int) -> Point | None:
+        """The book's move for ``color`` after ``moves``, or None to let the engine play."""
+        if size != 19 or not moves or moves[-1][1] is None:
+            return None
+        tables = corner_tables(moves)
+        before = corner_tables(moves[:-1])
+        corner = owner(moves[-1][1], before)
+        if corner is None:
+            return None
+        with self.store.read() as conn:
+            answer = answer_table(Lookup(self.store, conn, self.collections), tables[corner], color,
+                                  Options(profile=self.profile, rank="popularity"))
+        if answer.state not in BOOK_STATES or answer.to_move != color:
+            return None
+        offered = [c for c in answer.candidates if c.category not in NEVER_FIRST][:CHOICES]
+        if not offered:
+            return None
+        best = max(offered, key=lambda c: thompson(c.record, c.category, self.rng, c.prior_games, c.prior_wins))
+        return best.point

@@ -1,0 +1,113 @@
+"""Annotating a game record with the book: where each corner left the book, and what the book offered.
+
+The game is read and written with sgfmill, every original property kept as raw bytes; the
+book's words are appended to the comments (``C``) of main-line nodes, and the book's
+alternatives at the move that left it are added as labels (``LB``) on the board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sgfmill import sgf, sgf_grammar
+
+from joseki.book.lookup import Lookup
+from joseki.book.query import CornerAnswer, Options, answer_corner, move_numbers
+from joseki.book.store import Store
+from joseki.core.corners import corner_tables
+from joseki.core.notation import TENUKI, format_gtp_vertex, format_sgf_point
+from joseki.core.zone import check_zone_size
+from joseki.sgf.forest import read_sgf_bytes
+from joseki.sgf.game import game_from_bytes
+
+LABELS = "abcdefghijklmnopqrstuvwxyz"
+
+
+@dataclass(slots=True)
+class Annotation:
+    """What annotating a game wrote."""
+
+    notes: dict[int, list[str]] = field(default_factory=dict)
+    labels: dict[int, list[tuple[tuple[int, int], str]]] = field(default_factory=dict)
+    left: dict[str, int | None] = field(default_factory=dict)
+    """Corner name -> the game move number at which it left the book (None: it never did)."""
+
+
+def plan(store: Store, moves: list[tuple[str, tuple[int, int] | None]], top: int = 5,
+         collections: list[str] | None = None) -> Annotation:
+    """The notes and labels for each move number of a game's main line."""
+    result = Annotation()
+    options = Options(top=top)
+    with store.read() as conn:
+        lookup = Lookup(store, conn, collections)
+        for table in corner_tables(moves).values():
+            b = table.builder
+            if b.first_color is None:
+                continue
+            steps, numbers = b.steps, move_numbers(table)
+            name = table.corner.value
+            result.left[name] = None
+            for index in range(0, len(steps), 2):
+                number = numbers[index // 2]
+                if number is None:
+                    continue
+                answer = answer_corner(lookup, table.corner, steps[: index + 2], bool(b.swap), b.first_color, options)
+                if answer.state in ("in-book", "tenuki-variation", "in-book-by-transposition"):
+                    via = " (by transposition)" if answer.via else ""
+                    paths = sum(c.paths for c in answer.candidates) if answer.candidates else 0
+                    result.notes.setdefault(number, []).append(
+                        f"Book, {name}{via}: step {index // 2 + 1} of {steps[: index + 2]}"
+                        + (f"; the book continues with {_moves(answer)} ({paths} paths)" if answer.candidates
+                           else "; end of the book's line"))
+                    continue
+                base = answer_corner(lookup, table.corner, steps[:index], bool(b.swap), b.first_color, options)
+                offered = base.candidates
+                points = [c.point for c in offered if c.point is not None]
+                labels = [(p, LABELS[i]) for i, p in enumerate(points)]
+                result.labels[number] = labels[: len(LABELS)]
+                words = ", ".join(
+                    f"{label} {format_gtp_vertex(point)}" for point, label in labels) or "no move"
+                tenuki = " or tenuki" if any(c.token == TENUKI for c in offered) else ""
+                result.notes.setdefault(number, []).append(
+                    f"Out of the book, {name}: this move left the book's line {steps[:index] or '(empty corner)'}; "
+                    f"the book offered {words}{tenuki}.")
+                result.left[name] = number
+                break
+    return result
+
+
+def _moves(answer: CornerAnswer) -> str:
+    return ", ".join(c.move for c in answer.candidates[:5])
+
+
+def annotate(store: Store, game_path: Path, out_path: Path, top: int = 5,
+             collections: list[str] | None = None) -> Annotation:
+    """Write ``game_path`` annotated with the book to ``out_path``; ValueError for a bad game file."""
+    data = read_sgf_bytes(game_path)
+    game = game_from_bytes(data, str(game_path))
+    check_zone_size(game.size)
+    try:
+        sgf_game = sgf.Sgf_game.from_bytes(data)
+    except ValueError as exc:
+        raise ValueError(f"not valid SGF: {exc}") from None
+    result = plan(store, game.moves, top, collections)
+    encoding = sgf_game.get_charset()
+    number = 0
+    for node in sgf_game.get_main_sequence():
+        if not (node.has_property("B") or node.has_property("W")):
+            continue
+        number += 1
+        notes = result.notes.get(number)
+        if notes:
+            text = sgf_grammar.escape_text("\n".join(notes).encode(encoding, errors="replace"))
+            old = node.get_raw("C") if node.has_property("C") else b""
+            node.set_raw("C", old + (b"\n\n" if old else b"") + text)
+        labels = result.labels.get(number)
+        if labels:
+            old_labels = node.get_raw_list("LB") if node.has_property("LB") else []
+            taken = {v.split(b":")[0] for v in old_labels}
+            new = [f"{format_sgf_point(p, game.size)}:{label}".encode() for p, label in labels]
+            node.set_raw_list("LB", old_labels + [v for v in new if v.split(b":")[0] not in taken])
+    out_path.write_bytes(sgf_game.serialise())
+    return result

@@ -1,0 +1,130 @@
+"""Evaluating a book on games: how well it predicts the next local move, and how well priorities predict results.
+
+For every local move of every corner (the first :data:`COVERAGE_MOVES` of each corner count
+for coverage) whose prefix is in the book, the book's candidates are ranked as ``next``
+ranks them; a hit is the played move among the first one or three. When the mover had
+played elsewhere since the last local move, the prefix already ends with ``XX``: that much
+is known, and only the local move itself is predicted. Where the played move is in the book
+and the game has a winner, its priority is taken as the mover's chance to win and scored by
+log-loss against the constant 0.5.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from joseki.book.importer import expand_paths
+from joseki.book.lookup import Lookup
+from joseki.book.query import Candidate, Options, book_candidates, rank_key
+from joseki.book.store import Store
+from joseki.core.corners import corner_tables
+from joseki.core.notation import TENUKI
+from joseki.core.priority import log_loss
+from joseki.core.steps import other
+from joseki.games.credit import outcome
+from joseki.sgf.game import read_game
+
+COVERAGE_MOVES = 20
+
+
+@dataclass(slots=True)
+class Evaluation:
+    """The figures of an evaluation (see the module docstring)."""
+
+    games: int = 0
+    skipped: int = 0
+    corners: int = 0
+    positions: int = 0
+    top1_hits: int = 0
+    top3_hits: int = 0
+    covered: int = 0
+    coverable: int = 0
+    scored: int = 0
+    loss_sum: float = 0.0
+
+    def as_json(self) -> dict[str, object]:
+        def ratio(a: float, b: float) -> float | None:
+            return round(a / b, 4) if b else None
+
+        return {"games": self.games, "skipped": self.skipped, "corners": self.corners, "positions": self.positions,
+                "top1": ratio(self.top1_hits, self.positions), "top3": ratio(self.top3_hits, self.positions),
+                "coverage": ratio(self.covered, self.coverable), "scored_moves": self.scored,
+                "logloss": ratio(self.loss_sum, self.scored),
+                "logloss_baseline": round(math.log(2), 4) if self.scored else None}
+
+
+def evaluate(store: Store, paths: Iterable[Path | str], rank: str = "popularity", profile: str | None = None,
+             collections: list[str] | None = None,
+             progress: Callable[[int, int], None] | None = None) -> Evaluation:
+    """Replay the games of ``paths`` against the book and measure its predictions."""
+    files = expand_paths(paths)
+    options = Options(rank=rank, profile=profile)
+    order = rank_key(rank)
+    result = Evaluation()
+    cache: dict[str, tuple[list[str], dict[str, float]] | None] = {}
+    with store.read() as conn:
+        lookup = Lookup(store, conn, collections)
+
+        def ranked(prefix: str) -> tuple[list[str], dict[str, float]] | None:
+            if prefix not in cache:
+                if not lookup.has(prefix):
+                    cache[prefix] = None
+                else:
+                    rows = book_candidates(lookup, prefix, lookup.children(prefix, profile), options)
+                    cands = [Candidate(ch.token, ch.token, None, ch.paths, prio, ch.category, record)
+                             for ch, record, prio in rows]
+                    cands.sort(key=order)
+                    cache[prefix] = ([c.token for c in cands], {c.token: c.priority for c in cands})
+            return cache[prefix]
+
+        for done, path in enumerate(files, start=1):
+            try:
+                game = read_game(path)
+                if game.size != 19:
+                    raise ValueError("not 19x19")
+                tables = corner_tables(game.moves).values()
+            except ValueError:
+                result.skipped += 1
+                continue
+            result.games += 1
+            for table in tables:
+                b = table.builder
+                if b.first_color is None:
+                    continue
+                result.corners += 1
+                _score_corner(b.steps, b.first_color, game.winner, ranked, result)
+            if progress is not None:
+                progress(done, len(files))
+    return result
+
+
+def _score_corner(steps: str, first: str, winner: str | None,
+                  ranked: Callable[[str], tuple[list[str], dict[str, float]] | None], result: Evaluation) -> None:
+    local = 0
+    in_book = True
+    for index in range(0, len(steps), 2):
+        token = steps[index : index + 2]
+        if token == TENUKI:
+            continue
+        local += 1
+        mover = first if (index // 2) % 2 == 0 else other(first)
+        book = ranked(steps[:index]) if in_book else None
+        in_book = book is not None
+        if local <= COVERAGE_MOVES:
+            result.coverable += 1
+            result.covered += in_book
+        if book is None:
+            if local >= COVERAGE_MOVES:
+                break
+            continue
+        order, priorities = book
+        result.positions += 1
+        result.top1_hits += order[:1] == [token]
+        result.top3_hits += token in order[:3]
+        won = outcome(mover, winner)
+        if token in priorities and won in ("win", "loss"):
+            result.scored += 1
+            result.loss_sum += log_loss(priorities[token], won == "win")

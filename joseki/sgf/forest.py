@@ -1,0 +1,265 @@
+"""Flattening an SGF joseki forest: every root-to-leaf path becomes one :class:`Variation`.
+
+The file is parsed with sgfmill's grammar and walked iteratively (no recursion, so Kogo's
+273-move lines are no problem). A path's corner is the quadrant of its first move; its moves
+inside that corner's zone (:mod:`joseki.core.zone`) are local and written by the parity rule
+(:class:`~joseki.core.steps.StepBuilder`), the others are "elsewhere". A path that ends with the
+local side to move having played elsewhere ends with ``XX``: the book offers a tenuki there.
+
+Setup stones (AB/AW/AE) inside a tree are kept as notes on the step they precede and flag
+the variation (``setup``): the step string holds moves only, so such a variation is matched
+by its moves, and the setup stones are shown as a condition it depends on.
+"""
+
+from __future__ import annotations
+
+import codecs
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from sgfmill import sgf_grammar
+
+from joseki.core.geometry import Corner, Point, Transform, nearest_corner
+from joseki.core.steps import Color, StepBuilder
+from joseki.core.zone import ZONE_BOARD_SIZE, in_zone
+from joseki.sgf.gcpause import paused_gc
+from joseki.sgf.sgfparse import parse_collection
+
+NOTE_PROPERTIES = ("N", "BM", "TE", "DO", "IT", "GB", "GW", "UC", "DM", "HO",
+                   "LB", "MA", "SQ", "TR", "CR", "AB", "AW", "AE", "JC", "JK", "JS", "JP")
+"""Node properties kept along a path, besides the comment C (``J*``: this project's own, see
+:mod:`joseki.book.export`)."""
+
+SETUP_PROPERTIES = frozenset({"AB", "AW", "AE"})
+_NOTE_ORDER = {key: i for i, key in enumerate(NOTE_PROPERTIES)}
+_WHITESPACE = bytes.maketrans(b"\t\f\v", b"   ")
+
+
+@dataclass(frozen=True, slots=True)
+class NodeNote:
+    """What one SGF node says besides its move, attached to the step prefix after that node.
+
+    ``step`` is the number of tokens of that prefix (0 = before the first move). ``moves``
+    holds, for each move of the path up to this node (passes and moves elsewhere included,
+    so ``len(moves)`` is the node's move number), the number of tokens after it; ``own`` is
+    True when the node itself holds a move, ``setup`` when it holds setup stones.
+    """
+
+    step: int
+    comment: str
+    properties: tuple[tuple[str, tuple[str, ...]], ...]
+    moves: tuple[int, ...] = ()
+    own: bool = False
+    setup: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Variation:
+    """One root-to-leaf path of a joseki forest, flattened."""
+
+    steps: str
+    first_color: Color
+    corner: Corner
+    swap: bool
+    game: int
+    tree_path: str
+    notes: tuple[NodeNote, ...]
+    setup: bool
+
+
+@dataclass(slots=True)
+class Forest:
+    """The flattened content of one SGF file."""
+
+    source: str
+    encoding: str
+    preamble: str = ""
+    nodes: int = 0
+    variations: list[Variation] = field(default_factory=list)
+    skipped: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+
+class _Decoder:
+    """Decodes SGF text values in the file's charset, replacing invalid bytes and counting them."""
+
+    def __init__(self, declared: str | None) -> None:
+        self.replaced = 0
+        self.unknown: str | None = None
+        name = (declared or "UTF-8").strip()
+        if name.upper().replace("-", "").replace("_", "") in ("GB2312", "GBK", "CP936"):
+            name = "gb18030"
+        try:
+            self.encoding = codecs.lookup(name).name
+        except LookupError:
+            self.unknown = name
+            self.encoding = "utf-8"
+
+    def text(self, raw: bytes) -> str:
+        # sgfmill's text_value, which without escapes or carriage returns only maps whitespace
+        value: bytes = (raw.translate(_WHITESPACE) if b"\\" not in raw and b"\r" not in raw
+                        else sgf_grammar.text_value(raw))
+        try:
+            return value.decode(self.encoding)
+        except UnicodeDecodeError:
+            self.replaced += 1
+            return value.decode(self.encoding, errors="replace")
+
+
+def read_sgf_bytes(path: Path) -> bytes:
+    """The bytes of an SGF file; ValueError for a missing, unreadable or empty file."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise ValueError("no such file") from None
+    except IsADirectoryError:
+        raise ValueError("is a directory") from None
+    except OSError as exc:
+        raise ValueError(f"cannot read: {exc.strerror}") from None
+    if not data.strip():
+        raise ValueError("empty file")
+    return data
+
+
+def _board_point(raw: bytes) -> tuple[int, int] | None:
+    if len(raw) != 2:
+        if raw.strip() == b"":
+            return None
+        raise ValueError(f"bad move {raw.decode('ascii', 'replace')!r}")
+    x, y = raw[0] - 97, raw[1] - 97
+    if x == 19 and y == 19:
+        return None
+    if not (0 <= x < 19 and 0 <= y < 19):
+        raise ValueError(f"move {raw.decode('ascii', 'replace')!r} is off the 19x19 board")
+    return (x, y)
+
+
+def flatten_bytes(data: bytes, source: str = "<bytes>") -> Forest:
+    """Flatten every game tree of SGF ``data``; ValueError for malformed SGF or a non-19x19 board."""
+    with paused_gc():
+        return _flatten_bytes(data, source)
+
+
+def _flatten_bytes(data: bytes, source: str) -> Forest:
+    try:
+        games = parse_collection(data)
+    except ValueError as exc:
+        raise ValueError(f"not valid SGF: {exc}") from None
+    if not games:
+        raise ValueError("no SGF game tree found")
+    root_props = games[0].sequence[0]
+    declared = root_props.get("CA", [b""])[0].decode("ascii", "replace") or None
+    decoder = _Decoder(declared)
+    start = data.find(b"(")
+    preamble = data[:start].decode(decoder.encoding, errors="replace").strip() if start > 0 else ""
+    forest = Forest(source=source, encoding=decoder.encoding, preamble=preamble)
+    if decoder.unknown:
+        forest.warnings.append(f"unknown charset CA[{decoder.unknown}], read as UTF-8")
+    for game_index, game in enumerate(games):
+        size_raw = game.sequence[0].get("SZ", [b"19"])[0]
+        try:
+            size = int(size_raw.split(b":")[0])
+        except ValueError:
+            raise ValueError(f"bad board size SZ[{size_raw.decode('ascii', 'replace')}]") from None
+        if size != ZONE_BOARD_SIZE:
+            raise ValueError(f"board size {size}x{size}: joseki collections must be 19x19")
+        _flatten_game(game, game_index, decoder, forest)
+    if decoder.replaced:
+        forest.warnings.append(
+            f"{decoder.replaced} text values had bytes invalid in {decoder.encoding}; replaced")
+    return forest
+
+
+def flatten_file(path: Path | str) -> Forest:
+    """Flatten the SGF file at ``path``; ValueError (without the file name) for bad input."""
+    path = Path(path)
+    return flatten_bytes(read_sgf_bytes(path), str(path))
+
+
+_UNSEEN: Point = (-1, -1)
+"""A move not yet looked up in a frame's cache of zone points."""
+
+
+def _local_point(raw: bytes, transform: Transform) -> Point | None:
+    """The zone point of an SGF move in ``transform``'s zone; None for a pass or a move outside it."""
+    point = _board_point(raw)
+    zpoint = None if point is None else transform.to_zone(point, ZONE_BOARD_SIZE)
+    return zpoint if zpoint is not None and in_zone(zpoint) else None
+
+
+def _note(props: dict[str, list[bytes]], step: int, decoder: _Decoder, moves: list[int],
+          own: bool) -> NodeNote | None:
+    comment = decoder.text(props["C"][0]).strip() if "C" in props else ""
+    kept = tuple(
+        (key, tuple(decoder.text(v) for v in props[key]))
+        for key in sorted((k for k in props if k in _NOTE_ORDER), key=_NOTE_ORDER.__getitem__)
+    )
+    if not comment and not kept:
+        return None
+    return NodeNote(step, comment, kept, tuple(moves), own, not SETUP_PROPERTIES.isdisjoint(props))
+
+
+def _flatten_game(game: sgf_grammar.Coarse_game_tree, game_index: int, decoder: _Decoder,
+                  forest: Forest) -> None:
+    """Walk one game tree depth first, emitting a variation at each leaf."""
+    Frame = tuple[sgf_grammar.Coarse_game_tree, int | None, StepBuilder, Transform | None,
+                  dict[bytes, Point | None], list[str], list[NodeNote], bool, list[int]]
+    stack: list[Frame] = [(game, None, StepBuilder(), None, {}, [], [], False, [])]
+    zones: dict[Transform, dict[bytes, Point | None]] = {}
+    nodes = 0
+    while stack:
+        tree, child_index, builder, transform, known, path, notes, setup, moves = stack.pop()
+        for position, props in enumerate(tree.sequence):
+            nodes += 1
+            if position:
+                path.append("0")
+            elif child_index is not None:
+                path.append(str(child_index))
+            color: Color | None = "b" if "B" in props else "w" if "W" in props else None
+            if color is not None:
+                raw = props["B" if color == "b" else "W"][0]
+                if transform is None:
+                    point = _board_point(raw)
+                    if point is not None:
+                        transform = Transform(nearest_corner(point, ZONE_BOARD_SIZE))
+                        known = zones.setdefault(transform, {})
+                local = known.get(raw, _UNSEEN)
+                if local is _UNSEEN:
+                    local = known[raw] = None if transform is None else _local_point(raw, transform)
+                if local is None:
+                    builder.elsewhere(color)
+                else:
+                    builder.local(color, local)
+                moves.append(len(builder.tokens) + builder.pending_tenuki())
+            if len(props) > (color is not None):
+                if not setup and not SETUP_PROPERTIES.isdisjoint(props):
+                    setup = True
+                note = _note(props, len(builder.tokens) + builder.pending_tenuki(), decoder, moves,
+                             color is not None)
+                if note is not None:
+                    notes.append(note)
+        children = tree.children
+        if not children:
+            _emit(forest, builder, transform, game_index, path, notes, setup)
+            continue
+        for index in range(len(children) - 1, -1, -1):
+            if index == 0:
+                stack.append((children[0], 0, builder, transform, known, path, notes, setup, moves))
+            else:
+                stack.append((children[index], index, builder.copy(), transform, known, list(path),
+                              list(notes), setup, list(moves)))
+    forest.nodes += nodes
+
+
+def _emit(forest: Forest, builder: StepBuilder, transform: Transform | None, game_index: int,
+          path: list[str], notes: list[NodeNote], setup: bool) -> None:
+    steps = builder.steps_to_move()
+    if not steps or transform is None or builder.first_color is None:
+        forest.skipped += 1
+        return
+    length = len(steps) // 2
+    kept = tuple(n if n.step <= length else replace(n, step=length) for n in notes)
+    forest.variations.append(Variation(
+        steps=steps, first_color=builder.first_color, corner=transform.corner,
+        swap=bool(builder.swap), game=game_index, tree_path=".".join(path), notes=kept,
+        setup=setup))

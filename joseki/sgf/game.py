@@ -1,0 +1,128 @@
+"""Reading game records: the main line of an SGF game, its result and what makes it unusable.
+
+Real files come in many dialects (Fox, KGS, Tygem, AI match records): a missing or odd CA,
+bytes invalid in the declared charset, Fox-scaled komi, results such as ``B+R``,
+``B+Resign``, ``W+3.5``, ``B+T``, ``B``, ``0``, ``Draw``, ``D+J``, ``Void`` or ``?``. This
+module reads them without failing on anything but broken SGF.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sgfmill import sgf_grammar
+
+from joseki.core.geometry import Point
+from joseki.core.steps import Color
+from joseki.sgf.forest import read_sgf_bytes
+from joseki.sgf.sgfparse import parse_game
+
+
+@dataclass(slots=True)
+class Game:
+    """A game's main line and the facts about it that matter here."""
+
+    source: str
+    size: int
+    moves: list[tuple[Color, Point | None]] = field(default_factory=list)
+    result: str = ""
+    winner: Color | None = None
+    """``"b"``, ``"w"``, ``"d"`` for a draw, None when unknown or void."""
+    handicap: int = 0
+    setup: bool = False
+    black: str = ""
+    white: str = ""
+
+    @property
+    def key(self) -> str:
+        """Identity of the game for learning: a hash of its moves and result."""
+        text = ";".join(f"{c}{'' if p is None else f'{p[0]},{p[1]}'}" for c, p in self.moves)
+        return hashlib.sha256(f"{self.size}|{text}|{self.winner}".encode()).hexdigest()[:32]
+
+    def unusable(self) -> str | None:
+        """Why the game cannot be learnt from (another board size, handicap, setup, no result)."""
+        if self.size != 19:
+            return f"board size {self.size}"
+        if self.handicap >= 2 or self.setup:
+            return "handicap"
+        if self.winner is None:
+            return "no usable result"
+        return None
+
+
+def parse_result(text: str) -> Color | None:
+    """Winner of an SGF RE value: ``b``, ``w``, ``d`` (draw) or None (void, unknown, unfinished)."""
+    value = text.strip().lower()
+    if not value:
+        return None
+    if value in ("0", "draw", "jigo", "d", "=") or value.startswith(("d+", "draw", "jigo")):
+        return "d"
+    if value[0] in "bw" and (len(value) == 1 or value[1] in "+ "):
+        return value[0]
+    return None
+
+
+def _text(raw: bytes) -> str:
+    return sgf_grammar.text_value(raw).decode("utf-8", errors="replace").strip()  # type: ignore[no-any-return]
+
+
+def read_game(path: Path | str) -> Game:
+    """The main line of the first game in an SGF file; ValueError for unreadable or broken SGF."""
+    path = Path(path)
+    return game_from_bytes(read_sgf_bytes(path), str(path))
+
+
+def read_learnable(path: Path | str) -> tuple[Game | None, str | None]:
+    """The game at ``path`` and why it cannot be learnt from (None if it can; ``error: ...`` if unreadable)."""
+    try:
+        game = read_game(path)
+    except ValueError as exc:
+        return None, f"error: {exc}"
+    return game, game.unusable()
+
+
+def game_from_bytes(data: bytes, source: str = "<bytes>") -> Game:
+    """The main line of the first game in SGF ``data``."""
+    try:
+        tree = parse_game(data)
+    except ValueError as exc:
+        raise ValueError(f"not valid SGF: {exc}") from None
+    root = tree.sequence[0]
+    size_raw = root.get("SZ", [b"19"])[0]
+    try:
+        size = int(size_raw.split(b":")[0])
+    except ValueError:
+        raise ValueError(f"bad board size SZ[{size_raw.decode('ascii', 'replace')}]") from None
+    game = Game(source, size)
+    game.result = _text(root["RE"][0]) if "RE" in root else ""
+    game.winner = parse_result(game.result)
+    try:
+        game.handicap = int(_text(root.get("HA", [b"0"])[0]) or 0)
+    except ValueError:
+        game.handicap = 0
+    game.black = _text(root["PB"][0]) if "PB" in root else ""
+    game.white = _text(root["PW"][0]) if "PW" in root else ""
+    node: sgf_grammar.Coarse_game_tree | None = tree
+    while node is not None:
+        for props in node.sequence:
+            if "AB" in props or "AW" in props:
+                game.setup = True
+            for key, color in (("B", "b"), ("W", "w")):
+                if key in props:
+                    game.moves.append((color, _point(props[key][0], size)))
+        node = node.children[0] if node.children else None
+    return game
+
+
+def _point(raw: bytes, size: int) -> Point | None:
+    value = raw.strip()
+    if not value or (value == b"tt" and size <= 19):
+        return None
+    if len(value) != 2:
+        raise ValueError(f"bad move {value.decode('ascii', 'replace')!r}")
+    x, y = value[0] - 97, value[1] - 97
+    if not (0 <= x < size and 0 <= y < size):
+        raise ValueError(f"move {value.decode('ascii', 'replace')!r} is off the {size}x{size} board")
+    return (x, y)
