@@ -1,4 +1,7 @@
-"""The store's tables, as SQLAlchemy 2 typed models. Changes go through Alembic migrations.
+"""The store's tables, as SQLAlchemy Core tables; changes go through Alembic migrations.
+
+Core rather than ORM models: nothing here needs a session, and the CLI never pays for
+importing ``sqlalchemy.orm``.
 
 - ``collection``: a named book (a file stem by default).
 - ``source_file``: one imported file, by content hash, so that re-importing adds nothing.
@@ -17,117 +20,118 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-
-from sqlalchemy import BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
 
 NODE_KEY = BigInteger().with_variant(Integer(), "sqlite")
 """A node key: 64-bit everywhere; on SQLite an INTEGER PRIMARY KEY is the rowid itself, one index less."""
 
 
-class Base(DeclarativeBase):
-    pass
+metadata = MetaData()
+"""Every table of the store; Alembic migrations create them (``migrations/``)."""
 
+collection = Table(
+    "collection", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", String(200), unique=True, nullable=False),
+    Column("created_at", DateTime, nullable=False),
+)
 
-class Collection(Base):
-    __tablename__ = "collection"
+source_file = Table(
+    "source_file", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("collection_id", Integer, ForeignKey("collection.id", ondelete="CASCADE"), index=True, nullable=False),
+    Column("path", Text, nullable=False),
+    Column("sha256", String(64), nullable=False),
+    Column("imported_at", DateTime, nullable=False),
+    Column("paths", Integer, nullable=False),
+    Column("new", Integer, nullable=False),
+    Column("duplicates", Integer, nullable=False),
+    Column("skipped", Integer, nullable=False),
+    UniqueConstraint("collection_id", "sha256"),
+)
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    name: Mapped[str] = mapped_column(String(200), unique=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime)
+variation = Table(
+    "variation", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("collection_id", Integer, ForeignKey("collection.id", ondelete="CASCADE"), nullable=False),
+    Column("source_file_id", Integer, ForeignKey("source_file.id", ondelete="CASCADE"), index=True),
+    Column("steps", Text, nullable=False),
+    Column("first_color", String(1), nullable=False),
+    Column("corner", String(12), nullable=False),
+    Column("swapped", Boolean, nullable=False),
+    Column("game", Integer, nullable=False),
+    Column("tree_path", Text, nullable=False),
+    Column("setup", Boolean, nullable=False),
+    Column("area_first", Integer),
+    Column("area_second", Integer),
+    Column("influence_first", Integer),
+    Column("influence_second", Integer),
+    Column("favour_first", Float),
+    Column("favour_second", Float),
+    UniqueConstraint("collection_id", "steps"),
+)
 
+node = Table(
+    "node", metadata,
+    Column("id", NODE_KEY, primary_key=True, autoincrement=False),
+    Column("parent_id", BigInteger, index=True, nullable=False),
+    Column("move", String(2), nullable=False),
+    Column("depth", Integer, nullable=False),
+    Column("steps", Text, nullable=False),
+    Column("position_key", BigInteger, index=True),
+)
 
-class SourceFile(Base):
-    __tablename__ = "source_file"
-    __table_args__ = (UniqueConstraint("collection_id", "sha256"),)
+node_book = Table(
+    "node_book", metadata,
+    Column("node_id", BigInteger, ForeignKey("node.id"), primary_key=True),
+    Column("collection_id", Integer, ForeignKey("collection.id", ondelete="CASCADE"), primary_key=True),
+    Column("paths", Integer, nullable=False),
+    Column("category", String(20)),
+    Column("comment", Text),
+    Column("properties", Text),
+    Column("prior_games", Integer),
+    Column("prior_wins", Integer),
+    Column("conditions", Text),
+    sqlite_with_rowid=False,
+)
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    collection_id: Mapped[int] = mapped_column(ForeignKey("collection.id", ondelete="CASCADE"), index=True)
-    path: Mapped[str] = mapped_column(Text)
-    sha256: Mapped[str] = mapped_column(String(64))
-    imported_at: Mapped[datetime] = mapped_column(DateTime)
-    paths: Mapped[int] = mapped_column(Integer)
-    new: Mapped[int] = mapped_column(Integer)
-    duplicates: Mapped[int] = mapped_column(Integer)
-    skipped: Mapped[int] = mapped_column(Integer)
+profile = Table(
+    "profile", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("name", String(200), unique=True, nullable=False),
+    Column("created_at", DateTime, nullable=False),
+)
 
+node_stats = Table(
+    "node_stats", metadata,
+    Column("node_id", BigInteger, ForeignKey("node.id"), primary_key=True),
+    Column("profile_id", Integer, ForeignKey("profile.id", ondelete="CASCADE"), primary_key=True),
+    Column("games", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("losses", Integer, nullable=False),
+    Column("draws", Integer, nullable=False),
+    sqlite_with_rowid=False,
+)
 
-class Variation(Base):
-    __tablename__ = "variation"
-    __table_args__ = (UniqueConstraint("collection_id", "steps"),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    collection_id: Mapped[int] = mapped_column(ForeignKey("collection.id", ondelete="CASCADE"))
-    source_file_id: Mapped[int | None] = mapped_column(
-        ForeignKey("source_file.id", ondelete="CASCADE"), index=True)
-    steps: Mapped[str] = mapped_column(Text)
-    first_color: Mapped[str] = mapped_column(String(1))
-    corner: Mapped[str] = mapped_column(String(12))
-    swapped: Mapped[bool] = mapped_column(Boolean)
-    game: Mapped[int] = mapped_column(Integer)
-    tree_path: Mapped[str] = mapped_column(Text)
-    setup: Mapped[bool] = mapped_column(Boolean)
-    area_first: Mapped[int | None] = mapped_column(Integer)
-    area_second: Mapped[int | None] = mapped_column(Integer)
-    influence_first: Mapped[int | None] = mapped_column(Integer)
-    influence_second: Mapped[int | None] = mapped_column(Integer)
-    favour_first: Mapped[float | None] = mapped_column(Float)
-    favour_second: Mapped[float | None] = mapped_column(Float)
-
-
-class Node(Base):
-    __tablename__ = "node"
-
-    id: Mapped[int] = mapped_column(NODE_KEY, primary_key=True, autoincrement=False)
-    parent_id: Mapped[int] = mapped_column(BigInteger, index=True)
-    move: Mapped[str] = mapped_column(String(2))
-    depth: Mapped[int] = mapped_column(Integer)
-    steps: Mapped[str] = mapped_column(Text)
-    position_key: Mapped[int | None] = mapped_column(BigInteger, index=True)
-
-
-class NodeBook(Base):
-    __tablename__ = "node_book"
-    __table_args__ = ({"sqlite_with_rowid": False},)
-
-    node_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("node.id"), primary_key=True)
-    collection_id: Mapped[int] = mapped_column(ForeignKey("collection.id", ondelete="CASCADE"), primary_key=True)
-    paths: Mapped[int] = mapped_column(Integer)
-    category: Mapped[str | None] = mapped_column(String(20))
-    comment: Mapped[str | None] = mapped_column(Text)
-    properties: Mapped[str | None] = mapped_column(Text)
-    prior_games: Mapped[int | None] = mapped_column(Integer)
-    prior_wins: Mapped[int | None] = mapped_column(Integer)
-    conditions: Mapped[str | None] = mapped_column(Text)
-
-
-class Profile(Base):
-    __tablename__ = "profile"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    name: Mapped[str] = mapped_column(String(200), unique=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime)
-
-
-class NodeStats(Base):
-    __tablename__ = "node_stats"
-    __table_args__ = ({"sqlite_with_rowid": False},)
-
-    node_id: Mapped[int] = mapped_column(BigInteger, ForeignKey("node.id"), primary_key=True)
-    profile_id: Mapped[int] = mapped_column(ForeignKey("profile.id", ondelete="CASCADE"), primary_key=True)
-    games: Mapped[int] = mapped_column(Integer)
-    wins: Mapped[int] = mapped_column(Integer)
-    losses: Mapped[int] = mapped_column(Integer)
-    draws: Mapped[int] = mapped_column(Integer)
-
-
-class LearntGame(Base):
-    __tablename__ = "learnt_game"
-    __table_args__ = ({"sqlite_with_rowid": False},)
-
-    profile_id: Mapped[int] = mapped_column(ForeignKey("profile.id", ondelete="CASCADE"), primary_key=True)
-    game_key: Mapped[str] = mapped_column(String(32), primary_key=True)
-    source: Mapped[str] = mapped_column(Text)
-    result: Mapped[str] = mapped_column(String(40))
-    learnt_at: Mapped[datetime] = mapped_column(DateTime)
+learnt_game = Table(
+    "learnt_game", metadata,
+    Column("profile_id", Integer, ForeignKey("profile.id", ondelete="CASCADE"), primary_key=True),
+    Column("game_key", String(32), primary_key=True),
+    Column("source", Text, nullable=False),
+    Column("result", String(40), nullable=False),
+    Column("learnt_at", DateTime, nullable=False),
+    sqlite_with_rowid=False,
+)

@@ -4,21 +4,17 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
-from joseki.book.export import export
-from joseki.book.favour import Favour, fill
-from joseki.book.show import Shown, show
-from joseki.book.summary import stats
 from joseki.cli.common import CTX, ensure_starter, err, open_store, out, user_errors
-from joseki.core.category import CATEGORIES, NEVER_FIRST
-from joseki.core.conditions import KINDS
-from joseki.core.geometry import Corner
-from joseki.sgf.lint import lint
+
+if TYPE_CHECKING:
+    from joseki.book.favour import Favour
+    from joseki.book.show import Shown
 
 _STEPS = re.compile(r"(?:[A-Z]{2})+")
 COMMENT_CHARS = 400
@@ -52,6 +48,9 @@ def show_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the line as JSON.")] = False,
 ) -> None:
     """One line of the book: diagram, categories, comments, conditions, statistics and favourability."""
+    from joseki.book.show import show
+    from joseki.core.geometry import Corner
+
     steps = line[0] if len(line) == 1 and _STEPS.fullmatch(line[0]) else None
     with open_store() as store:
         ensure_starter(store)
@@ -69,6 +68,8 @@ def _favour_text(favour: Favour, first: str, second: str) -> str:
 
 
 def _print_shown(s: Shown) -> None:
+    from joseki.core.category import NEVER_FIRST
+
     first, second = ("Black", "White") if s.first == "b" else ("White", "Black")
     where = "a complete record in " + ", ".join(s.records) if s.records else "not a complete record"
     out.print(f"[bold]{s.corner.value}[/]: {s.steps}  [dim]({where}; {s.continuations} continuations)[/]",
@@ -104,6 +105,8 @@ def export_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print what was written as JSON.")] = False,
 ) -> None:
     """Write the book as an SGF forest (upper-right corner, Black first) with its categories, conditions, statistics."""
+    from joseki.book.export import export
+
     with open_store() as store:
         report = export(store, output, collection)
     if as_json:
@@ -123,6 +126,11 @@ def stats_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the counts as JSON.")] = False,
 ) -> None:
     """Counts per collection: records, moves, categories, conditions, favourability."""
+    from joseki.book.favour import fill
+    from joseki.book.summary import stats
+    from joseki.core.category import CATEGORIES
+    from joseki.core.conditions import KINDS
+
     with open_store() as store:
         if favourability:
             computed = fill(store, collection)
@@ -154,6 +162,8 @@ def lint_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the findings as JSON.")] = False,
 ) -> None:
     """Check a collection file: duplicate paths, unclear passes, moves outside the zone, transpositions."""
+    from joseki.sgf.lint import lint
+
     report = lint(path)
     if as_json:
         out.print_json(data=report.as_json())

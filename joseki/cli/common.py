@@ -4,15 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from joseki.book.importer import collection_count, import_file
-from joseki.book.resources import starter_book
-from joseki.book.store import Store, StoreError
+from joseki.book.errors import StoreError
+
+if TYPE_CHECKING:
+    from joseki.book.store import Store
 
 out = Console()
 err = Console(stderr=True)
@@ -48,11 +49,17 @@ CTX = Context()
 
 
 def open_store() -> Store:
+    """The store named by ``--db`` (or its default)."""
+    from joseki.book.store import Store
+
     return Store(CTX.db)
 
 
 def ensure_starter(store: Store) -> None:
     """Load the starter book into a store that has no collection at all."""
+    from joseki.book.importer import collection_count, import_file
+    from joseki.book.resources import starter_book
+
     with store.read() as conn:
         empty = collection_count(conn, store) == 0
     if empty:

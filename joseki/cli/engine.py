@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
 
 from joseki.cli.common import ensure_starter, fail, open_store, out, progress_bar, user_errors
-from joseki.engine.gtp import EngineError
-from joseki.engine.gtp_proxy import serve
-from joseki.engine.match import play_match
-from joseki.engine.policy import BookPlayer
-from joseki.games.learn import learn
+
+if TYPE_CHECKING:
+    pass
 
 
 @user_errors
@@ -26,6 +24,10 @@ def gtp_command(
     timeout: Annotated[float, typer.Option(help="Seconds to wait for the wrapped engine.", min=0.1)] = 60.0,
 ) -> None:
     """Speak GTP on stdin/stdout: answer from the book where a corner calls for it, else from ENGINE."""
+    from joseki.engine.gtp import EngineError
+    from joseki.engine.gtp_proxy import serve
+    from joseki.engine.policy import BookPlayer
+
     with open_store() as store:
         ensure_starter(store)
         try:
@@ -49,6 +51,9 @@ def match_command(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Play GAMES games between two GTP engines, write them as SGF, and optionally learn from them."""
+    from joseki.engine.match import play_match
+    from joseki.games.learn import learn
+
     with progress_bar(as_json) as progress:
         task = progress.add_task("playing", total=games)
         records = play_match(black, white, games, out_dir, max_moves, komi, size, timeout,

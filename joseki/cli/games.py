@@ -3,17 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
 
-from joseki.book.query import rank_key
 from joseki.cli.common import ensure_starter, err, open_store, out, progress_bar, user_errors
-from joseki.games.annotate import annotate
-from joseki.games.evaluate import evaluate
-from joseki.games.learn import LearnReport, learn
-from joseki.games.mine import mine
+
+if TYPE_CHECKING:
+    from joseki.games.learn import LearnReport
 
 
 def _learn_table(title: str, r: LearnReport) -> Table:
@@ -39,6 +37,8 @@ def learn_command(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Credit the results of finished games to the book moves each player chose."""
+    from joseki.games.learn import learn
+
     _check_paths(paths)
     with open_store() as store, progress_bar(as_json) as progress:
         task = progress.add_task("learning", total=None)
@@ -63,6 +63,8 @@ def mine_command(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Build a book from game records alone, with the games' statistics."""
+    from joseki.games.mine import mine
+
     _check_paths(paths)
     with open_store() as store, progress_bar(as_json) as progress:
         task = progress.add_task("mining", total=None)
@@ -85,6 +87,9 @@ def evaluate_command(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Measure how well the book predicts the games' local moves and results."""
+    from joseki.book.query import rank_key
+    from joseki.games.evaluate import evaluate
+
     _check_paths(paths)
     rank_key(rank)
     with open_store() as store, progress_bar(as_json) as progress:
@@ -118,6 +123,8 @@ def annotate_command(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Write GAME with book comments and labels: where each corner left the book, what the book offered."""
+    from joseki.games.annotate import annotate
+
     with open_store() as store:
         ensure_starter(store)
         try:

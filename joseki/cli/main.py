@@ -5,27 +5,21 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
-from joseki.book.importer import FileReport, expand_paths, import_files
-from joseki.book.query import CornerAnswer, Options, check_legal, next_in_game, next_moves, parse_moves, rank_key
-from joseki.book.store import Store
 from joseki.cli.common import CTX, ensure_starter, err, fail, open_store, out, progress_bar, user_errors
-from joseki.core.category import NEVER_FIRST
-from joseki.core.diagram import corner_diagram
-from joseki.core.geometry import Corner
-from joseki.core.steps import parse_steps
-from joseki.core.zone import check_zone_size
-from joseki.sgf.forest import flatten_file
-from joseki.sgf.game import read_game
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False,
+if TYPE_CHECKING:
+    from joseki.book.importer import FileReport
+    from joseki.book.query import CornerAnswer
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
                   help="A Go joseki database: import SGF collections, ask for the next joseki move.")
-db_app = typer.Typer(no_args_is_help=True, help="Database maintenance.")
+db_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="Database maintenance.")
 app.add_typer(db_app, name="db")
 
 
@@ -46,6 +40,8 @@ def import_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the reports as JSON.")] = False,
 ) -> None:
     """Import SGF joseki collections, one transaction per file."""
+    from joseki.book.importer import expand_paths, import_files
+
     files = expand_paths(paths)
     if not files:
         raise fail("no SGF files found in " + ", ".join(map(str, paths)))
@@ -118,6 +114,10 @@ def next_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
 ) -> None:
     """The book's next moves for each corner of MOVES, of --steps, or of a game (--sgf)."""
+    from joseki.book.query import Options, check_legal, next_in_game, next_moves, parse_moves, rank_key
+    from joseki.core.geometry import Corner
+    from joseki.core.steps import parse_steps
+
     first_color = _color(first)
     where = Corner.parse(corner)
     if sum(x is not None and x != [] for x in (moves, steps, sgf)) > 1:
@@ -147,6 +147,9 @@ def next_command(
 
 def _game_moves(path: Path, move: int | None) -> list[tuple[str, tuple[int, int] | None]]:
     """The main line of a game file up to ``move``; ValueError naming the file for bad input."""
+    from joseki.core.zone import check_zone_size
+    from joseki.sgf.game import read_game
+
     try:
         game = read_game(path)
         check_zone_size(game.size)
@@ -164,6 +167,9 @@ STATE_TEXT = {"in-book": "in book", "left-book": "out of book", "empty": "empty 
 
 
 def _print_answer(a: CornerAnswer) -> None:
+    from joseki.core.category import NEVER_FIRST
+    from joseki.core.diagram import corner_diagram
+
     who = "Black" if a.to_move == "b" else "White"
     title = f"[bold]{a.corner.value}[/]: {STATE_TEXT.get(a.state, a.state)}, {who} to play"
     if a.steps:
@@ -213,6 +219,8 @@ def flatten_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the records as JSON lines.")] = False,
 ) -> None:
     """Print the flat records of an SGF file: one canonical step string per root-to-leaf path."""
+    from joseki.sgf.forest import flatten_file
+
     try:
         forest = flatten_file(path)
     except ValueError as exc:
@@ -236,6 +244,8 @@ def flatten_command(
 @user_errors
 def db_upgrade() -> None:
     """Create or upgrade the database schema to the newest migration."""
+    from joseki.book.store import Store
+
     store = Store(CTX.db, upgrade=False)
     before, after = store.upgrade()
     out.print(f"{store.display_url}: {before or 'empty'} -> {after}")
