@@ -2,7 +2,8 @@
 
 A file is flattened (:mod:`joseki.sgf.forest`) before anything is written, so a malformed file
 writes nothing. Its records go into the collection (the file stem unless named); a record
-whose step string the collection already has is a duplicate. Every prefix of a new record
+whose step string the collection already has is a duplicate; a line with an illegal move is
+refused (counted, named in a warning) and the rest of the file imported. Every prefix of a new record
 becomes a ``node`` (once, shared by all collections) and counts one path in the
 collection's ``node_book`` row; the SGF notes along the path, read in the file's dialect
 (:mod:`joseki.sgf.booknotes`), give each move its category, comment, conditions and prior
@@ -61,6 +62,8 @@ class FileReport:
     new: int = 0
     duplicates: int = 0
     skipped: int = 0
+    refused: int = 0
+    """Lines refused for an illegal move (each named in a warning)."""
     error: str | None = None
     warnings: list[str] = field(default_factory=list)
 
@@ -155,8 +158,9 @@ def import_forest(conn: Connection, store: Store, forest: Forest, name: str, dig
             return
         remove_source_file(conn, store, old, collection_id)
         report.status = "replaced"
-    report.paths = len(forest.variations) + forest.skipped
+    report.paths = len(forest.variations) + forest.skipped + forest.refused
     report.skipped = forest.skipped
+    report.refused = forest.refused
     var = t["variation"]
     known = set(conn.execute(select(var.c.steps).where(var.c.collection_id == collection_id)).scalars())
     fresh: dict[str, Variation] = {}

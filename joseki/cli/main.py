@@ -68,19 +68,19 @@ def import_command(
 
 def _report_json(r: FileReport) -> dict[str, Any]:
     return {"file": r.path, "collection": r.collection, "status": r.status, "paths": r.paths, "new": r.new,
-            "duplicates": r.duplicates, "skipped": r.skipped, "error": r.error}
+            "duplicates": r.duplicates, "skipped": r.skipped, "refused": r.refused, "error": r.error}
 
 
 def _report_table(reports: list[FileReport]) -> Table:
     table = Table(title="import")
-    for name in ("file", "collection", "status", "paths", "new", "duplicates", "skipped"):
-        table.add_column(name, justify="right" if name in ("paths", "new", "duplicates", "skipped") else "left")
+    counts = ("paths", "new", "duplicates", "skipped", "refused")
+    for name in ("file", "collection", "status", *counts):
+        table.add_column(name, justify="right" if name in counts else "left")
     for r in reports:
         table.add_row(Path(r.path).name, r.collection, r.status if not r.error else "[red]failed[/]",
-                      str(r.paths), str(r.new), str(r.duplicates), str(r.skipped))
+                      *(str(getattr(r, k)) for k in counts))
     if len(reports) > 1:
-        table.add_row(f"{len(reports)} files", "", "", *(str(sum(getattr(r, k) for r in reports))
-                                                          for k in ("paths", "new", "duplicates", "skipped")),
+        table.add_row(f"{len(reports)} files", "", "", *(str(sum(getattr(r, k) for r in reports)) for k in counts),
                       style="bold")
     return table
 

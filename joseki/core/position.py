@@ -76,14 +76,17 @@ class LocalBoard:
         for p, color in removed:
             self.stones[p] = color
 
-    def play(self, color: Color, point: Point, lenient: bool = False) -> list[tuple[Point, Color]]:
+    def play(self, color: Color, point: Point, lenient: bool = False,
+             suicide: bool = False) -> list[tuple[Point, Color]]:
         """Put a stone of ``color`` at ``point``; returns the stones it removed, with their colours.
 
         ValueError if the point is taken or the move is suicide, unless ``lenient``: a book
         line whose zone lost stones to moves outside it may play on a point the local board
         still holds (the stone there is replaced) or seem to commit suicide (the stone stays).
+        With ``suicide`` (rules that allow it, see :func:`allows_suicide`) a suicide removes
+        the mover's own string.
         """
-        stones = self.stones
+        stones, table = self.stones, self._table
         removed: list[tuple[Point, Color]] = []
         if point in stones:
             if not lenient:
@@ -91,15 +94,35 @@ class LocalBoard:
             removed.append((point, stones[point]))
         stones[point] = color
         enemy = _OTHER[color]
-        for q in self._table[point]:
-            if stones.get(q) == enemy:
-                dead = self._dead_string(q)
-                if dead is not None:
-                    removed.extend((p, stones.pop(p)) for p in dead)
-        if not lenient and not removed and self._dead_string(point) is not None:
+        free = False
+        for q in table[point]:
+            owner = stones.get(q)
+            if owner is None:
+                free = True
+            elif owner == enemy:
+                for r in table[q]:  # most strings have a liberty next to the stone: no search
+                    if r not in stones:
+                        break
+                else:
+                    dead = self._dead_string(q)
+                    if dead is not None:
+                        removed.extend((p, stones.pop(p)) for p in dead)
+        if not lenient and not free and not removed and (own := self._dead_string(point)) is not None:
+            if not suicide:
+                del stones[point]
+                raise ValueError(f"move at {point} is suicide")
+            removed.extend((p, stones.pop(p)) for p in own if p != point)
             del stones[point]
-            raise ValueError(f"move at {point} is suicide")
         return removed
+
+
+SUICIDE_RULES = frozenset({"nz", "newzealand", "tromptaylor", "tt", "ing", "goe", "ings"})
+"""SGF ``RU`` values (lower case, letters only) of the rules that allow suicide."""
+
+
+def allows_suicide(rules: str) -> bool:
+    """Whether an SGF ``RU`` value names rules that allow suicide (New Zealand, Tromp-Taylor, Ing)."""
+    return "".join(c for c in rules.lower() if c.isalpha()) in SUICIDE_RULES
 
 
 def position_key(stones: dict[Point, Color], to_move: Color) -> int:

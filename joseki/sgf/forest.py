@@ -6,6 +6,12 @@ inside that corner's zone (:mod:`joseki.core.zone`) are local and written by the
 (:class:`~joseki.core.steps.StepBuilder`), the others are "elsewhere". A path that ends with the
 local side to move having played elsewhere ends with ``XX``: the book offers a tenuki there.
 
+Each path is replayed on the whole board with captures (moves elsewhere can capture stones of
+the corner): a move on an occupied point, or a suicide where the file's rules (``RU``) forbid
+it, refuses the lines through it with a warning, and the rest of the file is read. A game
+tree that is not Go (``GM`` other than 1), or a file beyond one of the limits of
+:mod:`joseki.core.limits`, is refused whole (ValueError).
+
 Setup stones (AB/AW/AE) inside a tree are kept as notes on the step they precede and flag
 the variation (``setup``): the step string holds moves only, so such a variation is matched
 by its moves, and the setup stones are shown as a condition it depends on.
@@ -14,12 +20,17 @@ by its moves, and the setup stones are shown as a condition it depends on.
 from __future__ import annotations
 
 import codecs
+import os
+import stat
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from sgfmill import sgf_grammar
 
 from joseki.core.geometry import Corner, Point, Transform, nearest_corner
+from joseki.core.limits import MAX_FILE_BYTES, MAX_LINE_MOVES, MAX_VALUE_BYTES, beyond
+from joseki.core.notation import format_gtp_vertex
+from joseki.core.position import LocalBoard, allows_suicide
 from joseki.core.steps import Color, StepBuilder
 from joseki.core.zone import ZONE_BOARD_SIZE, in_zone
 from joseki.sgf.gcpause import paused_gc
@@ -33,6 +44,10 @@ NOTE_PROPERTIES = ("N", "BM", "TE", "DO", "IT", "GB", "GW", "UC", "DM", "HO",
 SETUP_PROPERTIES = frozenset({"AB", "AW", "AE"})
 _NOTE_ORDER = {key: i for i, key in enumerate(NOTE_PROPERTIES)}
 _WHITESPACE = bytes.maketrans(b"\t\f\v", b"   ")
+SHOWN_ILLEGAL = 20
+"""Illegal moves of one file given a warning each; the others are counted in one more."""
+SHOWN_PATH = 80
+"""The longest tree path shown in a warning (a longer line is told by its moves)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +92,10 @@ class Forest:
     nodes: int = 0
     variations: list[Variation] = field(default_factory=list)
     skipped: int = 0
+    refused: int = 0
+    """Lines refused for an illegal move (see :func:`flatten_bytes`)."""
+    illegal: int = 0
+    """Illegal moves found (each refuses every line through it)."""
     warnings: list[str] = field(default_factory=list)
 
 
@@ -95,7 +114,10 @@ class _Decoder:
             self.unknown = name
             self.encoding = "utf-8"
 
-    def text(self, raw: bytes) -> str:
+    def text(self, raw: bytes, key: str = "text") -> str:
+        """The value ``raw`` of property ``key`` as text; LimitError past the limit of bytes per value."""
+        if len(raw) > MAX_VALUE_BYTES:
+            raise beyond(f"a {key} value", MAX_VALUE_BYTES, "bytes")
         # sgfmill's text_value, which without escapes or carriage returns only maps whitespace
         value: bytes = (raw.translate(_WHITESPACE) if b"\\" not in raw and b"\r" not in raw
                         else sgf_grammar.text_value(raw))
@@ -107,15 +129,25 @@ class _Decoder:
 
 
 def read_sgf_bytes(path: Path) -> bytes:
-    """The bytes of an SGF file; ValueError for a missing, unreadable or empty file."""
+    """The bytes of an SGF file; ValueError for a missing, unreadable, empty or too big file.
+
+    At most :data:`~joseki.core.limits.MAX_FILE_BYTES` are read (plus one, to tell), so a
+    device such as ``/dev/zero`` or a huge file is refused without being read whole.
+    """
     try:
-        data = path.read_bytes()
+        with path.open("rb") as handle:
+            info = os.fstat(handle.fileno())
+            if stat.S_ISREG(info.st_mode) and info.st_size > MAX_FILE_BYTES:
+                raise beyond("a file", MAX_FILE_BYTES, "bytes")
+            data = handle.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         raise ValueError("no such file") from None
     except IsADirectoryError:
         raise ValueError("is a directory") from None
     except OSError as exc:
         raise ValueError(f"cannot read: {exc.strerror}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise beyond("a file", MAX_FILE_BYTES, "bytes")
     if not data.strip():
         raise ValueError("empty file")
     return data
@@ -134,8 +166,46 @@ def _board_point(raw: bytes) -> tuple[int, int] | None:
     return (x, y)
 
 
+def board_points(raw: bytes, size: int = ZONE_BOARD_SIZE) -> list[Point]:
+    """The points of a setup value: one SGF point or a compressed rectangle (``aa:cc``); [] if malformed."""
+    corners = raw.strip().split(b":")
+    if len(corners) > 2 or any(len(c) != 2 for c in corners):
+        return []
+    (x1, y1), (x2, y2) = ((c[0] - 97, c[1] - 97) for c in (corners[0], corners[-1]))
+    if min(x1, y1, x2, y2) < 0 or max(x1, y1, x2, y2) >= size:
+        return []
+    return [(x, y) for x in range(min(x1, x2), max(x1, x2) + 1) for y in range(min(y1, y2), max(y1, y2) + 1)]
+
+
+def apply_setup(board: LocalBoard, props: dict[str, list[bytes]]) -> None:
+    """Put a node's setup stones (AB, AW) on ``board`` and take its AE points off."""
+    for key, color in (("AE", None), ("AB", "b"), ("AW", "w")):
+        for value in props.get(key, ()):
+            for point in board_points(value, board.size):
+                if color is None:
+                    board.stones.pop(point, None)
+                else:
+                    board.stones[point] = color
+
+
+def check_go(root: dict[str, list[bytes]], what: str = "the game") -> None:
+    """ValueError unless a root node's ``GM`` is 1 (Go) or absent."""
+    value = root.get("GM", [b"1"])[0].strip()
+    if value not in (b"1", b""):
+        raise ValueError(f"{what} is GM[{value.decode('ascii', 'replace')}], not Go (GM[1])")
+
+
+def rules_allow_suicide(root: dict[str, list[bytes]]) -> bool:
+    """Whether a root node's rules (``RU``) allow suicide."""
+    return "RU" in root and allows_suicide(root["RU"][0].decode("ascii", "replace"))
+
+
 def flatten_bytes(data: bytes, source: str = "<bytes>") -> Forest:
-    """Flatten every game tree of SGF ``data``; ValueError for malformed SGF or a non-19x19 board."""
+    """Flatten every game tree of SGF ``data``; ValueError for malformed SGF or a non-19x19 board.
+
+    Lines with an illegal move are refused (counted in ``refused``, with a warning); a game
+    tree that is not Go or a file beyond a limit raises ValueError.
+    """
     with paused_gc():
         return _flatten_bytes(data, source)
 
@@ -156,6 +226,7 @@ def _flatten_bytes(data: bytes, source: str) -> Forest:
     if decoder.unknown:
         forest.warnings.append(f"unknown charset CA[{decoder.unknown}], read as UTF-8")
     for game_index, game in enumerate(games):
+        check_go(game.sequence[0], f"game {game_index + 1}")
         size_raw = game.sequence[0].get("SZ", [b"19"])[0]
         try:
             size = int(size_raw.split(b":")[0])
@@ -164,6 +235,9 @@ def _flatten_bytes(data: bytes, source: str) -> Forest:
         if size != ZONE_BOARD_SIZE:
             raise ValueError(f"board size {size}x{size}: joseki collections must be 19x19")
         _flatten_game(game, game_index, decoder, forest)
+    if forest.illegal > SHOWN_ILLEGAL:
+        forest.warnings.append(f"{forest.illegal - SHOWN_ILLEGAL} more illegal moves; {forest.refused} lines "
+                               "refused in all")
     if decoder.replaced:
         forest.warnings.append(
             f"{decoder.replaced} text values had bytes invalid in {decoder.encoding}; replaced")
@@ -189,9 +263,9 @@ def _local_point(raw: bytes, transform: Transform) -> Point | None:
 
 def _note(props: dict[str, list[bytes]], step: int, decoder: _Decoder, moves: list[int],
           own: bool) -> NodeNote | None:
-    comment = decoder.text(props["C"][0]).strip() if "C" in props else ""
+    comment = decoder.text(props["C"][0], "C").strip() if "C" in props else ""
     kept = tuple(
-        (key, tuple(decoder.text(v) for v in props[key]))
+        (key, tuple(decoder.text(v, key) for v in props[key]))
         for key in sorted((k for k in props if k in _NOTE_ORDER), key=_NOTE_ORDER.__getitem__)
     )
     if not comment and not kept:
@@ -201,14 +275,16 @@ def _note(props: dict[str, list[bytes]], step: int, decoder: _Decoder, moves: li
 
 def _flatten_game(game: sgf_grammar.Coarse_game_tree, game_index: int, decoder: _Decoder,
                   forest: Forest) -> None:
-    """Walk one game tree depth first, emitting a variation at each leaf."""
+    """Walk one game tree depth first, replaying each path on the board, emitting a variation at each leaf."""
     Frame = tuple[sgf_grammar.Coarse_game_tree, int | None, StepBuilder, Transform | None,
-                  dict[bytes, Point | None], list[str], list[NodeNote], bool, list[int]]
-    stack: list[Frame] = [(game, None, StepBuilder(), None, {}, [], [], False, [])]
+                  dict[bytes, Point | None], list[str], list[NodeNote], bool, list[int], LocalBoard]
+    stack: list[Frame] = [(game, None, StepBuilder(), None, {}, [], [], False, [], LocalBoard())]
     zones: dict[Transform, dict[bytes, Point | None]] = {}
+    points: dict[bytes, Point | None] = {}
+    suicide = rules_allow_suicide(game.sequence[0])
     nodes = 0
     while stack:
-        tree, child_index, builder, transform, known, path, notes, setup, moves = stack.pop()
+        tree, child_index, builder, transform, known, path, notes, setup, moves, board = stack.pop()
         for position, props in enumerate(tree.sequence):
             nodes += 1
             if position:
@@ -216,11 +292,23 @@ def _flatten_game(game: sgf_grammar.Coarse_game_tree, game_index: int, decoder: 
             elif child_index is not None:
                 path.append(str(child_index))
             color: Color | None = "b" if "B" in props else "w" if "W" in props else None
+            has_setup = len(props) > (color is not None) and not SETUP_PROPERTIES.isdisjoint(props)
+            if has_setup:
+                apply_setup(board, props)
             if color is not None:
                 raw = props["B" if color == "b" else "W"][0]
-                if transform is None:
-                    point = _board_point(raw)
-                    if point is not None:
+                point = points.get(raw, _UNSEEN)
+                if point is _UNSEEN:
+                    point = points[raw] = _board_point(raw)
+                if point is not None:
+                    try:
+                        board.play(color, point, suicide=suicide)
+                    except ValueError as exc:
+                        below = _refuse(forest, game, game_index, tree, path, len(moves) + 1, color, point,
+                                        str(exc))
+                        nodes += below - position - 1  # the refused nodes still count as read
+                        break
+                    if transform is None:
                         transform = Transform(nearest_corner(point, ZONE_BOARD_SIZE))
                         known = zones.setdefault(transform, {})
                 local = known.get(raw, _UNSEEN)
@@ -231,24 +319,79 @@ def _flatten_game(game: sgf_grammar.Coarse_game_tree, game_index: int, decoder: 
                 else:
                     builder.local(color, local)
                 moves.append(len(builder.tokens) + builder.pending_tenuki())
+                if len(moves) > MAX_LINE_MOVES:
+                    raise beyond(f"game {game_index + 1}: a line", MAX_LINE_MOVES, "moves")
             if len(props) > (color is not None):
-                if not setup and not SETUP_PROPERTIES.isdisjoint(props):
+                if has_setup:
                     setup = True
                 note = _note(props, len(builder.tokens) + builder.pending_tenuki(), decoder, moves,
                              color is not None)
                 if note is not None:
                     notes.append(note)
-        children = tree.children
-        if not children:
-            _emit(forest, builder, transform, game_index, path, notes, setup)
-            continue
-        for index in range(len(children) - 1, -1, -1):
-            if index == 0:
-                stack.append((children[0], 0, builder, transform, known, path, notes, setup, moves))
-            else:
-                stack.append((children[index], index, builder.copy(), transform, known, list(path),
-                              list(notes), setup, list(moves)))
+        else:
+            children = tree.children
+            if not children:
+                _emit(forest, builder, transform, game_index, path, notes, setup)
+                continue
+            for index in range(len(children) - 1, -1, -1):
+                if index == 0:
+                    stack.append((children[0], 0, builder, transform, known, path, notes, setup, moves, board))
+                else:
+                    stack.append((children[index], index, builder.copy(), transform, known, list(path),
+                                  list(notes), setup, list(moves), board.copy()))
     forest.nodes += nodes
+
+
+def _size(tree: sgf_grammar.Coarse_game_tree) -> tuple[int, int]:
+    """The number of root-to-leaf paths of ``tree``, and of its nodes."""
+    leaves, nodes, stack = 0, 0, [tree]
+    while stack:
+        top = stack.pop()
+        leaves += not top.children
+        nodes += len(top.sequence)
+        stack.extend(top.children)
+    return leaves, nodes
+
+
+def _refuse(forest: Forest, game: sgf_grammar.Coarse_game_tree, game_index: int,
+            tree: sgf_grammar.Coarse_game_tree, path: list[str], number: int, color: Color, point: Point,
+            problem: str) -> int:
+    """Count the lines through an illegal move as refused, with a warning naming its place and the move.
+
+    Returns the number of nodes of ``tree``, the subtree that holds the move.
+    """
+    lines, nodes = _size(tree)
+    forest.refused += lines
+    forest.illegal += 1
+    if forest.illegal > SHOWN_ILLEGAL:
+        return nodes
+    where = ".".join(path) or "root"
+    where = f", tree path {where}" if len(where) <= SHOWN_PATH else ""
+    line = _moves_along(game, path)[:-1]
+    before = ("... " if len(line) > 8 else "") + " ".join(line[-8:])
+    what = "is suicide" if "suicide" in problem else "is on an occupied point"
+    forest.warnings.append(
+        f"game {game_index + 1}{where}: move {number} ({'B' if color == 'b' else 'W'} "
+        f"{format_gtp_vertex(point)}) {what}{f' after {before}' if line else ''}; "
+        f"{lines} line{'s' if lines != 1 else ''} refused")
+    return nodes
+
+
+def _moves_along(game: sgf_grammar.Coarse_game_tree, path: list[str]) -> list[str]:
+    """The moves (``B Q16``) from the root to the node at tree path ``path``."""
+    tree, position, shown = game, 0, []
+    for step in [None, *path]:
+        if step is not None:
+            if position + 1 < len(tree.sequence):
+                position += 1
+            else:
+                tree, position = tree.children[int(step)], 0
+        props = tree.sequence[position]
+        for key, name in (("B", "B"), ("W", "W")):
+            if key in props:
+                point = _board_point(props[key][0])
+                shown.append(f"{name} {format_gtp_vertex(point)}")
+    return shown
 
 
 def _emit(forest: Forest, builder: StepBuilder, transform: Transform | None, game_index: int,

@@ -3,7 +3,9 @@
 Real files come in many dialects (Fox, KGS, Tygem, AI match records): a missing or odd CA,
 bytes invalid in the declared charset, Fox-scaled komi, results such as ``B+R``,
 ``B+Resign``, ``W+3.5``, ``B+T``, ``B``, ``0``, ``Draw``, ``D+J``, ``Void`` or ``?``. This
-module reads them without failing on anything but broken SGF.
+module reads them without failing on anything but broken SGF, a game that is not Go
+(``GM`` other than 1), an illegal move (on an occupied point, or a suicide where the rules
+``RU`` forbid it) or a file beyond a limit of :mod:`joseki.core.limits`.
 """
 
 from __future__ import annotations
@@ -15,8 +17,11 @@ from pathlib import Path
 from sgfmill import sgf_grammar
 
 from joseki.core.geometry import Point
+from joseki.core.limits import MAX_LINE_MOVES, beyond
+from joseki.core.notation import GTP_COLUMNS, format_gtp_vertex
+from joseki.core.position import LocalBoard
 from joseki.core.steps import Color
-from joseki.sgf.forest import read_sgf_bytes
+from joseki.sgf.forest import apply_setup, check_go, read_sgf_bytes, rules_allow_suicide
 from joseki.sgf.sgfparse import parse_game
 
 
@@ -69,13 +74,14 @@ def _text(raw: bytes) -> str:
 
 
 def read_game(path: Path | str) -> Game:
-    """The main line of the first game in an SGF file; ValueError for unreadable or broken SGF."""
+    """The main line of the first game in an SGF file; ValueError for unreadable or broken SGF or an illegal move."""
     path = Path(path)
     return game_from_bytes(read_sgf_bytes(path), str(path))
 
 
 def read_learnable(path: Path | str) -> tuple[Game | None, str | None]:
-    """The game at ``path`` and why it cannot be learnt from (None if it can; ``error: ...`` if unreadable)."""
+    """The game at ``path`` and why it cannot be learnt from (None if it can; ``error: ...`` if unreadable,
+    not Go, or with an illegal move)."""
     try:
         game = read_game(path)
     except ValueError as exc:
@@ -84,12 +90,17 @@ def read_learnable(path: Path | str) -> tuple[Game | None, str | None]:
 
 
 def game_from_bytes(data: bytes, source: str = "<bytes>") -> Game:
-    """The main line of the first game in SGF ``data``."""
+    """The main line of the first game in SGF ``data``, replayed on the board.
+
+    ValueError for broken SGF, a game that is not Go, an illegal move (naming its number and
+    point) or a main line beyond :data:`~joseki.core.limits.MAX_LINE_MOVES`.
+    """
     try:
         tree = parse_game(data)
     except ValueError as exc:
         raise ValueError(f"not valid SGF: {exc}") from None
     root = tree.sequence[0]
+    check_go(root)
     size_raw = root.get("SZ", [b"19"])[0]
     try:
         size = int(size_raw.split(b":")[0])
@@ -104,16 +115,35 @@ def game_from_bytes(data: bytes, source: str = "<bytes>") -> Game:
         game.handicap = 0
     game.black = _text(root["PB"][0]) if "PB" in root else ""
     game.white = _text(root["PW"][0]) if "PW" in root else ""
+    board = LocalBoard(size) if 1 <= size <= len(GTP_COLUMNS) else None
+    suicide = rules_allow_suicide(root)
     node: sgf_grammar.Coarse_game_tree | None = tree
     while node is not None:
         for props in node.sequence:
             if "AB" in props or "AW" in props:
                 game.setup = True
+            if board is not None and ("AB" in props or "AW" in props or "AE" in props):
+                apply_setup(board, props)
             for key, color in (("B", "b"), ("W", "w")):
                 if key in props:
-                    game.moves.append((color, _point(props[key][0], size)))
+                    point = _point(props[key][0], size)
+                    game.moves.append((color, point))
+                    if len(game.moves) > MAX_LINE_MOVES:
+                        raise beyond("a game", MAX_LINE_MOVES, "moves")
+                    if point is not None and board is not None:
+                        _play(board, color, point, len(game.moves), suicide)
         node = node.children[0] if node.children else None
     return game
+
+
+def _play(board: LocalBoard, color: Color, point: Point, number: int, suicide: bool) -> None:
+    """Play move ``number`` on ``board``; ValueError naming it if it is illegal."""
+    try:
+        board.play(color, point, suicide=suicide)
+    except ValueError as exc:
+        what = "is suicide" if "suicide" in str(exc) else "is on an occupied point"
+        raise ValueError(f"move {number} ({'B' if color == 'b' else 'W'} "
+                         f"{format_gtp_vertex(point, board.size)}) {what}") from None
 
 
 def _point(raw: bytes, size: int) -> Point | None:

@@ -8,6 +8,10 @@ property with its values) with one regular expression and build the same
 and ``parse_sgf_game``. They read well-formed SGF only: at the first thing they do not
 expect, the whole input is read again by sgfmill, so malformed data gets sgfmill's own
 result or error message.
+
+Both paths keep to the limits of :mod:`joseki.core.limits` (nodes per file):
+the fast one counts as it goes; sgfmill, which first makes a list of every token, is only
+given data whose ``;`` count (an upper bound on its nodes) is within the limit.
 """
 
 from __future__ import annotations
@@ -15,6 +19,8 @@ from __future__ import annotations
 import re
 
 from sgfmill import sgf_grammar
+
+from joseki.core.limits import MAX_NODES, beyond
 
 _VALUE = rb"\[[^\\\]]*(?:\\.[^\\\]]*)*\]"
 _START = re.compile(rb"\(\s*;")
@@ -36,9 +42,10 @@ def parse_collection(data: bytes) -> list[sgf_grammar.Coarse_game_tree]:
     """
     games: list[sgf_grammar.Coarse_game_tree] = []
     position = 0
+    budget = [MAX_NODES]
     try:
         while (start := _START.search(data, position)) is not None:
-            game, position = _parse_game(data, start.start())
+            game, position = _parse_game(data, start.start(), budget)
             games.append(game)
     except _Irregular:
         return _sgfmill(data)
@@ -53,20 +60,31 @@ def parse_game(data: bytes) -> sgf_grammar.Coarse_game_tree:
     start = _START.search(data)
     if start is not None:
         try:
-            return _parse_game(data, start.start())[0]
+            return _parse_game(data, start.start(), [MAX_NODES])[0]
         except _Irregular:
             pass
+    _check_nodes(data)
     game: sgf_grammar.Coarse_game_tree = sgf_grammar.parse_sgf_game(data)
     return game
 
 
 def _sgfmill(data: bytes) -> list[sgf_grammar.Coarse_game_tree]:
+    _check_nodes(data)
     games: list[sgf_grammar.Coarse_game_tree] = sgf_grammar.parse_sgf_collection(data)
     return games
 
 
-def _parse_game(data: bytes, start: int) -> tuple[sgf_grammar.Coarse_game_tree, int]:
-    """The game tree opening at ``start``, and the position after its closing parenthesis."""
+def _check_nodes(data: bytes) -> None:
+    """LimitError before sgfmill reads ``data`` if it may hold more nodes than the limit (sgfmill keeps every token)."""
+    if data.count(b";") > MAX_NODES:
+        raise beyond("a file", MAX_NODES, "nodes")
+
+
+def _parse_game(data: bytes, start: int, budget: list[int]) -> tuple[sgf_grammar.Coarse_game_tree, int]:
+    """The game tree opening at ``start``, and the position after its closing parenthesis.
+
+    ``budget`` holds how many more nodes the file may have; LimitError beyond it.
+    """
     Tree = sgf_grammar.Coarse_game_tree
     values_of = _VALUES.findall
     stack: list[sgf_grammar.Coarse_game_tree | None] = []
@@ -85,6 +103,9 @@ def _parse_game(data: bytes, start: int) -> tuple[sgf_grammar.Coarse_game_tree, 
                     values = node.setdefault(name, [])
                 values.append(value)
             sequence.append(node)
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise beyond("a file", MAX_NODES, "nodes")
             continue
         if other is not None:
             raise _Irregular
