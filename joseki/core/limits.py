@@ -17,11 +17,12 @@ MAX_FILE_BYTES = 32 * 1024 * 1024
 MAX_NODES = 1_000_000
 """Nodes (``;``) in one SGF file (16x Kogo's 62,749); memory grows with them."""
 
-MAX_LINE_MOVES = 5_000
-"""Moves (passes included) along one root-to-leaf line (18x Kogo's 273, 10x a 469-move game).
+MAX_LINE_MOVES = 3_000
+"""Moves (passes included) along one root-to-leaf line, or a game's main line (11x Kogo's 273,
+6x the longest game record's 469).
 
 Every prefix of a line is a node of the book, so a line's store size grows with the square
-of its length: this limit bounds it (a 5,000-move line in one corner stores about 25 MB).
+of its length: this limit bounds it (a 3,000-move line in one corner stores about 11 MB).
 """
 
 MAX_VALUE_BYTES = 64 * 1024
@@ -33,5 +34,5 @@ class LimitError(ValueError):
 
 
 def beyond(what: str, limit: int, unit: str) -> LimitError:
-    """The one-line error for ``what`` past ``limit``, e.g. ``a line of more than 5,000 moves (the limit)``."""
+    """The one-line error for ``what`` past ``limit``, e.g. ``a line of more than 3,000 moves (the limit)``."""
     return LimitError(f"{what} of more than {limit:,} {unit} (the limit)")

@@ -28,7 +28,7 @@ from pathlib import Path
 from sgfmill import sgf_grammar
 
 from joseki.core.geometry import Corner, Point, Transform, nearest_corner
-from joseki.core.limits import MAX_FILE_BYTES, MAX_LINE_MOVES, MAX_VALUE_BYTES, beyond
+from joseki.core.limits import MAX_FILE_BYTES, MAX_LINE_MOVES, MAX_VALUE_BYTES, LimitError, beyond
 from joseki.core.notation import format_gtp_vertex
 from joseki.core.position import LocalBoard, allows_suicide
 from joseki.core.steps import Color, StepBuilder
@@ -213,6 +213,8 @@ def flatten_bytes(data: bytes, source: str = "<bytes>") -> Forest:
 def _flatten_bytes(data: bytes, source: str) -> Forest:
     try:
         games = parse_collection(data)
+    except LimitError:
+        raise
     except ValueError as exc:
         raise ValueError(f"not valid SGF: {exc}") from None
     if not games:

@@ -17,7 +17,7 @@ from pathlib import Path
 from sgfmill import sgf_grammar
 
 from joseki.core.geometry import Point
-from joseki.core.limits import MAX_LINE_MOVES, beyond
+from joseki.core.limits import MAX_LINE_MOVES, LimitError, beyond
 from joseki.core.notation import GTP_COLUMNS, format_gtp_vertex
 from joseki.core.position import LocalBoard
 from joseki.core.steps import Color
@@ -97,6 +97,8 @@ def game_from_bytes(data: bytes, source: str = "<bytes>") -> Game:
     """
     try:
         tree = parse_game(data)
+    except LimitError:
+        raise
     except ValueError as exc:
         raise ValueError(f"not valid SGF: {exc}") from None
     root = tree.sequence[0]
