@@ -21,7 +21,7 @@ from joseki.core.limits import MAX_FILE_BYTES, MAX_LINE_MOVES, MAX_NODES, MAX_VA
 from joseki.sgf.forest import flatten_bytes, flatten_file, read_sgf_bytes
 from joseki.sgf.game import game_from_bytes
 
-from .conftest import KOGO, need
+from .conftest import KOGO, OGS, need
 from .generated import HEAD, distinct_lines, ko_moves, line_sgf, scaled
 from .test_cli import joseki
 
@@ -111,7 +111,7 @@ def _peak(function: Callable[[], object]) -> int:
 
 
 def test_flatten_memory_grows_linearly() -> None:
-    data = need(KOGO).read_bytes()
+    data = need(OGS).read_bytes()
     one, two = _peak(lambda: flatten_bytes(data)), _peak(lambda: flatten_bytes(scaled(data, 2)))
     assert 1.6 < two / one < 2.4
     line, double = (_peak(lambda n=n: flatten_bytes(line_sgf(ko_moves(n)))) for n in (1000, 2000))  # type: ignore[misc]
