@@ -33,7 +33,6 @@ from joseki.core.notation import format_gtp_vertex
 from joseki.core.position import LocalBoard, allows_suicide
 from joseki.core.steps import Color, StepBuilder
 from joseki.core.zone import ZONE_BOARD_SIZE, in_zone
-from joseki.sgf.gcpause import paused_gc
 from joseki.sgf.sgfparse import parse_collection
 
 NOTE_PROPERTIES = ("N", "BM", "TE", "DO", "IT", "GB", "GW", "UC", "DM", "HO",
@@ -206,11 +205,6 @@ def flatten_bytes(data: bytes, source: str = "<bytes>") -> Forest:
     Lines with an illegal move are refused (counted in ``refused``, with a warning); a game
     tree that is not Go or a file beyond a limit raises ValueError.
     """
-    with paused_gc():
-        return _flatten_bytes(data, source)
-
-
-def _flatten_bytes(data: bytes, source: str) -> Forest:
     try:
         games = parse_collection(data)
     except LimitError:
