@@ -12,11 +12,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sgfmill import boards, sgf
 
 from joseki.book.importer import import_files
 from joseki.book.query import next_moves
 from joseki.book.store import Store
+from joseki.core.position import OCCUPIED, SUICIDE, IllegalMove, LocalBoard, allows_suicide
 from joseki.games.learn import learn
 from joseki.sgf.forest import flatten_bytes, flatten_file
 from joseki.sgf.game import game_from_bytes, read_game, read_learnable
@@ -62,6 +65,43 @@ def sgfmill_refused(path: Path) -> int:
         children = list(node)
         stack.extend((child, board.copy() if i else board) for i, child in enumerate(children))
     return refused
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)), max_size=80), st.booleans())
+def test_the_board_agrees_with_sgfmills(moves: list[tuple[int, int]], suicide: bool) -> None:
+    # random moves crowded into a 5x5 corner, so captures, occupied points and suicides abound
+    ours, theirs = LocalBoard(), boards.Board(19)
+    for number, (x, y) in enumerate(moves):
+        color = "bw"[number % 2]
+        occupied = theirs.get(18 - y, x) is not None
+        if not occupied:
+            theirs.play(18 - y, x, color)
+        try:
+            ours.play(color, (x, y), suicide=suicide)  # type: ignore[arg-type]
+        except IllegalMove as exc:
+            assert exc.reason == (OCCUPIED if occupied else SUICIDE)
+            if not occupied:  # sgfmill took the suicide: take it back
+                assert theirs.get(18 - y, x) is None and not suicide
+                theirs = _board_of(ours)
+            continue
+        assert not occupied
+        assert ours.stones == {(c, 18 - r): p for p, (r, c) in _stones(theirs)}
+
+
+def _stones(board: boards.Board) -> list[tuple[str, tuple[int, int]]]:
+    return [(colour, point) for colour, point in board.list_occupied_points()]
+
+
+def _board_of(board: LocalBoard) -> boards.Board:
+    copy = boards.Board(19)
+    copy.apply_setup(*([(18 - y, x) for (x, y), c in board.stones.items() if c == colour] for colour in "bw"), [])
+    return copy
+
+
+def test_rules_that_allow_suicide() -> None:
+    assert all(map(allows_suicide, ("NZ", "New Zealand", "Tromp-Taylor", "tromp taylor", "Ing", "GOE")))
+    assert not any(map(allows_suicide, ("Japanese", "Chinese", "AGA", "Korean", "")))
 
 
 # Lines with a truly illegal move in the real collections, each checked by sgfmill above.

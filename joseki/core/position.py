@@ -41,6 +41,17 @@ def _neighbour_table(size: int) -> dict[Point, tuple[Point, ...]]:
 
 _OTHER = {"b": "w", "w": "b"}
 
+OCCUPIED = "is on an occupied point"
+SUICIDE = "is suicide"
+
+
+class IllegalMove(ValueError):
+    """A move on an occupied point or a suicide; ``reason`` (:data:`OCCUPIED`, :data:`SUICIDE`) says which."""
+
+    def __init__(self, point: Point, reason: str) -> None:
+        super().__init__(f"move at {point} {reason}")
+        self.reason = reason
+
 
 class LocalBoard:
     """A zone's stones, played with captures and no suicide."""
@@ -80,7 +91,7 @@ class LocalBoard:
              suicide: bool = False) -> list[tuple[Point, Color]]:
         """Put a stone of ``color`` at ``point``; returns the stones it removed, with their colours.
 
-        ValueError if the point is taken or the move is suicide, unless ``lenient``: a book
+        IllegalMove if the point is taken or the move is suicide, unless ``lenient``: a book
         line whose zone lost stones to moves outside it may play on a point the local board
         still holds (the stone there is replaced) or seem to commit suicide (the stone stays).
         With ``suicide`` (rules that allow it, see :func:`allows_suicide`) a suicide removes
@@ -90,7 +101,7 @@ class LocalBoard:
         removed: list[tuple[Point, Color]] = []
         if point in stones:
             if not lenient:
-                raise ValueError(f"point {point} is already occupied")
+                raise IllegalMove(point, OCCUPIED)
             removed.append((point, stones[point]))
         stones[point] = color
         enemy = _OTHER[color]
@@ -110,7 +121,7 @@ class LocalBoard:
         if not lenient and not free and not removed and (own := self._dead_string(point)) is not None:
             if not suicide:
                 del stones[point]
-                raise ValueError(f"move at {point} is suicide")
+                raise IllegalMove(point, SUICIDE)
             removed.extend((p, stones.pop(p)) for p in own if p != point)
             del stones[point]
         return removed

@@ -30,7 +30,7 @@ from sgfmill import sgf_grammar
 from joseki.core.geometry import Corner, Point, Transform, nearest_corner
 from joseki.core.limits import MAX_FILE_BYTES, MAX_LINE_MOVES, MAX_VALUE_BYTES, LimitError, beyond
 from joseki.core.notation import format_gtp_vertex
-from joseki.core.position import LocalBoard, allows_suicide
+from joseki.core.position import IllegalMove, LocalBoard, allows_suicide
 from joseki.core.steps import Color, StepBuilder
 from joseki.core.zone import ZONE_BOARD_SIZE, in_zone
 from joseki.sgf.sgfparse import parse_collection
@@ -299,9 +299,9 @@ def _flatten_game(game: sgf_grammar.Coarse_game_tree, game_index: int, decoder: 
                 if point is not None:
                     try:
                         board.play(color, point, suicide=suicide)
-                    except ValueError as exc:
+                    except IllegalMove as exc:
                         below = _refuse(forest, game, game_index, tree, path, len(moves) + 1, color, point,
-                                        str(exc))
+                                        exc.reason)
                         nodes += below - position - 1  # the refused nodes still count as read
                         break
                     if transform is None:
@@ -351,7 +351,7 @@ def _size(tree: sgf_grammar.Coarse_game_tree) -> tuple[int, int]:
 
 def _refuse(forest: Forest, game: sgf_grammar.Coarse_game_tree, game_index: int,
             tree: sgf_grammar.Coarse_game_tree, path: list[str], number: int, color: Color, point: Point,
-            problem: str) -> int:
+            reason: str) -> int:
     """Count the lines through an illegal move as refused, with a warning naming its place and the move.
 
     Returns the number of nodes of ``tree``, the subtree that holds the move.
@@ -365,10 +365,9 @@ def _refuse(forest: Forest, game: sgf_grammar.Coarse_game_tree, game_index: int,
     where = f", tree path {where}" if len(where) <= SHOWN_PATH else ""
     line = _moves_along(game, path)[:-1]
     before = ("... " if len(line) > 8 else "") + " ".join(line[-8:])
-    what = "is suicide" if "suicide" in problem else "is on an occupied point"
     forest.warnings.append(
         f"game {game_index + 1}{where}: move {number} ({'B' if color == 'b' else 'W'} "
-        f"{format_gtp_vertex(point)}) {what}{f' after {before}' if line else ''}; "
+        f"{format_gtp_vertex(point)}) {reason}{f' after {before}' if line else ''}; "
         f"{lines} line{'s' if lines != 1 else ''} refused")
     return nodes
 

@@ -19,7 +19,7 @@ from sgfmill import sgf_grammar
 from joseki.core.geometry import Point
 from joseki.core.limits import MAX_LINE_MOVES, LimitError, beyond
 from joseki.core.notation import GTP_COLUMNS, format_gtp_vertex
-from joseki.core.position import LocalBoard
+from joseki.core.position import IllegalMove, LocalBoard
 from joseki.core.steps import Color
 from joseki.sgf.forest import apply_setup, check_go, read_sgf_bytes, rules_allow_suicide
 from joseki.sgf.sgfparse import parse_game
@@ -142,10 +142,9 @@ def _play(board: LocalBoard, color: Color, point: Point, number: int, suicide: b
     """Play move ``number`` on ``board``; ValueError naming it if it is illegal."""
     try:
         board.play(color, point, suicide=suicide)
-    except ValueError as exc:
-        what = "is suicide" if "suicide" in str(exc) else "is on an occupied point"
+    except IllegalMove as exc:
         raise ValueError(f"move {number} ({'B' if color == 'b' else 'W'} "
-                         f"{format_gtp_vertex(point, board.size)}) {what}") from None
+                         f"{format_gtp_vertex(point, board.size)}) {exc.reason}") from None
 
 
 def _point(raw: bytes, size: int) -> Point | None:
