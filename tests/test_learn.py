@@ -69,7 +69,7 @@ def test_learn_credits_each_book_move_to_its_player(starter: Store, tmp_path: Pa
 def test_results_and_unusable_games_are_counted_not_guessed(starter: Store, tmp_path: Path) -> None:
     for i, result in enumerate(["B+R", "B+Resign", "W+3.5", "B+T", "B", "0", "Draw", "D+J", "Void", "?"]):
         write_game(tmp_path / f"r{i}.sgf", ["Q16", "R14", f"{'ABCDEFGHJK'[i]}10"], result=result)
-    write_game(tmp_path / "handicap.sgf", ["Q16", "R14"], extra="HA[2]AB[pd][dp]")
+    write_game(tmp_path / "handicap.sgf", ["Q16", "R14"], extra="HA[2]AB[dd][dp]")  # not on Q16: legal
     (tmp_path / "nine.sgf").write_text("(;FF[4]SZ[9]RE[B+R];B[ee])")
     (tmp_path / "broken.sgf").write_text("(;FF[4]SZ[19]RE[B+R];B[pd]")
     report = learn(starter, [tmp_path], workers=1)
