@@ -8,7 +8,11 @@ local side to move having played elsewhere ends with ``XX``: the book offers a t
 
 Each path is replayed on the whole board with captures (moves elsewhere can capture stones of
 the corner): a move on an occupied point, or a suicide where the file's rules (``RU``) forbid
-it, refuses the lines through it with a warning, and the rest of the file is read. A game
+it, refuses the lines through it with a warning, and the rest of the file is read (but for
+files written by ``joseki export``, see :func:`is_export`). Setup
+stones (AB, AW, AE) are put on that board, but a move may replace a setup stone: the book
+keeps setup stones as a condition of a move, shared by every line through it, so its own
+export writes them on lines they never belonged to. A game
 tree that is not Go (``GM`` other than 1), or a file beyond one of the limits of
 :mod:`joseki.core.limits`, is refused whole (ValueError).
 
@@ -194,6 +198,15 @@ def check_go(root: dict[str, list[bytes]], what: str = "the game") -> None:
         raise ValueError(f"{what} is GM[{value.decode('ascii', 'replace')}], not Go (GM[1])")
 
 
+def is_export(root: dict[str, list[bytes]]) -> bool:
+    """Whether a game tree was written by ``joseki export`` (``AP[joseki:...]``).
+
+    Its lines are the book's records: local moves only, the moves elsewhere that made some
+    of their captures left out, so they are not replayed on the board.
+    """
+    return root.get("AP", [b""])[0].startswith(b"joseki:")
+
+
 def rules_allow_suicide(root: dict[str, list[bytes]]) -> bool:
     """Whether a root node's rules (``RU``) allow suicide."""
     return "RU" in root and allows_suicide(root["RU"][0].decode("ascii", "replace"))
@@ -278,6 +291,7 @@ def _flatten_game(game: sgf_grammar.Coarse_game_tree, game_index: int, decoder: 
     zones: dict[Transform, dict[bytes, Point | None]] = {}
     points: dict[bytes, Point | None] = {}
     suicide = rules_allow_suicide(game.sequence[0])
+    checked = not is_export(game.sequence[0])
     nodes = 0
     while stack:
         tree, child_index, builder, transform, known, path, notes, setup, moves, board = stack.pop()
@@ -296,17 +310,19 @@ def _flatten_game(game: sgf_grammar.Coarse_game_tree, game_index: int, decoder: 
                 point = points.get(raw, _UNSEEN)
                 if point is _UNSEEN:
                     point = points[raw] = _board_point(raw)
-                if point is not None:
+                if point is not None and checked:
                     try:
+                        if (setup or has_setup) and point in board.stones and _set_up(game, path, point):
+                            del board.stones[point]  # a setup stone gives way to a move (see the module's doc)
                         board.play(color, point, suicide=suicide)
                     except IllegalMove as exc:
                         below = _refuse(forest, game, game_index, tree, path, len(moves) + 1, color, point,
                                         exc.reason)
                         nodes += below - position - 1  # the refused nodes still count as read
                         break
-                    if transform is None:
-                        transform = Transform(nearest_corner(point, ZONE_BOARD_SIZE))
-                        known = zones.setdefault(transform, {})
+                if point is not None and transform is None:
+                    transform = Transform(nearest_corner(point, ZONE_BOARD_SIZE))
+                    known = zones.setdefault(transform, {})
                 local = known.get(raw, _UNSEEN)
                 if local is _UNSEEN:
                     local = known[raw] = None if transform is None else _local_point(raw, transform)
@@ -372,16 +388,35 @@ def _refuse(forest: Forest, game: sgf_grammar.Coarse_game_tree, game_index: int,
     return nodes
 
 
-def _moves_along(game: sgf_grammar.Coarse_game_tree, path: list[str]) -> list[str]:
-    """The moves (``B Q16``) from the root to the node at tree path ``path``."""
-    tree, position, shown = game, 0, []
+def _set_up(game: sgf_grammar.Coarse_game_tree, path: list[str], point: Point) -> bool:
+    """Whether the stone at ``point``, at the node at tree path ``path``, was put there by setup (AB, AW)."""
+    by_setup = False
+    nodes = _nodes_along(game, path)
+    for index, props in enumerate(nodes):
+        if any(point in board_points(v) for key in ("AB", "AW") for v in props.get(key, ())):
+            by_setup = True
+        if index < len(nodes) - 1 and any(_board_point(props[k][0]) == point for k in ("B", "W") if k in props):
+            by_setup = False  # a played stone (the last node's own move is the one asking)
+    return by_setup
+
+
+def _nodes_along(game: sgf_grammar.Coarse_game_tree, path: list[str]) -> list[dict[str, list[bytes]]]:
+    """The nodes from the root to the node at tree path ``path``."""
+    tree, position, nodes = game, 0, []
     for step in [None, *path]:
         if step is not None:
             if position + 1 < len(tree.sequence):
                 position += 1
             else:
                 tree, position = tree.children[int(step)], 0
-        props = tree.sequence[position]
+        nodes.append(tree.sequence[position])
+    return nodes
+
+
+def _moves_along(game: sgf_grammar.Coarse_game_tree, path: list[str]) -> list[str]:
+    """The moves (``B Q16``) from the root to the node at tree path ``path``."""
+    shown = []
+    for props in _nodes_along(game, path):
         for key, name in (("B", "B"), ("W", "W")):
             if key in props:
                 point = _board_point(props[key][0])
