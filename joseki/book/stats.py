@@ -36,6 +36,21 @@ def profile_id(conn: Connection, store: Store, name: str | None, create: bool = 
     return None if pid is None else int(pid)
 
 
+def require_profile(conn: Connection, store: Store, name: str | None) -> None:
+    """ValueError unless profile ``name`` exists (None and ``global`` always do): for commands that only read.
+
+    Commands that write statistics (learn, mine, match --learn) create a profile instead
+    (:func:`profile_id` with ``create``); one that reads must not fall back silently.
+    """
+    if not name or name == GLOBAL:
+        return
+    p = store.tables["profile"]
+    if conn.execute(select(p.c.id).where(p.c.name == name)).scalar() is None:
+        known = ", ".join(conn.execute(select(p.c.name).order_by(p.c.name)).scalars())
+        raise ValueError(f"no profile named {name!r} (profiles: {known or 'none'}); "
+                         "learn, mine or match --learn create one")
+
+
 def claim_games(conn: Connection, store: Store, pid: int, games: Sequence[tuple[str, str, str]]) -> set[str]:
     """Record games (key, source, result) as learnt; returns the keys that were not learnt before."""
     lg = store.tables["learnt_game"]
@@ -112,6 +127,7 @@ def aggregate(credits: Iterable[tuple[int, str]]) -> dict[int, Record]:
 
 def records_for(conn: Connection, store: Store, node_ids: Sequence[int], profile: str | None) -> dict[int, Record]:
     """Each node's counts under ``profile``, falling back to the global counts where the profile has none."""
+    require_profile(conn, store, profile)
     ns, p = store.tables["node_stats"], store.tables["profile"]
     names = [GLOBAL] if not profile or profile == GLOBAL else [profile, GLOBAL]
     query = (select(ns.c.node_id, p.c.name, ns.c.games, ns.c.wins, ns.c.losses, ns.c.draws)
