@@ -67,7 +67,8 @@ class Candidate:
     def as_json(self) -> dict[str, object]:
         rate = self.record.win_rate
         return {"move": self.move, "paths": self.paths, "priority": round(self.priority, 4),
-                "category": self.category, "games": self.record.games, "wins": self.record.wins,
+                "category": self.category, "games": self.record.games, "corners": self.record.corners,
+                "wins": self.record.wins,
                 "win_rate": None if rate is None else round(rate, 4), "conditions": self.conditions,
                 "favourability": None if self.favour is None else {**self.favour.as_json(),
                                                                    "mover": round(self.mover_favour or 0.0, 4)}}

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 
-from sqlalchemy import Connection, bindparam, select, update
+from sqlalchemy import Connection, bindparam, delete, select, update
 
 from joseki.book.store import FAST_DIALECTS, Store, batched, insert_rows
 from joseki.core.priority import Record
@@ -115,14 +115,12 @@ def add_records(conn: Connection, store: Store, pid: int, records: dict[int, Rec
             [{"k_node": r[0], "k_g": r[2], "k_w": r[3], "k_l": r[4], "k_d": r[5]} for r in old])
 
 
-def aggregate(credits: Iterable[tuple[int, str]]) -> dict[int, Record]:
-    """Counts per node from (node id, outcome) credits."""
-    out: dict[int, list[int]] = {}
-    for nid, result in credits:
-        row = out.setdefault(nid, [0, 0, 0, 0])
-        row[0] += 1
-        row[1 + ("win", "loss", "draw").index(result)] += 1
-    return {nid: Record(*row) for nid, row in out.items()}
+def drop_empty(conn: Connection, store: Store, pid: int, node_ids: Iterable[int]) -> None:
+    """Delete the profile's rows of ``node_ids`` whose counts came back to zero (credits taken back)."""
+    ns = store.tables["node_stats"]
+    for chunk in batched(sorted(set(node_ids))):
+        conn.execute(delete(ns).where(ns.c.profile_id == pid, ns.c.node_id.in_(chunk), ns.c.games == 0,
+                                      ns.c.wins == 0, ns.c.losses == 0, ns.c.draws == 0))
 
 
 def records_for(conn: Connection, store: Store, node_ids: Sequence[int], profile: str | None) -> dict[int, Record]:

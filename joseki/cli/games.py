@@ -149,7 +149,7 @@ def annotate_command(
         except ValueError as exc:
             raise ValueError(f"{game}: {exc}") from None
     if as_json:
-        out.print_json(data={"output": str(output), "left_book": result.left,
+        out.print_json(data={"output": str(output), "left_book": result.left, "offered": result.offered,
                              "annotated_moves": sorted(result.notes)})
         return
     table = Table(title=f"{game.name} -> {output}")

@@ -32,6 +32,8 @@ class Annotation:
     labels: dict[int, list[tuple[tuple[int, int], str]]] = field(default_factory=dict)
     left: dict[str, int | None] = field(default_factory=dict)
     """Corner name -> the game move number at which it left the book (None: it never did)."""
+    offered: dict[str, list[str]] = field(default_factory=dict)
+    """Corner name -> the book's moves (GTP, or ``tenuki``) where it left the book."""
 
 
 def plan(store: Store, moves: list[tuple[str, tuple[int, int] | None]], top: int = 5,
@@ -68,9 +70,11 @@ def plan(store: Store, moves: list[tuple[str, tuple[int, int] | None]], top: int
                 continue
             number = answer.left_move_number
             offered = answer.alternatives
+            result.offered[name] = [c.move for c in offered]
+            taken = result.labels.setdefault(number, [])  # a tenuki can leave two corners' books at once
             points = [c.point for c in offered if c.point is not None]
-            labels = [(p, LABELS[i]) for i, p in enumerate(points[: len(LABELS)])]
-            result.labels[number] = labels
+            labels = [(p, LABELS[len(taken) + i]) for i, p in enumerate(points[: len(LABELS) - len(taken)])]
+            taken.extend(labels)
             words = ", ".join(f"{label} {format_gtp_vertex(point)}" for point, label in labels) or "no move"
             tenuki = " or tenuki" if any(c.token == TENUKI for c in offered) else ""
             what = "this move" if answer.left_move != "tenuki" else f"this tenuki (away from the {name})"

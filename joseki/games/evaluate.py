@@ -15,15 +15,17 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from joseki.book.importer import expand_paths
 from joseki.book.lookup import Lookup
-from joseki.book.query import Candidate, Options, book_candidates, orientation, rank_key
+from joseki.book.query import Candidate, Options, book_candidates, move_numbers, orientation, rank_key
 from joseki.book.stats import require_profile
 from joseki.book.store import Store
 from joseki.book.walk import BookWalk, walk
 from joseki.core.corners import corner_tables
+from joseki.core.geometry import Corner
 from joseki.core.notation import TENUKI
 from joseki.core.priority import log_loss
 from joseki.core.steps import other, swap_token
@@ -60,9 +62,13 @@ class Evaluation:
 
 
 def evaluate(store: Store, paths: Iterable[Path | str], rank: str = "popularity", profile: str | None = None,
-             collections: list[str] | None = None,
-             progress: Callable[[int, int], None] | None = None) -> Evaluation:
-    """Replay the games of ``paths`` against the book and measure its predictions."""
+             collections: list[str] | None = None, progress: Callable[[int, int], None] | None = None,
+             trace: Callable[[Path, Corner, int, bool], None] | None = None) -> Evaluation:
+    """Replay the games of ``paths`` against the book and measure its predictions.
+
+    ``trace`` is told (file, corner, game move number, whether the book holds the position
+    before it) for each local move looked at.
+    """
     files = expand_paths(paths)
     options = Options(rank=rank, profile=profile)
     order = rank_key(rank)
@@ -97,11 +103,17 @@ def evaluate(store: Store, paths: Iterable[Path | str], rank: str = "popularity"
                 if b.first_color is None:
                     continue
                 result.corners += 1
+                seen = None if trace is None else partial(_tell, trace, path, table.corner, move_numbers(table))
                 _score_corner(walk(book, b.steps, b.first_color, rejoin=False), b.first_color, game.winner,
-                              ranked, result)
+                              ranked, result, seen)
             if progress is not None:
                 progress(done, len(files))
     return result
+
+
+def _tell(trace: Callable[[Path, Corner, int, bool], None], path: Path, corner: Corner, numbers: list[int],
+          index: int, in_book: bool) -> None:
+    trace(path, corner, numbers[index], in_book)
 
 
 class CachedBook:
@@ -124,7 +136,8 @@ class CachedBook:
 
 
 def _score_corner(route: BookWalk, first: str, winner: str | None,
-                  ranked: Callable[[str], tuple[list[str], dict[str, float]]], result: Evaluation) -> None:
+                  ranked: Callable[[str], tuple[list[str], dict[str, float]]], result: Evaluation,
+                  seen: Callable[[int, bool], None] | None = None) -> None:
     steps = route.steps
     local = 0
     for index in range(0, len(steps), 2):
@@ -134,6 +147,8 @@ def _score_corner(route: BookWalk, first: str, winner: str | None,
         local += 1
         mover = first if (index // 2) % 2 == 0 else other(first)
         in_book = index // 2 <= route.in_book
+        if seen is not None:
+            seen(index // 2, in_book)
         if local <= COVERAGE_MOVES:
             result.coverable += 1
             result.covered += in_book

@@ -6,8 +6,11 @@ at least ``min_games`` games form the book (they are prefix-closed, since a pref
 at least as often as its continuations), and its leaves become the collection's records.
 Then the games are credited exactly as ``learn`` credits them (:mod:`joseki.games.credit`),
 against the whole book with the new collection in it, and count as learnt under the profile.
-A game learnt there before credits only the nodes this run added to the book, which it could
-not have credited then; so ``learn`` then ``mine`` gives the statistics ``mine`` alone gives.
+A game learnt there before is moved from the book before this run to the book after it: its
+credits against the old book are taken back and its credits against the new one added (they
+differ where the new lines take a corner further, or give a step a line of its own where it
+was in the book by transposition). So ``learn`` then ``mine`` gives the statistics ``mine``
+alone gives, as does ``mine`` then ``learn`` (the games are then duplicates).
 To stay within memory on tens of thousands of games, a prefix seen once is held as its hash
 only; its text is kept from its second sighting (or at once when ``min_games`` is 1).
 """
@@ -23,7 +26,7 @@ from sqlalchemy import select
 
 from joseki.book.importer import FileReport, expand_paths, import_forest
 from joseki.book.index import BookIndex
-from joseki.book.stats import add_records, claim_games, profile_id
+from joseki.book.stats import add_records, claim_games, drop_empty, profile_id
 from joseki.book.store import Store, node_id
 from joseki.core.corners import corner_tables
 from joseki.core.geometry import Corner
@@ -105,6 +108,17 @@ class PrefixCounter:
         return out
 
 
+def _change(old: dict[int, Record], new: dict[int, Record]) -> dict[int, Record]:
+    """What to add to move one game's credits from ``old`` to ``new`` (counts may be negative)."""
+    out: dict[int, Record] = {}
+    for nid in old.keys() | new.keys():
+        a, b = old.get(nid, Record()), new.get(nid, Record())
+        delta = Record(b.games - a.games, b.wins - a.wins, b.losses - a.losses, b.draws - a.draws)
+        if delta != Record():
+            out[nid] = delta
+    return out
+
+
 def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: str = "mined",
          profile: str | None = None, workers: int | None = None,
          progress: Callable[[int, int], None] | None = None) -> tuple[LearnReport, FileReport | None]:
@@ -140,7 +154,7 @@ def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: 
                          for p in sorted(kept) if p not in has_child]
     book = FileReport(forest.source, collection)
     digest = f"mined:{min_games}:" + node_id("".join(sorted(games))).to_bytes(8, "big", signed=True).hex()
-    before = BookIndex.load(store).ids
+    before = BookIndex.load(store)
     with store.write() as conn:
         if forest.variations:
             import_forest(conn, store, forest, collection, digest, True, book)
@@ -156,11 +170,12 @@ def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: 
             found, corners = game_records(index, game.corners, game.winner)
             if key in claimed:
                 report.corners += corners
-            else:  # learnt before, against a book without this run's nodes
-                found = {nid: r for nid, r in found.items() if nid not in before}
+            else:  # learnt before, against the book without this run's lines
+                found = _change(game_records(before, game.corners, game.winner)[0], found)
             records.append(found)
         total = total_records(records)
         add_records(conn, store, pid, total)
+        drop_empty(conn, store, pid, [nid for nid, r in total.items() if min(r.games, r.wins, r.losses, r.draws) < 0])
     report.learnt = len(claimed)
     report.duplicates += len(games) - len(claimed)
     report.credits = sum(r.corners for r in total.values())
