@@ -51,9 +51,13 @@ def match_command(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Play GAMES games between two GTP engines, write them as SGF, and optionally learn from them."""
+    from joseki.book.stats import profile_id
     from joseki.engine.match import play_match
     from joseki.games.learn import learn
 
+    if learn_profile is not None:  # created first, so that an engine reading it (gtp --profile) finds it
+        with open_store() as store, store.write() as conn:
+            profile_id(conn, store, learn_profile, create=True)
     with progress_bar(as_json) as progress:
         task = progress.add_task("playing", total=games)
         records = play_match(black, white, games, out_dir, max_moves, komi, size, timeout,
