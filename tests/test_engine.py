@@ -34,7 +34,7 @@ def book(new_db: Callable[..., str]) -> str:
 
 def gtp_session(db: str, commands: list[str], *extra: str) -> list[str]:
     proc = subprocess.run([sys.executable, "-m", "joseki", "--db", str(db), "gtp", "--engine", GNUGO_CMD, *extra],
-                          input="\n".join(commands) + "\n", capture_output=True, text=True, timeout=120)
+                          input="\n".join(commands) + "\n", capture_output=True, text=True, timeout=1800)
     assert proc.returncode == 0, proc.stderr
     return [block.strip() for block in proc.stdout.split("\n\n") if block.strip()]
 
@@ -58,7 +58,7 @@ def test_a_real_match_is_written_and_learnt(book: str, tmp_path: Path) -> None:
     out = tmp_path / "games"
     result = subprocess.run([sys.executable, "-m", "joseki", "--db", book, "match", "--black", proxy,
                              "--white", GNUGO_CMD, "--games", "2", "--out", str(out), "--max-moves", "24",
-                             "--learn", "gnugo", "--json"], capture_output=True, text=True, timeout=600,
+                             "--learn", "gnugo", "--json"], capture_output=True, text=True, timeout=1800,
                             env={**os.environ, "COLUMNS": "200"})
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
