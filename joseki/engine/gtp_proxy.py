@@ -172,11 +172,15 @@ class GtpProxy:
             return response(command.ident, False, "internal error")
         return response(command.ident, True, answer)
 
-    def refuse_long_line(self, prefix: str) -> str | None:
-        """The answer to a line longer than :data:`MAX_LINE` bytes, given its start (None if it is a comment)."""
+    def handle_long(self, prefix: str) -> str | None:
+        """The answer to a line longer than :data:`MAX_LINE` bytes, given its start.
+
+        If a comment begins within the start, the rest does not matter and the line is
+        handled as usual; otherwise it is refused (``line too long``), with its id if any.
+        """
+        if "#" in prefix:
+            return self.handle(prefix)
         command = parse_command(prefix)
-        if command is None and "#" in prefix:
-            return None
         return response(command.ident if command else "", False, "line too long")
 
     def _dispatch(self, name: str, args: list[str]) -> str:
@@ -205,6 +209,9 @@ class GtpProxy:
             raise _Failure(exc.message or "engine failed") from None
         except EngineError as exc:
             raise _Failure(f"engine error: {exc}") from None
+        except ValueError as exc:  # a command that is not safe to send (a bug: arguments are checked)
+            self.log(str(exc))
+            raise _Failure("internal error") from None
 
     # -- handlers ---------------------------------------------------------------------
 
@@ -334,7 +341,8 @@ def serve(engine_command: str, policy: BookPolicy | None, stdin: IO[bytes], stdo
     """
     def log(message: str) -> None:
         if stderr is not None:
-            print(f"joseki gtp: {message}", file=stderr, flush=True)
+            text = message.encode("ascii", "backslashreplace").decode("ascii")
+            print(f"joseki gtp: {text}", file=stderr, flush=True)
 
     engine = GtpEngine(engine_command, timeout)
     proxy = GtpProxy(engine, policy, timeout, log)
@@ -343,7 +351,7 @@ def serve(engine_command: str, policy: BookPolicy | None, stdin: IO[bytes], stdo
             if len(raw) == MAX_LINE and not raw.endswith(b"\n"):
                 while (rest := stdin.readline(MAX_LINE)) and not rest.endswith(b"\n"):
                     pass  # drop the rest of an overlong line
-                answer = proxy.refuse_long_line(decode_line(raw))
+                answer = proxy.handle_long(decode_line(raw))
             else:
                 answer = proxy.handle(decode_line(raw))
             if answer is None:

@@ -58,8 +58,9 @@ def preprocess(line: str) -> str:
 
 
 def _is_control(ch: str) -> bool:
+    """An ASCII control character (0 to 31, 127), as the specification defines them."""
     code = ord(ch)
-    return code < 32 or 127 <= code < 160
+    return code < 32 or code == 127
 
 
 def parse_command(line: str) -> Command | None:
