@@ -206,14 +206,20 @@ def test_random_commands_and_arguments_get_one_answer_each(proxy: Proxy, data: s
     b"boardsize \xc2\xb2", b"1 boardsize " + b"9" * 5000, b"\xff\xfe", b"2 name \xff", b"showboard \xff\xfe",
     b"3 komi nan", b"komi inf", b"komi 1e400", b"komi 1_0", b"play b \xef\xbc\xa11", b"4 genmove \xe2\x84\xaalack",
     b"\xc2\xb2 name", b"5\tname\t#\xff", b"   \x01\x02 # only a comment", b"6", b"final_status_list DEAD\x00x",
-    b"time_left b 99999999999 0", b"kgs-time_settings byoyomi 1 2", b"x" * 70000, b"7 " + b"#" * 70000,
+    b"time_left b 99999999999 0", b"kgs-time_settings byoyomi 1 2", b"7 " + b"#" * 70000,
+    b"8 name" + b" " * 70000, b"9 name" + b" \x00" * 40000 + b"#" + b"x" * 70000,
 ])
 def test_reported_lines_are_answered_and_gnugo_survives(proxy: Proxy, raw: bytes) -> None:
-    if len(raw) > 65536 and b"#" not in raw:
-        proxy.send(raw + b"\n")
-        assert proxy.until_sync() == ["? line too long"]
-    else:
-        check_line(proxy, raw)
+    check_line(proxy, raw)
+    alive(proxy)
+
+
+@pytest.mark.parametrize(("raw", "answer"), [(b"x" * 70000, "? line too long"),
+                                             (b"10 name" + b" " * 70000 + b"x", "?10 line too long"),
+                                             (b"11 name" + b" " * 70000 + b"#", "=11 joseki")])
+def test_overlong_lines_are_refused_unless_the_rest_is_blank(proxy: Proxy, raw: bytes, answer: str) -> None:
+    proxy.send(raw + b"\n")
+    assert proxy.until_sync() == [answer]
     alive(proxy)
 
 

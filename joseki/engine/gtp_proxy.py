@@ -147,7 +147,7 @@ class GtpProxy:
             "play": self._play,
             "genmove": self._genmove,
             "undo": self._undo,
-            "final_score": lambda args: self._forward(" ".join(["final_score", *_no_args(args)]), slow=True),
+            "final_score": self._final_score,
             "joseki-book-moves": lambda args: " ".join(str(number) for number in self.book_moves),
         }
 
@@ -172,13 +172,14 @@ class GtpProxy:
             return response(command.ident, False, "internal error")
         return response(command.ident, True, answer)
 
-    def handle_long(self, prefix: str) -> str | None:
+    def handle_long(self, prefix: str, rest_blank: bool) -> str | None:
         """The answer to a line longer than :data:`MAX_LINE` bytes, given its start.
 
-        If a comment begins within the start, the rest does not matter and the line is
-        handled as usual; otherwise it is refused (``line too long``), with its id if any.
+        If the part not read holds no command text (``rest_blank``: only spaces, control
+        characters or a comment), the line is handled from its start as usual; otherwise
+        it is refused (``line too long``), with its id if any.
         """
-        if "#" in prefix:
+        if rest_blank:
             return self.handle(prefix)
         command = parse_command(prefix)
         return response(command.ident if command else "", False, "line too long")
@@ -319,6 +320,10 @@ class GtpProxy:
         self.book_moves.append(len(self.game.moves))
         return vertex
 
+    def _final_score(self, args: list[str]) -> str:
+        _no_args(args)
+        return self._forward("final_score", slow=True)
+
     def _undo(self, args: list[str]) -> str:
         _no_args(args)
         if not self.game.moves or "undo" not in self._engine_commands():
@@ -329,6 +334,19 @@ class GtpProxy:
         if self.book_moves and self.book_moves[-1] == number:
             self.book_moves.pop()
         return ""
+
+
+def _drop_rest(stdin: IO[bytes], commented: bool) -> bool:
+    """Read and drop the rest of an overlong line; True if it held no command text."""
+    blank = True
+    while rest := stdin.readline(MAX_LINE):
+        if not commented:
+            head, hash_sign, _ = rest.partition(b"#")
+            blank = blank and not any(32 < byte != 127 for byte in head)
+            commented = bool(hash_sign)
+        if rest.endswith(b"\n"):
+            break
+    return blank
 
 
 def serve(engine_command: str, policy: BookPolicy | None, stdin: IO[bytes], stdout: IO[bytes],
@@ -349,9 +367,7 @@ def serve(engine_command: str, policy: BookPolicy | None, stdin: IO[bytes], stdo
     try:
         while raw := stdin.readline(MAX_LINE):
             if len(raw) == MAX_LINE and not raw.endswith(b"\n"):
-                while (rest := stdin.readline(MAX_LINE)) and not rest.endswith(b"\n"):
-                    pass  # drop the rest of an overlong line
-                answer = proxy.handle_long(decode_line(raw))
+                answer = proxy.handle_long(decode_line(raw), _drop_rest(stdin, commented=b"#" in raw))
             else:
                 answer = proxy.handle(decode_line(raw))
             if answer is None:
