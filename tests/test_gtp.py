@@ -16,7 +16,7 @@ from joseki.core.geometry import Point
 from joseki.core.notation import parse_gtp_vertex
 from joseki.engine.gtp import EngineDied, EngineError, EngineTimeout, GameState, GtpEngine, GtpError
 from joseki.engine.gtp_proxy import OWN_COMMANDS, GtpProxy, serve
-from joseki.engine.match import area_result, parse_dead, play_match
+from joseki.engine.match import area_result, estimate_result, parse_dead, play_match
 
 GNUGO_PATH = Path("/usr/games/gnugo")
 GNUGO = f"{GNUGO_PATH} --mode gtp --level 1"
@@ -107,6 +107,19 @@ def test_area_result_counts_stones_and_surrounded_points_minus_komi() -> None:
     dead = parse_dead("A1", invaded)
     assert area_result(invaded, dead) == ("W+0.5", "w")
     assert invaded.stone((0, 6)) == "w"  # counting leaves the game alone
+
+
+def test_estimate_result_counts_stones_and_the_influence_area_minus_komi() -> None:
+    assert estimate_result(GameState(9, 6.5)) == ("W+6.5", "w")
+    corner = GameState(9, 0)
+    for vertex in ("C1", "C2", "C3", "B3", "A3"):
+        corner.play_vertex("b", vertex)
+    assert estimate_result(corner) == ("B+9", "b")  # five stones and the four points they enclose
+    mirrored = GameState(9, 0)
+    for vertex in ("C1", "C2", "C3", "B3", "A3"):
+        mirrored.play_vertex("w", vertex)
+    assert estimate_result(mirrored) == ("W+9", "w")
+    assert estimate_result(walls(0)) == ("0", None)
 
 
 def test_parse_dead_accepts_only_stones() -> None:
@@ -316,14 +329,14 @@ def test_short_match_writes_sgf(tmp_path: Path) -> None:
         assert len(moves) == record.moves <= 40
         assert [color for color, _ in moves] == ["b", "w"] * (len(moves) // 2) + ["b"] * (len(moves) % 2)
         assert record.reason in ("move limit (40)", "two passes", "resignation")
-        if record.reason == "move limit (40)":  # cut short: counted by the referee, all stones alive
-            assert record.scoring == "Scored by area (stones plus surrounded points, komi 6.5), all stones alive: " \
-                                     "the game was cut short."
+        if record.reason == "move limit (40)":  # cut short: estimated by the referee, whatever the engines think
+            assert record.scoring == "Cut short: scored by an estimate of the area (stones plus the empty points " \
+                                     "the influence model gives each side, komi 6.5)."
             assert root.get("C") == f"Game ended: move limit (40). {record.scoring}"
             final = GameState(9, 6.5)
             for color, move in moves:
                 final.play(color, None if move is None else (move[1], 8 - move[0]))
-            assert (record.result, record.winner) == area_result(final)
+            assert (record.result, record.winner) == estimate_result(final)
 
 
 @needs_gnugo

@@ -2,15 +2,16 @@
 
 The first engine (``black_cmd``) takes black in games 1, 3, 5 ..., the second in games 2, 4,
 6 .... A game ends on two passes in a row, a resignation, or ``max_moves``. The referee
-scores the first and the last itself, by area (:func:`area_result`: stones on the board plus
-empty points surrounded by one colour, minus komi), so no result waits on an engine:
+scores the first and the last itself, so no result waits on a slow engine:
 
-* after two passes, the stones an engine names in ``final_status_list dead`` (the first
-  engine's answer, else the second's) are taken off first; if neither can say, all stones
-  count as alive;
-* a game cut short by the move limit is counted on the position reached with all stones
-  alive (no engine is asked: dead-stone analysis of an unfinished game is both slow and a
-  guess).
+* after two passes, by area (:func:`area_result`: stones plus empty points surrounded by
+  one colour, minus komi), once the stones an engine names in ``final_status_list dead``
+  (the first engine's answer, else the second's) are taken off; if neither can say, all
+  stones count as alive;
+* a game cut short by the move limit, by an estimate of the area on the position reached
+  (:func:`estimate_result`: stones plus the empty points the project's influence model,
+  :func:`joseki.core.influence.area`, gives each side, minus komi). No engine is asked:
+  dead-stone analysis of an unfinished game is slow (GNU Go: half a minute) and a guess.
 
 The rule used is written in the SGF comment. The referee is
 :class:`~joseki.engine.gtp.GameState` (simple ko, no suicide): a move it rejects, a failed or
@@ -32,6 +33,7 @@ from sgfmill import sgf
 
 from joseki import __version__
 from joseki.core.geometry import Point
+from joseki.core.influence import area, influence
 from joseki.core.notation import format_gtp_vertex, parse_gtp_vertex
 from joseki.core.steps import other
 from joseki.engine.gtp import (
@@ -69,6 +71,14 @@ class GameRecord:
     scoring: str = ""
 
 
+def _result(margin: float) -> tuple[str, str | None]:
+    """The SGF result and winner of black's margin (komi included); ``0`` is a draw."""
+    if margin == 0:
+        return "0", None
+    winner = "b" if margin > 0 else "w"
+    return f"{winner.upper()}+{abs(margin):g}", winner
+
+
 def area_result(state: GameState, dead: Iterable[Point] = ()) -> tuple[str, str | None]:
     """The SGF result and winner by area count: stones plus empty regions that touch one colour only, minus komi.
 
@@ -77,11 +87,21 @@ def area_result(state: GameState, dead: Iterable[Point] = ()) -> tuple[str, str 
     """
     board = state.board.copy()
     board.apply_setup((), (), [(state.size - 1 - y, x) for x, y in dead])
-    margin = board.area_score() - state.komi
-    if margin == 0:
-        return "0", None
-    winner = "b" if margin > 0 else "w"
-    return f"{winner.upper()}+{abs(margin):g}", winner
+    return _result(board.area_score() - state.komi)
+
+
+def estimate_result(state: GameState) -> tuple[str, str | None]:
+    """The SGF result and winner of an unfinished game: stones plus influence area, minus komi.
+
+    Every stone counts as alive; an empty point counts for a colour when
+    :func:`joseki.core.influence.area` gives it to that colour.
+    """
+    stones = {(x, y): colour for x in range(state.size) for y in range(state.size)
+              if (colour := state.stone((x, y))) is not None}
+    areas = area(influence(stones, state.size), stones)
+    black = len(areas["b"]) + sum(1 for colour in stones.values() if colour == "b")
+    white = len(areas["w"]) + sum(1 for colour in stones.values() if colour == "w")
+    return _result(black - white - state.komi)
 
 
 def parse_dead(answer: str, state: GameState) -> list[Point]:
@@ -148,6 +168,12 @@ def _engine_failed(color: str, exc: EngineError | GtpError) -> _GameOver:
     return _forfeit(color, f"engine error: {exc}")
 
 
+def _estimate(state: GameState, reason: str) -> _GameOver:
+    result, winner = estimate_result(state)
+    return _GameOver(result, winner, reason, f"Cut short: scored by an estimate of the area (stones plus the empty "
+                                             f"points the influence model gives each side, komi {state.komi:g}).")
+
+
 def _count(state: GameState, reason: str, dead: list[Point] | None, judge: str) -> _GameOver:
     result, winner = area_result(state, dead or ())
     rule = f"Scored by area (stones plus surrounded points, komi {state.komi:g})"
@@ -186,7 +212,7 @@ def _play_game(players: list[_Player], swapped: bool, state: GameState, max_move
     color, passes = "b", 0
     while True:
         if len(state.moves) >= max_moves:
-            return _count(state, f"move limit ({max_moves})", None, "the game was cut short")
+            return _estimate(state, f"move limit ({max_moves})")
         try:
             answer = sides[color].send(f"genmove {color}")
         except (EngineError, GtpError) as exc:
