@@ -29,11 +29,15 @@ from joseki.engine.gtp import DEFAULT_TIMEOUT, SLOW_FACTOR, EngineError, GameSta
 from joseki.engine.gtp_syntax import (
     MAX_LINE,
     ArgumentError,
+    check_ints,
+    check_kgs_time,
+    check_no_args,
+    check_status,
+    check_time_left,
     decode_line,
     format_komi,
     parse_color,
     parse_command,
-    parse_int,
     parse_komi,
     parse_size,
     parse_vertex,
@@ -62,46 +66,12 @@ OWN_COMMANDS = (
 
 
 
-def _no_args(args: list[str]) -> list[str]:
-    if args:
-        raise ArgumentError("syntax error")
-    return []
-
-
-def _status(args: list[str]) -> list[str]:
-    if len(args) != 1 or args[0].lower() not in ("alive", "dead", "seki"):
-        raise ArgumentError("syntax error")
-    return [args[0].lower()]
-
-
-def _ints(args: list[str], count: int) -> list[str]:
-    if len(args) != count:
-        raise ArgumentError("syntax error")
-    return [str(parse_int(arg)) for arg in args]
-
-
-def _time_left(args: list[str]) -> list[str]:
-    if len(args) != 3:
-        raise ArgumentError("syntax error")
-    return [parse_color(args[0]), *_ints(args[1:], 2)]
-
-
-_KGS_SYSTEMS = {"none": 0, "absolute": 1, "byoyomi": 3, "canadian": 3}
-
-
-def _kgs_time(args: list[str]) -> list[str]:
-    system = args[0].lower() if args else ""
-    if system not in _KGS_SYSTEMS:
-        raise ArgumentError("syntax error")
-    return [system, *_ints(args[1:], _KGS_SYSTEMS[system])]
-
-
 PASSTHROUGH: dict[str, Callable[[list[str]], list[str]]] = {
-    "showboard": _no_args,
-    "time_settings": lambda args: _ints(args, 3),
-    "time_left": _time_left,
-    "kgs-time_settings": _kgs_time,
-    "final_status_list": _status,
+    "showboard": check_no_args,
+    "time_settings": lambda args: check_ints(args, 3),
+    "time_left": check_time_left,
+    "kgs-time_settings": check_kgs_time,
+    "final_status_list": check_status,
 }
 """Commands forwarded when the wrapped engine knows them (none of them moves stones), each with
 the checker that returns its arguments in canonical form or raises ArgumentError."""
@@ -249,7 +219,7 @@ class GtpProxy:
         return ""
 
     def _clear_board(self, args: list[str]) -> str:
-        _no_args(args)
+        check_no_args(args)
         self._forward("clear_board")
         self.game.clear()
         self.book_moves = []
@@ -321,11 +291,11 @@ class GtpProxy:
         return vertex
 
     def _final_score(self, args: list[str]) -> str:
-        _no_args(args)
+        check_no_args(args)
         return self._forward("final_score", slow=True)
 
     def _undo(self, args: list[str]) -> str:
-        _no_args(args)
+        check_no_args(args)
         if not self.game.moves or "undo" not in self._engine_commands():
             raise _Failure("cannot undo")
         self._forward("undo")

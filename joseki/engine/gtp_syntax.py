@@ -160,3 +160,42 @@ def format_komi(komi: float) -> str:
     if not math.isfinite(komi):
         raise ValueError(f"komi must be finite, not {komi!r}")
     return repr(float(komi))
+
+
+def check_no_args(args: list[str]) -> list[str]:
+    """No arguments (an empty list); ArgumentError otherwise."""
+    if args:
+        raise ArgumentError("syntax error")
+    return []
+
+
+def check_status(args: list[str]) -> list[str]:
+    """A ``final_status_list`` status: ``alive``, ``dead`` or ``seki``."""
+    if len(args) != 1 or args[0].lower() not in ("alive", "dead", "seki"):
+        raise ArgumentError("syntax error")
+    return [args[0].lower()]
+
+
+def check_ints(args: list[str], count: int) -> list[str]:
+    """Exactly ``count`` non-negative integers (as by :func:`parse_int`), in canonical spelling."""
+    if len(args) != count:
+        raise ArgumentError("syntax error")
+    return [str(parse_int(arg)) for arg in args]
+
+
+def check_time_left(args: list[str]) -> list[str]:
+    """``time_left`` arguments: a colour, seconds and stones."""
+    if len(args) != 3:
+        raise ArgumentError("syntax error")
+    return [parse_color(args[0]), *check_ints(args[1:], 2)]
+
+
+_KGS_SYSTEMS = {"none": 0, "absolute": 1, "byoyomi": 3, "canadian": 3}
+
+
+def check_kgs_time(args: list[str]) -> list[str]:
+    """``kgs-time_settings`` arguments: a time system and the integers it takes."""
+    system = args[0].lower() if args else ""
+    if system not in _KGS_SYSTEMS:
+        raise ArgumentError("syntax error")
+    return [system, *check_ints(args[1:], _KGS_SYSTEMS[system])]
