@@ -28,6 +28,14 @@ PATIENCE = 600
 """Seconds a test waits for GNU Go or a proxy: a guard against hangs, never reached by a working engine."""
 EXIT_AFTER_ONE_LINE = f"{PY} -c 'import sys; sys.stdin.readline()'"
 PROXY = f"{PY} -m joseki.engine.gtp_proxy"
+PASSER = (f"{PY} -c 'import sys, time\n"
+          "for line in sys.stdin:\n"
+          "    word = (line.split() or [\"\"])[0]\n"
+          "    if word == \"final_status_list\" and sys.argv[1] == \"hang\": time.sleep(3600)\n"
+          "    answer = {\"genmove\": \"= pass\", \"final_status_list\": \"? unknown command\"}.get(word, \"=\")\n"
+          "    print(answer + chr(10), flush=True)\n"
+          "    if word == \"quit\": break\n'")
+"""An engine that passes at once and cannot say which stones are dead (``hang``: hangs when asked)."""
 
 needs_gnugo = pytest.mark.skipif(not GNUGO_PATH.exists(), reason="GNU Go not installed (apt-get install gnugo)")
 
@@ -371,6 +379,21 @@ def test_match_rejects_bad_arguments(tmp_path: Path) -> None:
         play_match("x", "y", 1, tmp_path, timeout=float("nan"))
     with pytest.raises(ValueError, match="komi"):
         play_match("x", "y", 1, tmp_path, komi=float("inf"))
+
+
+def test_match_counts_all_stones_alive_when_no_engine_names_the_dead(tmp_path: Path) -> None:
+    (record,) = play_match(f"{PASSER} answer", f"{PASSER} answer", 1, tmp_path, size=9, komi=6.5, timeout=PATIENCE)
+    assert record.reason == "two passes" and record.moves == 2
+    assert (record.result, record.winner) == ("W+6.5", "w")
+    assert record.scoring.startswith("Scored by area (stones plus surrounded points, komi 6.5), all stones alive: "
+                                     "no engine named the dead stones")
+
+
+def test_match_leaves_a_game_unscored_when_the_dead_stones_never_come(tmp_path: Path) -> None:
+    (record,) = play_match(f"{PASSER} hang", f"{PASSER} hang", 1, tmp_path, size=9, timeout=2)
+    assert record.result == "?" and record.winner is None and "did not answer" in record.reason
+    if record.moves == 2:  # always, unless the machine is too slow to answer a pass in 2 s: unscored all the same
+        assert record.reason.startswith("two passes; not scored")
 
 
 def test_match_leaves_a_game_unscored_when_an_engine_hangs(tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ scores the first and the last itself, so no result waits on a slow engine:
 * after two passes, by area (:func:`area_result`: stones plus empty points surrounded by
   one colour, minus komi), once the stones an engine names in ``final_status_list dead``
   (the first engine's answer, else the second's) are taken off; if neither can say, all
-  stones count as alive;
+  stones count as alive (if one hangs, the game is left unscored);
 * a game cut short by the move limit, by an estimate of the area on the position reached
   (:func:`estimate_result`: stones plus the empty points the project's influence model,
   :func:`joseki.core.influence.area`, gives each side, minus komi). No engine is asked:
@@ -188,11 +188,17 @@ def _count(state: GameState, reason: str, dead: list[Point] | None, judge: str) 
 
 
 def _score_passes(players: list[_Player], state: GameState) -> _GameOver:
-    """Two passes: take off the stones an engine calls dead, then count the area."""
+    """Two passes: take off the stones an engine calls dead, then count the area.
+
+    An engine that cannot say (it lacks the command, fails or dies) passes the question on;
+    one that hangs leaves the game unscored, so no timeout changes a result.
+    """
     problems: list[str] = []
     for player in players:
         try:
             dead = parse_dead(player.send("final_status_list dead", slow=True), state)
+        except EngineTimeout as exc:
+            return _GameOver("?", None, f"two passes; not scored: {exc}")
         except (EngineError, GtpError, ValueError) as exc:
             problems.append(str(exc))
             continue
