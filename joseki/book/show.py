@@ -19,14 +19,15 @@ from joseki.book.query import check_legal, parse_moves
 from joseki.book.stats import records_for
 from joseki.book.store import Store, node_id
 from joseki.core.category import merge
-from joseki.core.conditions import from_json
+from joseki.core.conditions import display, from_json
 from joseki.core.corners import corner_tables
-from joseki.core.diagram import corner_diagram
+from joseki.core.diagram import corner_diagram, marks_of
 from joseki.core.geometry import Corner, Point, Transform
 from joseki.core.notation import format_gtp_vertex
 from joseki.core.position import replay
 from joseki.core.priority import Record
 from joseki.core.steps import Color, canonical, iter_points, other, parse_steps
+from joseki.core.wording import line_text
 
 
 @dataclass(slots=True)
@@ -42,9 +43,13 @@ class MoveInfo:
     category: str | None = None
     comments: list[tuple[str, str]] = field(default_factory=list)
     conditions: list[str] = field(default_factory=list)
+    """The conditions in the line's frame and colours (:func:`joseki.core.conditions.display`)."""
+    named: dict[Point, str] = field(default_factory=dict)
+    """The points the conditions name, as diagram marks."""
     record: Record = field(default_factory=Record)
     prior_games: int = 0
     prior_wins: int = 0
+    setup: list[tuple[Point, Color]] = field(default_factory=list)
 
     def as_json(self) -> dict[str, object]:
         return {"number": self.number, "step": self.token, "move": self.move,
@@ -72,8 +77,13 @@ class Shown:
     stones: dict[Point, Color] = field(default_factory=dict)
 
     def diagram(self) -> list[str]:
-        """The corner at the end of the line, as text rows."""
-        return corner_diagram(self.corner, self.stones, {})
+        """The corner at the end of the line, as text rows, with the points the conditions name marked."""
+        marks = {p: m for info in self.moves for p, m in info.named.items()}
+        return corner_diagram(self.corner, self.stones, {}, marks=marks)
+
+    def line(self, steps: str) -> str:
+        """The moves of a step string of this line's corner (``Q16 R14``), for people to read."""
+        return line_text(steps, self.transform)
 
     def as_json(self) -> dict[str, object]:
         first, second = ("black", "white") if self.first == "b" else ("white", "black")
@@ -81,6 +91,7 @@ class Shown:
                 "records": self.records, "continuations": self.continuations,
                 "moves": [m.as_json() for m in self.moves], "favourability": self.favour.as_json(),
                 "main_line": self.main_line,
+                "main_line_moves": None if self.main_line is None else self.line(self.main_line).split(),
                 "main_line_favourability": None if self.main_favour is None else self.main_favour.as_json(),
                 "diagram": self.diagram()}
 
@@ -103,6 +114,8 @@ def show(store: Store, moves: list[str] | None = None, steps: str | None = None,
             shown.main_favour = verdict(conn, store, shown.main_line, lookup.collection_ids)
     board, _ = replay(line, first)
     shown.stones = {transform.to_board(p, 19): c for p, c in board.stones.items()}
+    for info in infos:
+        info.named = marks_of(info.named, shown.stones, dict(info.setup))
     return shown
 
 
@@ -150,8 +163,11 @@ def _moves(conn: Connection, store: Store, lookup: Lookup, line: str, first: Col
         if comment:
             info.comments.append((name, comment))
         for condition in from_json(conditions):
-            if str(condition) not in info.conditions:
-                info.conditions.append(str(condition))
+            shown_condition = display(condition, transform, first)
+            if shown_condition.text not in info.conditions:
+                info.conditions.append(shown_condition.text)
+                info.named.update(dict.fromkeys(shown_condition.points, ""))
+                info.setup.extend(shown_condition.stones)
         info.prior_games += prior_games or 0
         info.prior_wins += prior_wins or 0
     for nid, record in records_for(conn, store, list(ids), profile).items():

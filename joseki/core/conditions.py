@@ -183,13 +183,14 @@ def display(condition: Condition | str, transform: Transform, first: Color,
         try:
             condition = parse_condition(condition)
         except ValueError:
-            return Shown(condition)
+            return Shown(str(condition))
     if condition.kind == "setup":
         try:
             groups = setup_points(condition)
         except ValueError:
             return Shown(str(condition))
-        parts, stones = [], []
+        parts: list[str] = []
+        stones: list[tuple[Point, Color]] = []
         for key in SETUP_COLOURS:
             points = sorted(transform.to_board(z, 19) for z in groups.get(colour_key(key, first), ()))
             if points:

@@ -57,7 +57,7 @@ def plan(store: Store, moves: list[tuple[str, tuple[int, int] | None]], top: int
                     via = " (by transposition)" if answer.via else ""
                     paths = sum(c.paths for c in answer.candidates) if answer.candidates else 0
                     result.notes.setdefault(number, []).append(
-                        f"Book, {name}{via}: step {index // 2 + 1} of {steps[: index + 2]}"
+                        f"Book, {name}{via}: step {index // 2 + 1} of {answer.line(steps[: index + 2])}"
                         + (f"; the book continues with {_moves(answer)} ({paths} paths)" if answer.candidates
                            else "; end of the book's line"))
                     continue
@@ -69,8 +69,9 @@ def plan(store: Store, moves: list[tuple[str, tuple[int, int] | None]], top: int
                 words = ", ".join(
                     f"{label} {format_gtp_vertex(point)}" for point, label in labels) or "no move"
                 tenuki = " or tenuki" if any(c.token == TENUKI for c in offered) else ""
+                line = base.line(steps[:index]) or "(empty corner)"
                 result.notes.setdefault(number, []).append(
-                    f"Out of the book, {name}: this move left the book's line {steps[:index] or '(empty corner)'}; "
+                    f"Out of the book, {name}: this move left the book's line {line}; "
                     f"the book offered {words}{tenuki}.")
                 result.left[name] = number
                 break
