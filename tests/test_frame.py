@@ -18,6 +18,7 @@ from sgfmill import sgf
 
 from joseki.book.importer import import_files
 from joseki.book.query import CornerAnswer, next_moves
+from joseki.book.show import show
 from joseki.book.store import Store
 from joseki.core.conditions import Condition, display, setup
 from joseki.core.geometry import ALL_TRANSFORMS, Corner, Point, Transform
@@ -184,3 +185,14 @@ def test_no_zone_letters_in_what_people_read(kogo: Store, tmp_path: Path) -> Non
         assert not ZONE_RUN.search(text), ZONE_RUN.search(text)
     assert "(steps DDCF)" in joseki("next", "Q16", "R14", "--show-steps", db=db)
     assert '"steps": "DDCF"' in joseki("next", "Q16", "R14", "--json", db=db)
+
+
+@pytest.mark.parametrize("first", ["b", "w"])
+@pytest.mark.parametrize("t", ALL_TRANSFORMS, ids=lambda t: f"{t.corner.value}{'-swap' if t.swap else ''}")
+def test_show_reads_the_sources_comments_in_the_frame_asked(hand: Store, t: Transform, first: str) -> None:
+    shown = show(hand, [gtp((15, 3), t), gtp((16, 5), t)], first=first)
+    mover, other = ("Black", "White") if first == "b" else ("White", "Black")
+    [(_, comment)] = shown.moves[1].comments
+    e, i, triangle = (gtp(p, t) for p in ((16, 7), (15, 8), (14, 3)))
+    assert comment.startswith(f"{e} is better than {i} if there's a {mover} stone on the triangled point ({triangle}).")
+    assert f"{i} is possible if {other} is not on the {expected_top(t)} side." in comment

@@ -9,6 +9,7 @@ its end (:mod:`joseki.book.favour`); a line that goes on in the book also gets i
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 from sqlalchemy import Connection, select
@@ -27,7 +28,8 @@ from joseki.core.notation import format_gtp_vertex
 from joseki.core.position import replay
 from joseki.core.priority import Record
 from joseki.core.steps import Color, canonical, iter_points, other, parse_steps
-from joseki.core.wording import line_text
+from joseki.core.wording import SourceFrame, line_text, reframe
+from joseki.sgf.booknotes import source_frame
 
 
 @dataclass(slots=True)
@@ -151,17 +153,18 @@ def _moves(conn: Connection, store: Store, lookup: Lookup, line: str, first: Col
         color = other(color)
     nb, c = store.tables["node_book"], store.tables["collection"]
     query = (select(nb.c.node_id, c.c.name, nb.c.paths, nb.c.category, nb.c.comment, nb.c.conditions,
-                    nb.c.prior_games, nb.c.prior_wins)
+                    nb.c.prior_games, nb.c.prior_wins, nb.c.properties, nb.c.collection_id)
              .join(c, c.c.id == nb.c.collection_id).where(nb.c.node_id.in_(list(ids))).order_by(c.c.name))
     if lookup.collection_ids is not None:
         query = query.where(nb.c.collection_id.in_(lookup.collection_ids))
-    for nid, name, paths, category, comment, conditions, prior_games, prior_wins in conn.execute(query):
+    for nid, name, paths, category, comment, conditions, prior_games, prior_wins, props, cid in conn.execute(query):
         info = infos[ids[nid]]
         info.in_book = True
         info.paths += paths
         info.category = merge(info.category, category)
         if comment:
-            info.comments.append((name, comment))
+            source = _source_frame(conn, store, cid, ids[nid], json.loads(props) if props else {})
+            info.comments.append((name, comment if source is None else reframe(comment, source, transform, first)))
         for condition in from_json(conditions):
             shown_condition = display(condition, transform, first)
             if shown_condition.text not in info.conditions:
@@ -179,6 +182,19 @@ def _moves(conn: Connection, store: Store, lookup: Lookup, line: str, first: Col
                 later.in_book = False
             break
     return out
+
+
+def _source_frame(conn: Connection, store: Store, collection_id: int, prefix: str,
+                  props: dict[str, list[str]]) -> SourceFrame | None:
+    """The frame a collection's comment on ``prefix`` was written in: that of one of its records through it."""
+    var = store.tables["variation"]
+    row = conn.execute(select(var.c.corner, var.c.swapped, var.c.first_color)
+                       .where(var.c.collection_id == collection_id, var.c.steps.startswith(prefix, autoescape=True))
+                       .limit(1)).first()
+    if row is None:
+        return None
+    corner, swapped, first = row
+    return source_frame({k: tuple(v) for k, v in props.items()}, Transform(Corner(corner), bool(swapped)), first)
 
 
 def _records(conn: Connection, store: Store, lookup: Lookup, line: str) -> list[str]:

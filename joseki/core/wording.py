@@ -170,6 +170,12 @@ def render(text: str, transform: Transform, first: Color,
     return _PLACEHOLDER.sub(one, text), named
 
 
+def reframe(text: str, source: SourceFrame, transform: Transform, first: Color,
+            fmt: Callable[[Point], str] = format_gtp_vertex) -> str:
+    """A source's free text (a comment) read in its frame and shown in ``transform``'s, ``first`` moving first."""
+    return render(to_canonical(text, source), transform, first, fmt)[0]
+
+
 def line_text(steps: str, transform: Transform, fmt: Callable[[Point], str] = format_gtp_vertex) -> str:
     """The moves of a play-step string on the board (``Q16 R14 tenuki R12``), for people to read."""
     return " ".join("tenuki" if z is None else fmt(transform.to_board(z, SIZE)) for z in iter_points(steps))

@@ -35,7 +35,7 @@ from joseki.core.geometry import Point, Transform
 from joseki.core.judgement import LABEL, MOVE, SELF, Target, judge
 from joseki.core.notation import TENUKI, format_zone_point
 from joseki.core.priority import Record
-from joseki.core.steps import other, reflection_needed, swap_token
+from joseki.core.steps import Color, other, reflection_needed, swap_token
 from joseki.core.wording import SourceFrame
 from joseki.core.zone import in_zone
 from joseki.sgf.forest import Forest, NodeNote, Variation
@@ -143,7 +143,7 @@ def _read(book: BookNotes, v: Variation, note: NodeNote, dialect: str) -> None:
         for target, condition in from_text(note.comment):
             if target.kind == LABEL and labels is None:
                 labels = _labels(props, prefix, v)
-            frame = frame or source_frame(props, v)
+            frame = frame or source_frame(props, Transform(v.corner, v.swap), v.first_color)
             book.condition(_resolve(target, prefix, v, note, labels), in_frame(condition, frame))
     if dialect == "pachi":
         for condition in from_pachi(note.comment):
@@ -205,7 +205,7 @@ def _labels(props: dict[str, tuple[str, ...]], prefix: str, v: Variation) -> dic
     return tokens
 
 
-def source_frame(props: dict[str, tuple[str, ...]], v: Variation) -> SourceFrame:
+def source_frame(props: dict[str, tuple[str, ...]], transform: Transform, first: Color) -> SourceFrame:
     """The frame a node's comment speaks in: its record's, with the node's labels and marks as board points."""
     labels: dict[str, Point] = {}
     for value in props.get("LB", ()):
@@ -216,7 +216,7 @@ def source_frame(props: dict[str, tuple[str, ...]], v: Variation) -> SourceFrame
     for key in ("TR", "SQ", "CR", "MA"):
         with suppress(ValueError):
             marks[key] = tuple(p for value in props.get(key, ()) for p in sgf_points(value))
-    return SourceFrame(Transform(v.corner, v.swap), v.first_color, labels, marks)
+    return SourceFrame(transform, first, labels, marks)
 
 
 def _read_counts(book: BookNotes, v: Variation, note: NodeNote) -> None:
