@@ -14,6 +14,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from sgfmill import sgf
 
 from joseki.book.importer import import_files
@@ -23,6 +25,7 @@ from joseki.book.store import Store
 from joseki.core.conditions import Condition, display, setup
 from joseki.core.geometry import ALL_TRANSFORMS, Corner, Point, Transform
 from joseki.core.notation import format_gtp_vertex, parse_move
+from joseki.core.wording import SourceFrame, render, to_canonical
 
 from .conftest import GAMES, KOGO, Databases, need
 from .games import write_game
@@ -196,3 +199,24 @@ def test_show_reads_the_sources_comments_in_the_frame_asked(hand: Store, t: Tran
     e, i, triangle = (gtp(p, t) for p in ((16, 7), (15, 8), (14, 3)))
     assert comment.startswith(f"{e} is better than {i} if there's a {mover} stone on the triangled point ({triangle}).")
     assert f"{i} is possible if {other} is not on the {expected_top(t)} side." in comment
+
+
+WORDS = ["Black", "white", "the top", "at top", "the lower right", "upper-left", "top-right", "the left side",
+         "right side", "the right move", "one line lower", "top priority", "if", "has", "support", "on", ",", "."]
+
+
+@given(st.lists(st.sampled_from(WORDS), max_size=12), st.sampled_from(ALL_TRANSFORMS), st.sampled_from("bw"))
+def test_text_read_back_in_its_own_frame_is_unchanged(words: list[str], t: Transform, first: str) -> None:
+    text = " ".join(words)
+    frame = SourceFrame(t, first, {}, {})
+    assert render(to_canonical(text, frame), t, first)[0] == text
+
+
+@given(st.lists(st.sampled_from(WORDS), max_size=12), st.sampled_from(ALL_TRANSFORMS),
+       st.sampled_from(ALL_TRANSFORMS), st.sampled_from("bw"))
+def test_a_round_trip_through_another_frame_comes_back(words: list[str], t: Transform, u: Transform,
+                                                         first: str) -> None:
+    """Shown in frame ``u`` and read there again, a text shows in its own frame as it was written."""
+    text = " ".join(words)
+    there = render(to_canonical(text, SourceFrame(t, first, {}, {})), u, first)[0]
+    assert render(to_canonical(there, SourceFrame(u, first, {}, {})), t, first)[0] == text

@@ -212,7 +212,9 @@ def test_real_conditions(kogo: Store) -> None:
     assert kinds["ladder"] > 500 and kinds["nearby"] > 200 and kinds["setup"] > 100
     fix = book_notes(flatten_file(need(JOSEKIFIX)))
     texts = {c.text for note in fix.moves.values() for c in note.conditions if c.kind == "ladder"}
-    assert "noladder_other = F4" in texts and len(texts) > 5
+    assert "noladder_other = {p:FD}" in texts and len(texts) > 5  # F4 of Pachi's lower-left corner
+    shown = {display(Condition("ladder", t), Transform(Corner.BOTTOM_LEFT), "b").text for t in texts}
+    assert "ladder: noladder_other = F4" in shown and "ladder: ladder_own_setup_own = F4 G2" in shown
 
 
 def test_next_carries_conditions(kogo: Store) -> None:

@@ -31,7 +31,7 @@ from joseki.core.geometry import Point, Transform
 from joseki.core.judgement import SELF, Target, sentences, subjects
 from joseki.core.notation import format_gtp_vertex, format_zone_point, parse_zone_point
 from joseki.core.steps import Color
-from joseki.core.wording import SourceFrame, render, to_canonical
+from joseki.core.wording import SourceFrame, render, to_canonical, vertices_to_canonical
 
 KINDS = ("ladder", "nearby", "setup", "reading")
 SETUP_COLOURS = {"AB": "black", "AW": "white", "AE": "empty"}
@@ -160,11 +160,19 @@ def sgf_points(value: str) -> list[Point]:
     return [(x, y) for x in range(min(x1, x2), max(x1, x2) + 1) for y in range(min(y1, y2), max(y1, y2) + 1)]
 
 
-def in_frame(condition: Condition, frame: SourceFrame) -> Condition:
-    """A free-text condition with the source's words as placeholders (:func:`joseki.core.wording.to_canonical`)."""
+def in_frame(condition: Condition, frame: SourceFrame, vertices: bool = False) -> Condition:
+    """A free-text condition with the source's words as placeholders (:func:`joseki.core.wording.to_canonical`).
+
+    Pachi's ladder keys (``ladder_own = E5``), and with ``vertices`` any text, also get their GTP
+    vertices as placeholders (:func:`~joseki.core.wording.vertices_to_canonical`).
+    """
     if condition.kind not in ("ladder", "nearby"):
         return condition
-    return Condition(condition.kind, to_canonical(condition.text, frame))
+    key = _PACHI_LADDER.fullmatch(condition.text) is not None
+    text = condition.text if key else to_canonical(condition.text, frame)
+    if key or vertices:
+        text = vertices_to_canonical(text.replace("{", "(").replace("}", ")") if key else text, frame)
+    return Condition(condition.kind, text)
 
 
 @dataclass(frozen=True, slots=True)

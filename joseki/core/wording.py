@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from joseki.core.geometry import Point, Transform
-from joseki.core.notation import format_gtp_vertex, format_sgf_point, format_zone_point
+from joseki.core.notation import GTP_COLUMNS, format_gtp_vertex, format_sgf_point, format_zone_point
 from joseki.core.steps import Color, iter_points, other
 
 SIZE = 19
@@ -38,6 +38,7 @@ _PLACEHOLDER = re.compile(r"\{([pmcsk]):([^{}]*)\}")
 _LABEL = re.compile(r"'([a-z])(?:\s*\*)?'")
 _MARK = re.compile(r"\b(" + "|".join(MARK_WORDS) + r")(\s+(?:points?|stones?|positions?|moves?|spots?|areas?))?\b",
                    re.I)
+_VERTEX = re.compile(r"\b([A-HJ-T])(1[0-9]|[1-9])\b")
 _COLOUR = re.compile(r"\b(black|white)\b", re.I)
 _VERTICAL = r"upper|lower|top|bottom"
 _CORNER = re.compile(rf"\b({_VERTICAL})([- ])(left|right)\b", re.I)
@@ -103,6 +104,15 @@ def to_canonical(text: str, frame: SourceFrame) -> str:
                              (_SIDE_AFTER, side), (_SIDE_BEFORE, side)):
         text = _outside_placeholders(text, pattern, replace)
     return text
+
+
+def vertices_to_canonical(text: str, frame: SourceFrame) -> str:
+    """``text`` with its GTP vertices (Pachi's ``ladder_own = E5``) as point placeholders of the canonical frame."""
+
+    def vertex(m: re.Match[str]) -> str:
+        return f"{{p:{_zone(frame, (GTP_COLUMNS.index(m.group(1)), SIZE - int(m.group(2))))}}}"
+
+    return _outside_placeholders(text, _VERTEX, vertex)
 
 
 def _outside_placeholders(text: str, pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str]) -> str:

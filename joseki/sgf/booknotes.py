@@ -144,10 +144,10 @@ def _read(book: BookNotes, v: Variation, note: NodeNote, dialect: str) -> None:
             if target.kind == LABEL and labels is None:
                 labels = _labels(props, prefix, v)
             frame = frame or source_frame(props, Transform(v.corner, v.swap), v.first_color)
-            book.condition(_resolve(target, prefix, v, note, labels), in_frame(condition, frame))
+            book.condition(_resolve(target, prefix, v, note, labels), in_frame(condition, frame, dialect == "pachi"))
     if dialect == "pachi":
         for condition in from_pachi(note.comment):
-            book.condition(prefix, condition)
+            book.condition(prefix, in_frame(condition, source_frame(props, Transform(v.corner, v.swap), v.first_color)))
     elif dialect == "gnugo":
         for condition in from_gnugo(note.comment):
             book.condition(prefix, condition)
