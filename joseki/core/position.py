@@ -54,7 +54,7 @@ class IllegalMove(ValueError):
 
 
 class LocalBoard:
-    """A zone's stones, played with captures and no suicide."""
+    """A zone's stones (or a whole board's), played with captures; suicide only where the rules allow it."""
 
     def __init__(self, size: int = ZONE_BOARD_SIZE) -> None:
         self.size = size
