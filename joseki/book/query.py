@@ -27,7 +27,7 @@ from dataclasses import dataclass, field, replace
 from joseki.book.favour import Favour, main_line, verdict
 from joseki.book.lookup import Child, Lookup
 from joseki.book.store import Store
-from joseki.core.category import NEVER_FIRST, merge
+from joseki.core.category import NEVER_FIRST, category_label, combined, merge_sources
 from joseki.core.corners import CornerTable, corner_tables
 from joseki.core.geometry import Corner, Point, Transform
 from joseki.core.notation import TENUKI, format_gtp_vertex, format_sgf_point, parse_move
@@ -52,6 +52,14 @@ class Candidate:
     conditions: list[str] = field(default_factory=list)
     favour: Favour | None = None
     mover_first: bool = True
+    sources: dict[str, str | None] = field(default_factory=dict)
+    """Each collection holding the move and its verdict (None: silent); ``category`` is their
+    :func:`~joseki.core.category.combined` verdict, what ordering and priority use."""
+
+    @property
+    def label(self) -> str:
+        """The category as shown, naming its sources where they differ (:func:`joseki.core.category.category_label`)."""
+        return category_label(self.sources) if self.sources else self.category or ""
 
     @property
     def mover_favour(self) -> float | None:
@@ -63,7 +71,8 @@ class Candidate:
     def as_json(self) -> dict[str, object]:
         rate = self.record.win_rate
         return {"move": self.move, "paths": self.paths, "priority": round(self.priority, 4),
-                "category": self.category, "games": self.record.games, "wins": self.record.wins,
+                "category": self.category, "categories": dict(self.sources), "category_label": self.label,
+                "games": self.record.games, "wins": self.record.wins,
                 "win_rate": None if rate is None else round(rate, 4), "conditions": self.conditions,
                 "favourability": None if self.favour is None else {**self.favour.as_json(),
                                                                    "mover": round(self.mover_favour or 0.0, 4)}}
@@ -130,12 +139,13 @@ def _token_point(token: str) -> Point:
     return (ord(token[0]) - 65, ord(token[1]) - 65)
 
 
-def _candidate(token: str, paths: int, category: str | None, transform: Transform, sgf: bool) -> Candidate:
+def _candidate(token: str, paths: int, category: str | None, transform: Transform, sgf: bool,
+               sources: dict[str, str | None] | None = None) -> Candidate:
     if token == TENUKI:
-        return Candidate(token, "tenuki", None, paths, category=category)
+        return Candidate(token, "tenuki", None, paths, category=category, sources=dict(sources or {}))
     point = transform.to_board(_token_point(token), 19)
     move = format_sgf_point(point) if sgf else format_gtp_vertex(point)
-    return Candidate(token, move, point, paths, category=category)
+    return Candidate(token, move, point, paths, category=category, sources=dict(sources or {}))
 
 
 def merge_symmetric(base: str, children: list[Child]) -> list[Child]:
@@ -152,13 +162,14 @@ def merge_symmetric(base: str, children: list[Child]) -> list[Child]:
         if key in groups:
             kept = groups[key]
             kept.paths += child.paths
-            kept.category = merge(kept.category, child.category)
+            merge_sources(kept.sources, child.sources)
+            kept.category = combined(kept.sources)
             kept.record = kept.record + child.record
             kept.prior_games += child.prior_games
             kept.prior_wins += child.prior_wins
             kept.conditions = kept.conditions + [c for c in child.conditions if c not in kept.conditions]
         else:
-            groups[key] = replace(child)
+            groups[key] = replace(child, sources=dict(child.sources))
     return list(groups.values())
 
 
@@ -201,7 +212,7 @@ def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first:
         cands = []
         for ch, record, prio in book_candidates(lookup, base, children, options):
             cand = _candidate(reflect(ch.token) if reflected else ch.token, ch.paths, ch.category, transform,
-                              options.sgf)
+                              options.sgf, ch.sources)
             cand.record, cand.priority = record, prio
             cand.prior_games, cand.prior_wins = ch.prior_games, ch.prior_wins
             cand.conditions = ch.conditions

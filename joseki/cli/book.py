@@ -79,7 +79,7 @@ def _print_shown(s: Shown) -> None:
         table.add_column(name, justify="right" if name in ("#", "paths", "games", "win %") else "left")
     for m in s.moves:
         rate = m.record.win_rate
-        category = f"[red]{m.category}[/]" if m.category in NEVER_FIRST else (m.category or "")
+        category = f"[red]{m.label}[/]" if m.category in NEVER_FIRST else m.label
         table.add_row(str(m.number), f"{'B' if m.color == 'b' else 'W'} {m.move}", "yes" if m.in_book else "[red]no[/]",
                       str(m.paths), str(m.record.games), "" if rate is None else f"{100 * rate:.0f}", category,
                       Text("\n".join(m.conditions)))

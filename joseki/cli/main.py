@@ -194,7 +194,7 @@ def _print_answer(a: CornerAnswer) -> None:
     for c in shown:
         label = labels.get(c.point, "") if c.point is not None else ""
         rate = c.record.win_rate
-        category = f"[red]{c.category}[/]" if c.category in NEVER_FIRST else (c.category or "")
+        category = f"[red]{c.label}[/]" if c.category in NEVER_FIRST else c.label
         favour = c.mover_favour
         table.add_row(label, c.move, str(c.paths), str(c.record.games), "" if rate is None else f"{100 * rate:.0f}",
                       f"{c.priority:.2f}", "" if favour is None else f"{favour:+.2f}", category,

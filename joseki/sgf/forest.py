@@ -41,8 +41,9 @@ class NodeNote:
 
     ``step`` is the number of tokens of that prefix (0 = before the first move). ``moves``
     holds, for each move of the path up to this node (passes and moves elsewhere included,
-    so ``len(moves)`` is the node's move number), the number of tokens after it; ``own`` is
-    True when the node itself holds a move, ``setup`` when it holds setup stones.
+    so ``len(moves)`` is the node's move number), the number of tokens after it; ``passes``
+    the numbers of those moves that were passes (no stone, so a diagram numbers no stone for
+    them); ``own`` is True when the node itself holds a move, ``setup`` when it holds setup stones.
     """
 
     step: int
@@ -51,6 +52,7 @@ class NodeNote:
     moves: tuple[int, ...] = ()
     own: bool = False
     setup: bool = False
+    passes: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,7 +190,7 @@ def _local_point(raw: bytes, transform: Transform) -> Point | None:
 
 
 def _note(props: dict[str, list[bytes]], step: int, decoder: _Decoder, moves: list[int],
-          own: bool) -> NodeNote | None:
+          own: bool, passes: list[int]) -> NodeNote | None:
     comment = decoder.text(props["C"][0]).strip() if "C" in props else ""
     kept = tuple(
         (key, tuple(decoder.text(v) for v in props[key]))
@@ -196,19 +198,19 @@ def _note(props: dict[str, list[bytes]], step: int, decoder: _Decoder, moves: li
     )
     if not comment and not kept:
         return None
-    return NodeNote(step, comment, kept, tuple(moves), own, not SETUP_PROPERTIES.isdisjoint(props))
+    return NodeNote(step, comment, kept, tuple(moves), own, not SETUP_PROPERTIES.isdisjoint(props), tuple(passes))
 
 
 def _flatten_game(game: sgf_grammar.Coarse_game_tree, game_index: int, decoder: _Decoder,
                   forest: Forest) -> None:
     """Walk one game tree depth first, emitting a variation at each leaf."""
     Frame = tuple[sgf_grammar.Coarse_game_tree, int | None, StepBuilder, Transform | None,
-                  dict[bytes, Point | None], list[str], list[NodeNote], bool, list[int]]
-    stack: list[Frame] = [(game, None, StepBuilder(), None, {}, [], [], False, [])]
+                  dict[bytes, Point | None], list[str], list[NodeNote], bool, list[int], list[int]]
+    stack: list[Frame] = [(game, None, StepBuilder(), None, {}, [], [], False, [], [])]
     zones: dict[Transform, dict[bytes, Point | None]] = {}
     nodes = 0
     while stack:
-        tree, child_index, builder, transform, known, path, notes, setup, moves = stack.pop()
+        tree, child_index, builder, transform, known, path, notes, setup, moves, passes = stack.pop()
         for position, props in enumerate(tree.sequence):
             nodes += 1
             if position:
@@ -231,11 +233,13 @@ def _flatten_game(game: sgf_grammar.Coarse_game_tree, game_index: int, decoder: 
                 else:
                     builder.local(color, local)
                 moves.append(len(builder.tokens) + builder.pending_tenuki())
+                if local is None and _board_point(raw) is None:
+                    passes.append(len(moves))
             if len(props) > (color is not None):
                 if not setup and not SETUP_PROPERTIES.isdisjoint(props):
                     setup = True
                 note = _note(props, len(builder.tokens) + builder.pending_tenuki(), decoder, moves,
-                             color is not None)
+                             color is not None, passes)
                 if note is not None:
                     notes.append(note)
         children = tree.children
@@ -244,10 +248,10 @@ def _flatten_game(game: sgf_grammar.Coarse_game_tree, game_index: int, decoder: 
             continue
         for index in range(len(children) - 1, -1, -1):
             if index == 0:
-                stack.append((children[0], 0, builder, transform, known, path, notes, setup, moves))
+                stack.append((children[0], 0, builder, transform, known, path, notes, setup, moves, passes))
             else:
                 stack.append((children[index], index, builder.copy(), transform, known, list(path),
-                              list(notes), setup, list(moves)))
+                              list(notes), setup, list(moves), list(passes)))
     forest.nodes += nodes
 
 
