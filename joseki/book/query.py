@@ -114,6 +114,9 @@ class CornerAnswer:
 def rank_key(rank: str = "popularity") -> Callable[[Candidate], tuple[bool, float, float, str]]:
     """Order of candidates: never a mistake or trick first, then by ``rank`` (:data:`~joseki.core.priority.RANKS`).
 
+    A mistake or trick is the candidate's combined verdict (:func:`~joseki.core.category.combined`):
+    a move disputed between collections is not put last, but its priority is below neutral.
+
     ``popularity`` (the default for ``next``) counts book paths plus games played: a player
     studying wants what strong players play. ``priority`` orders by the posterior mean: a
     program facing one opponent wants what wins against it.

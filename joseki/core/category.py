@@ -7,6 +7,11 @@ letter as a comment's first character (on its pattern nodes, marked MA or SQ); P
 on a comment's first line (``<bad>``, ``<tenuki>``, ...); OGS headings (``## Joseki``,
 ``### Common Mistake``); this project's own ``JC`` property in its exports. Free text in
 Kogo's style is read by :mod:`joseki.core.judgement`, because it often speaks of other moves.
+
+Each collection's verdict is kept with its source (``node_book`` has one row per node and
+collection). Where several collections hold a move, :func:`combined` gives the one category
+the book acts on (priority, order, the GTP policy) and :func:`category_label` the text shown,
+which names each differing verdict's sources: one collection never silently overrides another.
 """
 
 from __future__ import annotations

@@ -3,13 +3,14 @@
 The file's dialect (:func:`joseki.core.category.detect_dialect`) decides how its notes are read.
 A note speaks of its own move (the prefix after its node), and free text also of other
 moves (:mod:`joseki.core.judgement`): a label is resolved to the continuation played at the
-labelled point (a label outside the zone names no book move), a move number to that move
-of the line if it is at most :data:`MOVE_REACH` moves back. A good word on a tenuki means
-``tenuki-ok``. Setup stones are a condition of the move played with them on the board: the
-node's own move, else the next move of each line through it (but for stones set up before
-the first move). The KataGo trees' JSON counts
-become the move's prior statistics, from the point of view of the player who made it: games
-with a result and that player's wins.
+labelled point (a label outside the zone names no book move), a move number ("White 3") to
+that colour's stone of the line (:func:`_numbered`; never a pass) if it is at most
+:data:`MOVE_REACH` moves back. A verdict said on the move's own node beats one said on another
+node that names it (:class:`MoveNote`). A good word on a tenuki means ``tenuki-ok``. Setup
+stones are a condition of the move played with them on the board: the node's own move, else
+the next move of each line through it (but for stones set up before the first move). The
+KataGo trees' JSON counts become the move's prior statistics, from the point of view of the
+player who made it: games with a result and that player's wins.
 This project's exports carry all of it in ``J*`` properties, read back exactly.
 """
 
