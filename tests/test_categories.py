@@ -137,11 +137,18 @@ def test_a_number_names_a_stone_of_its_colour() -> None:
 
 
 def test_a_verdict_on_the_moves_own_node_beats_one_naming_it() -> None:
-    text = "(;FF[4]SZ[19];B[pd];W[qf]LB[qh:a]C['a' is a mistake.];B[qh]C[Joseki.])"
-    found = book_notes(flatten_bytes(text.encode())).moves["DDCFCH"]
-    assert (found.own, found.named, found.category) == ("ideal", "mistake", "ideal")
-    named_only = notes("(;FF[4]SZ[19];B[pd];W[qf]LB[qh:a]C['a' is a mistake.];B[qh])")
-    assert named_only["DDCFCH"] == "mistake"
+    def note(parent: str, own: str) -> tuple[str | None, str | None, str | None]:
+        text = f"(;FF[4]SZ[19];B[pd];W[qf]LB[qh:a]C[{parent}];B[qh]{own})"
+        found = book_notes(flatten_bytes(text.encode())).moves["DDCFCH"]
+        return found.own, found.named, found.category
+
+    assert note("Black continues with 'a'.", "C[* Joseki *]") == ("ideal", "good", "ideal")
+    assert note("'a' is correct.", "C[Black 3 is slow.]") == ("question", "ideal", "question")
+    assert note("'a' is correct.", "BM[1]") == ("mistake", "ideal", "mistake")
+    assert note("'a' is a mistake.", "") == (None, "mistake", "mistake")
+    # a warning said on another node is never hidden by an offer on the move's own node
+    assert note("'a' is a mistake.", "C[Joseki.]") == ("ideal", "mistake", "mistake")
+    assert note("'a' is a trick.", "TE[1]") == ("good", "trick", "trick")
 
 
 def test_equal_verdicts_give_the_more_cautious() -> None:

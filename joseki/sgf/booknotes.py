@@ -6,11 +6,12 @@ moves (:mod:`joseki.core.judgement`): a label is resolved to the continuation pl
 labelled point (a label outside the zone names no book move), a move number ("White 3") to
 that colour's stone of the line (:func:`_numbered`; never a pass) if it is at most
 :data:`MOVE_REACH` moves back. A verdict said on the move's own node beats one said on another
-node that names it (:class:`MoveNote`). A good word on a tenuki means ``tenuki-ok``. Setup
-stones are a condition of the move played with them on the board: the node's own move, else
-the next move of each line through it (but for stones set up before the first move). The
-KataGo trees' JSON counts become the move's prior statistics, from the point of view of the
-player who made it: games with a result and that player's wins.
+node that names it, but never hides a warning said there (:class:`MoveNote`). A good word
+on a tenuki means ``tenuki-ok``. Setup stones are a condition of the move played with them on
+the board: the node's own move, else the next move of each line through it (but for stones
+set up before the first move). The KataGo trees' JSON counts become the move's prior
+statistics, from the point of view of the player who made it: games with a result and that
+player's wins.
 This project's exports carry all of it in ``J*`` properties, read back exactly.
 """
 
@@ -20,7 +21,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from joseki.core.category import categorise, check_category, detect_dialect, merge
+from joseki.core.category import NEVER_FIRST, categorise, check_category, detect_dialect, merge
 from joseki.core.conditions import Condition, from_gnugo, from_pachi, from_text, parse_condition, setup
 from joseki.core.geometry import Transform
 from joseki.core.judgement import LABEL, MOVE, SELF, Target, judge
@@ -48,7 +49,8 @@ class MoveNote:
     Its category follows a precedence (:attr:`category`): a verdict said on the move's own
     node (its marks, class letter, tags or headings, a bare verdict, its own number) beats one
     said on another node that names it (a label on the previous node's diagram, a number on a
-    later node); among verdicts of equal standing the more cautious wins.
+    later node), but never hides a warning (trick, mistake) said there; among verdicts of equal
+    standing the more cautious wins.
     """
 
     own: str | None = None
@@ -62,8 +64,10 @@ class MoveNote:
 
     @property
     def category(self) -> str | None:
-        """The move's category in this file: its own node's verdict, else the verdict naming it."""
-        return self.own if self.own is not None else self.named
+        """The move's category in this file: its own node's verdict, else (or if only it warns) the one naming it."""
+        if self.own is None or (self.named in NEVER_FIRST and self.own not in NEVER_FIRST):
+            return self.named
+        return self.own
 
 
 @dataclass(slots=True)
