@@ -21,6 +21,7 @@ from joseki.core.priority import Record
 
 _PROFILES: WeakKeyDictionary[Store, dict[str, int]] = WeakKeyDictionary()
 _STATEMENTS: WeakKeyDictionary[Store, dict[bool, Select[Any]]] = WeakKeyDictionary()
+_NAMES: WeakKeyDictionary[Store, dict[int, str]] = WeakKeyDictionary()
 
 
 def _children_statement(store: Store, filtered: bool) -> Select[Any]:
@@ -79,14 +80,14 @@ class Lookup:
             if missing:
                 raise ValueError(f"no collection named {', '.join(map(repr, missing))}")
             self.collection_ids = sorted(found.values())
-        self._names: dict[int, str] | None = None
 
     def collection_name(self, collection_id: int) -> str:
-        """The name of a collection, by id (all names read once per lookup, on first use)."""
-        if self._names is None or collection_id not in self._names:
+        """The name of a collection, by id; names once read are kept for the store (a collection keeps its name)."""
+        names = _NAMES.setdefault(self.store, {})
+        if collection_id not in names:
             c = self.store.tables["collection"]
-            self._names = {int(cid): str(name) for cid, name in self.conn.execute(select(c.c.id, c.c.name))}
-        return self._names[collection_id]
+            names.update((int(cid), str(name)) for cid, name in self.conn.execute(select(c.c.id, c.c.name)))
+        return names[collection_id]
 
     def profile_id(self, name: str) -> int | None:
         """The id of profile ``name`` (None if it does not exist); ids once found are kept for the store."""
