@@ -59,7 +59,8 @@ class MoveInfo:
                 "category": self.category, "categories": dict(self.sources), "category_label": self.label,
                 "conditions": self.conditions,
                 "comments": [{"collection": c, "text": t} for c, t in self.comments],
-                "games": self.record.games, "wins": self.record.wins, "losses": self.record.losses,
+                "games": self.record.games, "corners": self.record.corners, "wins": self.record.wins,
+                "losses": self.record.losses,
                 "draws": self.record.draws, "prior_games": self.prior_games, "prior_wins": self.prior_wins}
 
 
