@@ -23,6 +23,7 @@ from joseki import __version__
 from joseki.core.notation import format_gtp_vertex, parse_gtp_vertex
 from joseki.core.steps import other
 from joseki.engine.gtp import DEFAULT_TIMEOUT, EngineDied, EngineError, GameState, GtpEngine, GtpError
+from joseki.sgf.output import write_output
 
 _SCORE = re.compile(r"^([BW])\+(\d+(?:\.\d+)?|R|Resign|T|Time|F|Forfeit)?$", re.IGNORECASE)
 
@@ -165,7 +166,7 @@ def _write_sgf(path: Path, state: GameState, black: str, white: str, over: _Game
     for color, point in state.moves:
         node = game.extend_main_sequence()
         node.set_move(color, None if point is None else (state.size - 1 - point[1], point[0]))
-    path.write_bytes(game.serialise())
+    write_output(path, game.serialise())
 
 
 def play_match(black_cmd: str, white_cmd: str, games: int, out_dir: Path, max_moves: int = 400,
