@@ -31,13 +31,17 @@ def check_output(path: Path) -> os.stat_result | None:
 
     Called before long work too, so that a bad ``-o`` fails at once.
     """
+    folder = path.parent
+    if not folder.exists():
+        raise OutputError(f"{path}: no such folder {folder}")
+    if not folder.is_dir():
+        raise OutputError(f"{path}: {folder} is not a folder")
     try:
         st = path.lstat()
     except FileNotFoundError:
         st = None
     except OSError as exc:
         raise OutputError(f"{path}: cannot write: {exc.strerror}") from None
-    folder = path.parent
     if st is not None and stat.S_ISLNK(st.st_mode):
         raise OutputError(f"{path}: is a symbolic link; not writing through it (give the file it points to, "
                           f"or remove the link)")
@@ -45,10 +49,6 @@ def check_output(path: Path) -> os.stat_result | None:
         raise OutputError(f"{path}: is a folder (give a file name)")
     if st is not None and not stat.S_ISREG(st.st_mode):
         raise OutputError(f"{path}: is not a regular file")
-    if not folder.exists():
-        raise OutputError(f"{path}: no such folder {folder}")
-    if not folder.is_dir():
-        raise OutputError(f"{path}: {folder} is not a folder")
     if st is not None and not os.access(path, os.W_OK):
         raise OutputError(f"{path}: cannot write: Permission denied")
     return st
