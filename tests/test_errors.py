@@ -308,3 +308,63 @@ def test_json_safe_keeps_the_values(value: object) -> None:
     dumped = json_safe(json.dumps(value, ensure_ascii=False))
     assert UNSAFE.search(dumped) is None
     assert json.loads(dumped) == value
+
+
+# --- the one error path, class by class ------------------------------------------------------------
+
+def _fails_with(func: Callable[[], object], capsys: pytest.CaptureFixture[str]) -> str:
+    """Call ``func`` under :func:`user_errors`; the exit must be 1 and stderr one ``error:`` line, returned."""
+    import typer
+
+    from joseki.cli.common import user_errors
+
+    with pytest.raises(typer.Exit) as exit_info:
+        user_errors(func)()
+    assert exit_info.value.exit_code == 1
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), lines
+    return lines[0]
+
+
+def test_os_errors_name_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "missing.sgf"
+    assert _fails_with(lambda: missing.open(), capsys) == f"error: {missing}: No such file or directory"
+    assert _fails_with(lambda: tmp_path.open("w"), capsys) == f"error: {tmp_path}: Is a directory"
+    assert _fails_with(lambda: os.rename(missing, tmp_path / "b"), capsys) == (
+        f"error: {missing} -> {tmp_path / 'b'}: No such file or directory")
+
+
+def test_driver_errors_outside_sqlalchemy_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import joseki.book.store  # noqa: F401  (loaded whenever a store was opened)
+
+    text = tmp_path / "notes.txt"
+    text.write_text("not a database\n" * 100)
+
+    def query() -> None:
+        with sqlite3.connect(text) as conn:
+            conn.execute("SELECT * FROM sqlite_master")
+
+    assert _fails_with(query, capsys).endswith(": file is not a database")
+
+
+def test_sqlalchemy_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from sqlalchemy import create_engine, text
+
+    engine = create_engine(f"sqlite:///{tmp_path / 'empty.sqlite'}")
+
+    def query() -> None:
+        with engine.connect() as conn:
+            conn.execute(text("SELECT * FROM no_such_table"))
+
+    assert _fails_with(query, capsys).endswith(": no such table: no_such_table")
+    engine.dispose()
+
+
+def test_bugs_keep_their_traceback(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from joseki.cli.common import DEBUG_VAR, user_errors
+
+    with pytest.raises(KeyError):
+        user_errors(lambda: {}["x"])()
+    monkeypatch.setenv(DEBUG_VAR, "1")
+    with pytest.raises(FileNotFoundError):
+        user_errors(lambda: (tmp_path / "missing").open())()
