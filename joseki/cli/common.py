@@ -185,6 +185,9 @@ class Group(TyperGroup):
         except Abort:
             print_error("aborted")
             code = 1
+        except Terminated:  # outside a command's own handling (user_errors)
+            print_error("terminated")
+            code = EXIT_TERMINATED
         finally:
             if previous is not None:
                 signal.signal(signal.SIGTERM, previous)
