@@ -47,12 +47,12 @@ from sqlalchemy.engine import make_url
 from joseki.book.importer import import_file
 from joseki.book.lookup import Lookup
 from joseki.book.query import next_moves
-from joseki.book.stats import add_records, aggregate, claim_games, profile_id, records_for
+from joseki.book.stats import add_records, claim_games, profile_id, records_for
 from joseki.book.store import Store, batched, node_id
 from joseki.core.notation import format_gtp_vertex
 from joseki.core.position import steps_key
 from joseki.core.priority import Record
-from joseki.games.learn import GameOutcome, examine_all, learn
+from joseki.games.learn import GameOutcome, examine_all, learn, total_records
 from joseki.sgf.game import read_game
 
 GAMES = SHARED / "games"
@@ -138,7 +138,7 @@ def write_share(url: str, profile: str, outcomes: list[GameOutcome], batch: int,
     for chunk in batched(outcomes, batch):
         with store.write() as conn:
             claimed = claim_games(conn, store, pid, [(o.key or "", o.source, o.result) for o in chunk])
-            add_records(conn, store, pid, aggregate(c for o in chunk if o.key in claimed for c in o.credits))
+            add_records(conn, store, pid, total_records(o.records for o in chunk if o.key in claimed))
     times.put((began, time.monotonic()))
     store.close()
 

@@ -27,8 +27,10 @@ def main() -> None:
     started = time.perf_counter()
     result, book = mine(store, files, args.min_games, "tygem", workers=args.workers)
     mine_s = time.perf_counter() - started
-    print(f"{result.learnt} games mined into {book.new} variations (min games {args.min_games})")
-    report({"games": len(files), "learnt": result.learnt, "records": book.new, "min_games": args.min_games,
+    records = book.new if book is not None else 0
+    print(f"{result.learnt} games mined into {records} variations (min games {args.min_games})")
+    report({"games": len(files), "learnt": result.learnt, "records": records, "min_games": args.min_games,
+            "corners": result.corners, "credits": result.credits,
             "mine_s": round(mine_s, 2), "sgfmill_s": round(sgfmill_s, 2), "ratio": round(mine_s / sgfmill_s, 3),
             "peak_mb": peak_mb()})
 

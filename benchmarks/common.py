@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -45,6 +46,19 @@ def sgfmill_visit(path: Path) -> int:
         nodes += 1
         stack.extend(node)
     return nodes
+
+
+def joseki_command() -> list[str]:
+    """The installed ``joseki`` command beside this interpreter (``python -m joseki`` without one)."""
+    script = Path(sys.executable).parent / "joseki"
+    return [str(script)] if script.exists() else [sys.executable, "-m", "joseki"]
+
+
+def wall_seconds(command: list[str], **kwargs: Any) -> float:
+    """Wall-clock seconds of one run of ``command`` as a whole process (it must succeed)."""
+    start = time.perf_counter()
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, **kwargs)
+    return time.perf_counter() - start
 
 
 def report(figures: dict[str, Any]) -> None:

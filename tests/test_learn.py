@@ -58,12 +58,14 @@ def test_learn_credits_each_book_move_to_its_player(starter: Store, tmp_path: Pa
     write_game(tmp_path / "g1.sgf", ["Q16", "R14", "R12", "D4"], result="B+R")
     report = learn(starter, [tmp_path], workers=1)
     assert (report.learnt, report.duplicates) == (1, 0)
-    assert record(starter, "DD") == Record(2, 1, 1, 0)  # Black's 4-4 at Q16 won, White's 4-4 at D4 lost
+    # one game, two corners: Black's 4-4 at Q16 won, White's 4-4 at D4 lost
+    assert record(starter, "DD") == Record(1, 1, 1, 0) and record(starter, "DD").corners == 2
+    assert (report.corners, report.credits) == (2, 4)
     assert record(starter, "DDCF") == Record(1, 0, 1, 0)  # White's approach lost
     assert record(starter, "DDCFCH") == Record(1, 1, 0, 0)
     again = learn(starter, [tmp_path], workers=1)
     assert (again.learnt, again.duplicates) == (0, 1)
-    assert record(starter, "DD") == Record(2, 1, 1, 0)
+    assert record(starter, "DD") == Record(1, 1, 1, 0)
 
 
 def test_results_and_unusable_games_are_counted_not_guessed(starter: Store, tmp_path: Path) -> None:

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from sqlalchemy.exc import IntegrityError
 
 from joseki.book.importer import import_files, prefix_counts
 from joseki.book.query import next_moves
-from joseki.book.store import SQLITE_REINDEX_ROWS, Store, current_revision, head_revision, insert_rows
+from joseki.book.store import Store, current_revision, head_revision
 from joseki.core.geometry import ALL_TRANSFORMS, Corner, Transform
 from joseki.core.notation import format_gtp_vertex, parse_gtp_vertex
 from joseki.sgf.forest import flatten_file
@@ -76,36 +77,35 @@ def test_two_files_into_one_collection_count_each_path_once(new_db: Callable[...
     assert paths == prefix_counts(lines)
 
 
-def _sqlite_indexes(store: Store) -> set[tuple[str, str]]:
-    with store.read() as conn:
-        rows = conn.exec_driver_sql("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL")
-        return {(name, sql) for name, sql in rows}
+def test_the_head_revision_read_from_the_scripts_is_alembics() -> None:
+    from alembic.script import ScriptDirectory
+
+    from joseki.book.store import alembic_config
+
+    assert head_revision() == ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
-def test_a_first_big_import_builds_the_indexes_it_dropped_again(tmp_path: Path) -> None:
-    store = Store(str(tmp_path / "fresh.sqlite"))
-    schema = _sqlite_indexes(store)
-    assert ("ix_node_parent_id", "CREATE INDEX ix_node_parent_id ON node (parent_id)") in schema
-    (report,) = import_files(store, [need(OGS)])
-    assert report.error is None and _sqlite_indexes(store) == schema
-    with store.read() as conn:
-        assert conn.exec_driver_sql("SELECT count(*) FROM node").scalar_one() >= SQLITE_REINDEX_ROWS  # a bulk load
-        plan = " ".join(str(r) for r in conn.exec_driver_sql(
-            "EXPLAIN QUERY PLAN SELECT id FROM node WHERE position_key = 1").all())
-        assert "ix_node_position_key" in plan
-        assert conn.exec_driver_sql("PRAGMA integrity_check").scalar() == "ok"
+def test_a_current_store_opens_without_importing_alembic(tmp_path: Path) -> None:
+    Store(str(tmp_path / "s.sqlite")).close()
+    code = ("import sys; from joseki.book.store import Store; Store(sys.argv[1]).close(); "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('alembic', 'pydantic')))")
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "s.sqlite")], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip() == "[]"
 
 
-def test_a_failed_bulk_insert_keeps_the_indexes(tmp_path: Path) -> None:
-    store = Store(str(tmp_path / "fresh.sqlite"))
-    schema = _sqlite_indexes(store)
-    rows = [(i, 0, "DD", 1, "DD", i) for i in range(SQLITE_REINDEX_ROWS)]
-    rows.append(rows[0])  # the same key twice: the insert fails after the indexes were dropped
-    with pytest.raises(IntegrityError), store.write() as conn:
-        insert_rows(conn, store.tables["node"], ("id", "parent_id", "move", "depth", "steps", "position_key"), rows)
-    assert _sqlite_indexes(store) == schema
-    with store.read() as conn:
-        assert conn.exec_driver_sql("SELECT count(*) FROM node").scalar() == 0
+def test_malformed_notes_write_nothing(tmp_path: Path) -> None:
+    book = tmp_path / "book.sqlite"
+    with Store(str(book)) as store:
+        (good,) = import_files(store, [need(KOGO)], "kogo")
+    assert good.error is None and good.new == 7704
+    bad = tmp_path / "bad.sgf"
+    bad.write_text("(;FF[4]SZ[19];B[pd]JS[1,2];W[qf])")
+    before = book.read_bytes()
+    with Store(str(book)) as store:
+        (report,) = import_files(store, [bad])
+    assert report.status == "failed" and report.error is not None and "JS[1,2]" in report.error
+    assert book.read_bytes() == before
 
 
 def candidates(store: Store, moves: list[str], **kw: object) -> list[str]:

@@ -6,8 +6,7 @@ whose step string the collection already has is a duplicate. Every prefix of a n
 becomes a ``node`` (once, shared by all collections) and counts one path in the
 collection's ``node_book`` row; the SGF notes along the path, read in the file's dialect
 (:mod:`joseki.sgf.booknotes`), give each move its category, comment, conditions and prior
-statistics. A file whose notes are malformed writes nothing either. A big file's notes are
-read in a forked child process while its nodes are written here (:mod:`joseki.sgf.forked`).
+statistics. A file whose notes are malformed writes nothing either.
 """
 
 from __future__ import annotations
@@ -18,12 +17,11 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from functools import partial
 from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, CursorResult, bindparam, delete, func, select, update
+from sqlalchemy import Connection, CursorResult, bindparam, delete, select, update
 
 from joseki.book.stats import add_records, profile_id
 from joseki.book.store import ROOT_ID, Store, advisory_lock, batched, bulk_insert, node_id
@@ -32,14 +30,8 @@ from joseki.core.position import keys_along
 from joseki.core.priority import Record
 from joseki.sgf.booknotes import MoveNote, book_notes
 from joseki.sgf.forest import Forest, Variation, flatten_bytes, read_sgf_bytes
-from joseki.sgf.forked import Forked
-from joseki.sgf.gcpause import paused_gc
 
 SGF_SUFFIXES = (".sgf", ".SGF")
-
-FORK_MIN_LINES = 2000
-"""From this many lines on, a file's notes are read in a forked child while its nodes are written."""
-
 
 class MalformedNotes(ValueError):
     """A file's notes cannot be read (:func:`~joseki.sgf.booknotes.book_notes`): nothing of it is written."""
@@ -92,16 +84,6 @@ def import_files(store: Store, paths: Iterable[Path | str], collection: str | No
 
 def import_file(store: Store, path: Path, collection: str | None = None, replace: bool = False) -> FileReport:
     """Import one SGF file in one transaction."""
-    with paused_gc():
-        return _import_file(store, path, collection, replace)
-
-
-def _import_file(store: Store, path: Path, collection: str | None, replace: bool) -> FileReport:
-    """:func:`import_file` with the collector paused: the file's objects are gone when it resumes.
-
-    A big file's notes are read in a forked child (:mod:`joseki.sgf.forked`) while its nodes
-    are written here.
-    """
     name = collection or path.stem
     report = FileReport(str(path), name)
     try:
@@ -112,15 +94,11 @@ def _import_file(store: Store, path: Path, collection: str | None, replace: bool
         return report
     report.warnings = forest.warnings
     digest = hashlib.sha256(data).hexdigest()
-    reading = Forked(partial(note_rows, forest)) if len(forest.variations) >= FORK_MIN_LINES else None
     try:
         with store.write() as conn:
-            import_forest(conn, store, forest, name, digest, replace, report, reading.result if reading else None)
+            import_forest(conn, store, forest, name, digest, replace, report)
     except MalformedNotes as exc:
         return FileReport(str(path), name, status="failed", error=str(exc), warnings=forest.warnings)
-    finally:
-        if reading is not None:
-            reading.cancel()
     return report
 
 
@@ -133,11 +111,10 @@ def note_rows(forest: Forest) -> NoteRows:
 
 
 def import_forest(conn: Connection, store: Store, forest: Forest, name: str, digest: str, replace: bool,
-                  report: FileReport, notes: Callable[[], NoteRows] | None = None) -> None:
+                  report: FileReport) -> None:
     """Write a flattened file into collection ``name`` on ``conn`` (inside the caller's transaction).
 
-    ``notes`` gives the file's :func:`note_rows` when asked (they are read here when not
-    given); MalformedNotes if they cannot be read. Concurrent imports into one collection
+    MalformedNotes if the file's notes (:func:`note_rows`) cannot be read. Concurrent imports into one collection
     queue on an advisory lock (PostgreSQL; SQLite's write lock already serialises them).
     """
     advisory_lock(conn, f"collection:{name}")
@@ -178,7 +155,7 @@ def import_forest(conn: Connection, store: Store, forest: Forest, name: str, dig
     counts = prefix_counts(fresh)
     ids = add_nodes(conn, store, fresh)
     try:
-        columns, records = notes() if notes is not None else note_rows(forest)
+        columns, records = note_rows(forest)
     except ValueError as exc:
         raise MalformedNotes(str(exc)) from None
     add_paths(conn, store, collection_id, counts, ids, columns, new_collection)
@@ -291,5 +268,3 @@ def remove_source_file(conn: Connection, store: Store, source_id: int, collectio
     conn.execute(delete(store.tables["source_file"]).where(store.tables["source_file"].c.id == source_id))
 
 
-def collection_count(conn: Connection, store: Store) -> int:
-    return int(conn.execute(select(func.count()).select_from(store.tables["collection"])).scalar_one())

@@ -13,7 +13,7 @@ from weakref import WeakKeyDictionary
 
 from sqlalchemy import ColumnElement, Connection, Select, bindparam, func, select
 
-from joseki.book.stats import GLOBAL
+from joseki.book.stats import GLOBAL, require_profile
 from joseki.book.store import ROOT_ID, Store, node_id
 from joseki.core.category import merge
 from joseki.core.conditions import from_json
@@ -110,6 +110,8 @@ class Lookup:
         """
         global_id = self.profile_id(GLOBAL)
         profile_id = self.profile_id(profile) if profile and profile != GLOBAL else None
+        if profile_id is None and profile and profile != GLOBAL:
+            require_profile(self.conn, self.store, profile)
         params: dict[str, object] = {"parent": node_id(steps) if steps else ROOT_ID, "global_id": global_id or -1,
                                      "profile_id": profile_id or -1}
         if self.collection_ids is not None:

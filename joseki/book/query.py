@@ -1,18 +1,20 @@
 """The next-move query: each corner's state against the book and the book's moves for the side to move.
 
-A corner's state, decided from its play-step string and the book:
+A corner's state, decided by walking its play-step string through the book
+(:func:`joseki.book.walk.walk`, the rule every command shares):
 
 - ``empty``: no local move yet; the candidates are the book's first moves.
 - ``in-book``: the string is a book prefix; the candidates are its continuations.
 - ``tenuki-variation``: the local side to move played elsewhere and the book itself
   continues after that ``XX``.
-- ``in-book-by-transposition``: the string is not in the book, but its local position
-  (:mod:`joseki.core.position`, with the side to move) is; the candidates come from that book
-  position. Checked before ``interrupted``: a tenuki can transpose into a book position.
-- ``interrupted``: the string is in the book but the local side to move played elsewhere
-  and the book has no tenuki there; ``alternatives`` are the moves that side skipped.
-- ``left-book``: neither; ``book_steps`` is the longest prefix in the book, ``left_at`` the
-  step that left it, and ``alternatives`` the book's moves at that step.
+- ``in-book-by-transposition``: some step is in the book only by its local position
+  (:mod:`joseki.core.position`, with the side to move), and the candidates come from that book
+  position (``via``); also when the string left the book but its last position is a book
+  position again (``left_at`` then says where it left).
+- ``interrupted``: every step is in the book but the last, the local side to move playing
+  elsewhere where the book has no tenuki; ``alternatives`` are the moves that side skipped.
+- ``left-book``: a step left the book: ``book_steps`` is the book line of the last step in it,
+  ``left_at`` the (1-based) step that left it, and ``alternatives`` the book's moves there.
 
 Candidates that reach the same position (after a symmetric prefix such as a lone 4-4
 stone) are merged into one: the canonical form keeps the one whose column is before its
@@ -26,12 +28,14 @@ from dataclasses import dataclass, field, replace
 
 from joseki.book.favour import Favour, main_line, verdict
 from joseki.book.lookup import Child, Lookup
+from joseki.book.stats import require_profile
 from joseki.book.store import Store
+from joseki.book.walk import walk
 from joseki.core.category import NEVER_FIRST, merge
 from joseki.core.corners import CornerTable, corner_tables
 from joseki.core.geometry import Corner, Point, Transform
 from joseki.core.notation import TENUKI, format_gtp_vertex, format_sgf_point, parse_move
-from joseki.core.position import LocalBoard, position_key, replay, steps_key
+from joseki.core.position import LocalBoard, position_key, replay
 from joseki.core.priority import NEUTRAL, RANKS, Record, priority
 from joseki.core.steps import Color, canonical, iter_points, other, parse_steps, reflect, to_move
 
@@ -63,7 +67,8 @@ class Candidate:
     def as_json(self) -> dict[str, object]:
         rate = self.record.win_rate
         return {"move": self.move, "paths": self.paths, "priority": round(self.priority, 4),
-                "category": self.category, "games": self.record.games, "wins": self.record.wins,
+                "category": self.category, "games": self.record.games, "corners": self.record.corners,
+                "wins": self.record.wins,
                 "win_rate": None if rate is None else round(rate, 4), "conditions": self.conditions,
                 "favourability": None if self.favour is None else {**self.favour.as_json(),
                                                                    "mover": round(self.mover_favour or 0.0, 4)}}
@@ -84,6 +89,9 @@ class CornerAnswer:
     left_at: int | None = None
     left_move: str | None = None
     left_move_number: int | None = None
+    """The game move that left the book (for a tenuki, the move played elsewhere), when known."""
+    in_book: int = 0
+    """How many local steps are in the book."""
     via: str | None = None
     stones: dict[Point, Color] = field(default_factory=dict)
 
@@ -92,10 +100,10 @@ class CornerAnswer:
             "corner": self.corner.value, "steps": self.steps, "state": self.state,
             "to_move": "black" if self.to_move == "b" else "white",
             "candidates": [c.as_json() for c in self.candidates]}
-        if self.state in ("left-book", "interrupted"):
+        data["in_book_steps"] = self.in_book
+        if self.left_at is not None:
             data["book_steps"] = self.book_steps
             data["alternatives"] = [c.as_json() for c in self.alternatives]
-        if self.state == "left-book":
             data.update(left_at=self.left_at, left_move=self.left_move, left_move_number=self.left_move_number)
         if self.via is not None:
             data["book_position_steps"] = self.via
@@ -162,7 +170,7 @@ def merge_symmetric(base: str, children: list[Child]) -> list[Child]:
     return list(groups.values())
 
 
-def _orientation(book_steps: str, steps: str) -> bool:
+def orientation(book_steps: str, steps: str) -> bool:
     """Whether the book position of ``book_steps`` is the reflection of the position of ``steps``."""
     (book, book_mover), (mine, my_mover) = replay(book_steps), replay(steps)
     book_rel = {p: c == book_mover for p, c in book.stones.items()}
@@ -190,7 +198,7 @@ def book_candidates(lookup: Lookup, base: str, children: list[Child],
 
 
 def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first: Color,
-                  options: Options = Options(), move_numbers: list[int | None] | None = None) -> CornerAnswer:
+                  options: Options = Options(), move_numbers: list[int] | None = None) -> CornerAnswer:
     """The book's answer for one corner whose canonical play-step string is ``steps``."""
     transform = Transform(corner, swap)
     answer = CornerAnswer(corner, steps, "in-book", first if to_move(steps) == 0 else other(first), transform)
@@ -215,28 +223,34 @@ def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first:
         return shown
 
     profile = options.profile
-    children = lookup.children(steps, profile)
+    route = walk(lookup, steps, first)
     if not steps:
         answer.state = "empty"
-        answer.candidates = mapped(children, "")
-    elif children or lookup.has(steps):
-        answer.state = "tenuki-variation" if steps.endswith(TENUKI) else "in-book"
-        answer.candidates = mapped(children, steps)
-    elif (via := lookup.by_position(steps_key(steps))) is not None:
-        answer.state, answer.via = "in-book-by-transposition", via
-        answer.candidates = mapped(lookup.children(via, profile), via, _orientation(via, steps))
-    elif steps.endswith(TENUKI) and lookup.has(steps[:-2]):
-        answer.state, answer.book_steps = "interrupted", steps[:-2]
-        answer.alternatives = mapped(lookup.children(steps[:-2], profile), steps[:-2])
+        answer.candidates = mapped(lookup.children("", profile), "")
+        return answer
+    base = route.base
+    answer.in_book = route.in_book
+    if route.left_at is None:
+        if route.transposed(route.in_book - 1):
+            answer.state, answer.via = "in-book-by-transposition", base
+        else:
+            answer.state = "tenuki-variation" if steps.endswith(TENUKI) else "in-book"
+        answer.candidates = mapped(lookup.children(base, profile), base, orientation(base, steps))
+        return answer
+    index = route.left_at
+    answer.book_steps, answer.left_at = base, index + 1
+    answer.left_move = _candidate(steps[2 * index : 2 * index + 2], 0, None, transform, options.sgf).move
+    if move_numbers is not None:
+        answer.left_move_number = move_numbers[index]
+    answer.alternatives = mapped(lookup.children(base, profile), base, orientation(base, steps[: 2 * index]))
+    if route.rejoined is not None:
+        answer.state, answer.via = "in-book-by-transposition", route.rejoined
+        answer.candidates = mapped(lookup.children(route.rejoined, profile), route.rejoined,
+                                   orientation(route.rejoined, steps))
+    elif index == len(steps) // 2 - 1 and steps.endswith(TENUKI):
+        answer.state = "interrupted"
     else:
         answer.state = "left-book"
-        answer.book_steps = lookup.longest_prefix(steps)
-        index = len(answer.book_steps) // 2
-        answer.left_at = index + 1
-        answer.left_move = _candidate(steps[2 * index : 2 * index + 2], 0, None, transform, options.sgf).move
-        if move_numbers is not None:
-            answer.left_move_number = move_numbers[index]
-        answer.alternatives = mapped(lookup.children(answer.book_steps, profile), answer.book_steps)
     return answer
 
 
@@ -246,19 +260,32 @@ def _board_stones(steps: str, first: Color, transform: Transform) -> dict[Point,
     return {transform.to_board(p, 19): c for p, c in board.stones.items()}
 
 
-def move_numbers(table: CornerTable) -> list[int | None]:
-    """The game move number of each token of the corner's string (None for ``XX``)."""
+def move_numbers(table: CornerTable) -> list[int]:
+    """The game move number of each token of the corner's string (to move: with a pending ``XX``).
+
+    A tenuki ``XX`` gets the number of the move after the previous local move: the move played elsewhere.
+    """
     numbers = iter(number for number, _, _ in table.moves)
-    return [None if token is None else next(numbers) for token in iter_points(table.builder.steps_to_move())]
+    out: list[int] = []
+    for token in iter_points(table.builder.steps_to_move()):
+        out.append(out[-1] + 1 if token is None else next(numbers))
+    return out
 
 
-def answer_table(lookup: Lookup, table: CornerTable, first: Color, options: Options = Options()) -> CornerAnswer:
-    """The book's answer for a corner of a game; an empty corner gets the book's first moves for ``first``."""
+def answer_table(lookup: Lookup, table: CornerTable, first: Color, options: Options = Options(),
+                 pending: bool = True) -> CornerAnswer:
+    """The book's answer for a corner of a game; an empty corner gets the book's first moves for ``first``.
+
+    This is where a game's corner stands against the book for every command: in book for
+    ``in_book`` steps, where it left (step and game move), what the book offered there. With
+    ``pending`` the string ends with a tenuki the side to move has just played (as for the next
+    move); without, it holds only the tenukis that local moves followed (as for a whole game).
+    """
     b = table.builder
     if b.first_color is None:
         return answer_corner(lookup, table.corner, "", False, first, options)
-    return answer_corner(lookup, table.corner, b.steps_to_move(), bool(b.swap), b.first_color, options,
-                         move_numbers(table))
+    return answer_corner(lookup, table.corner, b.steps_to_move() if pending else b.steps, bool(b.swap),
+                         b.first_color, options, move_numbers(table))
 
 
 def parse_moves(moves: list[str], first: Color = "b") -> tuple[list[tuple[Color, Point | None]], bool]:
@@ -292,6 +319,7 @@ def next_moves(store: Store, moves: list[str] | None = None, steps: str | None =
                collections: list[str] | None = None) -> list[CornerAnswer]:
     """The book's answer for every corner of ``moves`` (or for ``steps`` in ``corner``)."""
     with store.read() as conn:
+        require_profile(conn, store, options.profile)
         lookup = Lookup(store, conn, collections)
         if steps is not None:
             prefix, swap = canonical(parse_steps(steps))
@@ -311,6 +339,7 @@ def next_in_game(store: Store, played: list[tuple[Color, Point | None]], options
     """Every corner's state and candidates after the moves of a game (all four corners)."""
     next_color = other(played[-1][0]) if played else "b"
     with store.read() as conn:
+        require_profile(conn, store, options.profile)
         lookup = Lookup(store, conn, collections)
         return [answer_table(lookup, table, next_color, options) for table in corner_tables(played).values()]
 

@@ -51,7 +51,8 @@ class MoveInfo:
                 "color": "black" if self.color == "b" else "white", "in_book": self.in_book, "paths": self.paths,
                 "category": self.category, "conditions": self.conditions,
                 "comments": [{"collection": c, "text": t} for c, t in self.comments],
-                "games": self.record.games, "wins": self.record.wins, "losses": self.record.losses,
+                "games": self.record.games, "corners": self.record.corners, "wins": self.record.wins,
+                "losses": self.record.losses,
                 "draws": self.record.draws, "prior_games": self.prior_games, "prior_wins": self.prior_wins}
 
 

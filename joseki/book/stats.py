@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 
-from sqlalchemy import Connection, bindparam, select, update
+from sqlalchemy import Connection, bindparam, delete, select, update
 
 from joseki.book.store import FAST_DIALECTS, Store, batched, insert_rows
 from joseki.core.priority import Record
@@ -34,6 +34,21 @@ def profile_id(conn: Connection, store: Store, name: str | None, create: bool = 
             conn.execute(p.insert().values(name=name, created_at=datetime.now(UTC).replace(tzinfo=None)))
         pid = conn.execute(select(p.c.id).where(p.c.name == name)).scalar()
     return None if pid is None else int(pid)
+
+
+def require_profile(conn: Connection, store: Store, name: str | None) -> None:
+    """ValueError unless profile ``name`` exists (None and ``global`` always do): for commands that only read.
+
+    Commands that write statistics (learn, mine, match --learn) create a profile instead
+    (:func:`profile_id` with ``create``); one that reads must not fall back silently.
+    """
+    if not name or name == GLOBAL:
+        return
+    p = store.tables["profile"]
+    if conn.execute(select(p.c.id).where(p.c.name == name)).scalar() is None:
+        known = ", ".join(conn.execute(select(p.c.name).order_by(p.c.name)).scalars())
+        raise ValueError(f"no profile named {name!r} (profiles: {known or 'none'}); "
+                         "learn, mine or match --learn create one")
 
 
 def claim_games(conn: Connection, store: Store, pid: int, games: Sequence[tuple[str, str, str]]) -> set[str]:
@@ -100,18 +115,17 @@ def add_records(conn: Connection, store: Store, pid: int, records: dict[int, Rec
             [{"k_node": r[0], "k_g": r[2], "k_w": r[3], "k_l": r[4], "k_d": r[5]} for r in old])
 
 
-def aggregate(credits: Iterable[tuple[int, str]]) -> dict[int, Record]:
-    """Counts per node from (node id, outcome) credits."""
-    out: dict[int, list[int]] = {}
-    for nid, result in credits:
-        row = out.setdefault(nid, [0, 0, 0, 0])
-        row[0] += 1
-        row[1 + ("win", "loss", "draw").index(result)] += 1
-    return {nid: Record(*row) for nid, row in out.items()}
+def drop_empty(conn: Connection, store: Store, pid: int, node_ids: Iterable[int]) -> None:
+    """Delete the profile's rows of ``node_ids`` whose counts came back to zero (credits taken back)."""
+    ns = store.tables["node_stats"]
+    for chunk in batched(sorted(set(node_ids))):
+        conn.execute(delete(ns).where(ns.c.profile_id == pid, ns.c.node_id.in_(chunk), ns.c.games == 0,
+                                      ns.c.wins == 0, ns.c.losses == 0, ns.c.draws == 0))
 
 
 def records_for(conn: Connection, store: Store, node_ids: Sequence[int], profile: str | None) -> dict[int, Record]:
     """Each node's counts under ``profile``, falling back to the global counts where the profile has none."""
+    require_profile(conn, store, profile)
     ns, p = store.tables["node_stats"], store.tables["profile"]
     names = [GLOBAL] if not profile or profile == GLOBAL else [profile, GLOBAL]
     query = (select(ns.c.node_id, p.c.name, ns.c.games, ns.c.wins, ns.c.losses, ns.c.draws)

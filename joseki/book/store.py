@@ -26,8 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from platformdirs import user_data_dir
-from sqlalchemy import Connection, Engine, Table, create_engine, event, inspect, select
+from sqlalchemy import Connection, Engine, Table, create_engine, event, func, select
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
 
@@ -46,15 +45,14 @@ PG_COPY_ROWS = 5000
 PG_ANALYZE_ROWS = 1000
 """A PostgreSQL table that one transaction wrote this many rows into, and more than half as
 many as it held when last analysed, is analysed after the commit (:func:`refresh_statistics`)."""
-SQLITE_REINDEX_ROWS = 10000
-"""A SQLite bulk insert of this many rows, into a table holding fewer rows than that, drops the
-table's plain secondary indexes and builds them again afterwards (:func:`_deferred_indexes`)."""
 _WRITTEN = "joseki_rows_written"
 _TEMP_NAMES = itertools.count()
 
 
 def default_path() -> Path:
     """Where the default SQLite store lives: the user's data directory (``~/.local/share/joseki`` on Linux)."""
+    from platformdirs import user_data_dir
+
     return Path(user_data_dir("joseki", appauthor=False)) / "joseki.sqlite"
 
 
@@ -187,7 +185,7 @@ def current_revision(connection: Connection) -> str | None:
     Read from Alembic's own ``alembic_version`` table with one query, so that opening a
     store that is already current never imports Alembic.
     """
-    if not inspect(connection).has_table(VERSION_TABLE):
+    if not connection.dialect.has_table(connection, VERSION_TABLE):
         return None
     versions = connection.exec_driver_sql(f"SELECT version_num FROM {VERSION_TABLE}").scalars().all()
     if len(versions) > 1:
@@ -255,6 +253,11 @@ class Store:
         """One read transaction."""
         with self.engine.connect() as conn, conn.begin():
             yield conn
+
+    def collection_count(self) -> int:
+        """How many collections the store holds."""
+        with self.read() as conn:
+            return int(conn.execute(select(func.count()).select_from(self.tables["collection"])).scalar_one())
 
     def close(self) -> None:
         self.engine.dispose()
@@ -341,33 +344,8 @@ def insert_rows(conn: Connection, table: Table, columns: Sequence[str], rows: Se
         return
     marks = ", ".join([_placeholder(conn)] * len(columns))
     sql = head + f"VALUES ({marks}) " + conflict
-    with _deferred_indexes(conn, table.name, len(rows)):
-        for part in batched(rows, chunk):
-            conn.exec_driver_sql(sql, list(part))
-
-
-@contextmanager
-def _deferred_indexes(conn: Connection, table: str, rows: int) -> Iterator[None]:
-    """SQLite: load ``rows`` rows with ``table``'s plain indexes dropped, when that is cheaper.
-
-    Sorting the whole table once to build an index beats inserting into it row by row when
-    the new rows outnumber the old ones (a first import: 30% less time on Kogo's nodes). Only
-    indexes made by ``CREATE INDEX`` and not unique are dropped, so no constraint is lifted;
-    they are built again from their own SQL, inside the caller's transaction.
-    """
-    if rows < SQLITE_REINDEX_ROWS:
-        yield
-        return
-    held = conn.exec_driver_sql(f"SELECT count(*) FROM (SELECT 1 FROM {table} LIMIT ?)", (rows,)).scalar_one()
-    plain = [name for _, name, unique, origin, _ in conn.exec_driver_sql(f"PRAGMA index_list({table})")
-             if origin == "c" and not unique] if held < rows else []
-    ddl = [sql for name in plain for sql in conn.exec_driver_sql(
-        "SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?", (name,)).scalars()]
-    for name in plain:
-        conn.exec_driver_sql(f'DROP INDEX "{name}"')
-    yield
-    for sql in ddl:
-        conn.exec_driver_sql(sql)
+    for part in batched(rows, chunk):
+        conn.exec_driver_sql(sql, list(part))
 
 
 def refresh_statistics(conn: Connection, written: dict[str, int]) -> None:

@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import typer
 from rich.console import Console, ConsoleOptions, RenderableType
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.segment import Segment
 from rich.text import Text
 from typer.core import TyperGroup
@@ -34,6 +33,8 @@ from joseki.book.errors import StoreError
 from joseki.core.text import json_safe, visible
 
 if TYPE_CHECKING:
+    from rich.progress import Progress
+
     from joseki.book.store import Store
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -226,12 +227,10 @@ def open_store() -> Store:
 
 def ensure_starter(store: Store) -> None:
     """Load the starter book into a store that has no collection at all."""
-    from joseki.book.importer import collection_count, import_file
-    from joseki.book.resources import starter_book
+    if store.collection_count() == 0:
+        from joseki.book.importer import import_file
+        from joseki.book.resources import starter_book
 
-    with store.read() as conn:
-        empty = collection_count(conn, store) == 0
-    if empty:
         report = import_file(store, starter_book(), STARTER)
         if report.error:
             raise StoreError(f"starter book {starter_book()}: {report.error}")
@@ -242,7 +241,9 @@ def progress_bar(as_json: bool, auto_refresh: bool = True) -> Progress:
     """A progress bar on stderr, hidden for --json or when stderr is not a terminal.
 
     Without ``auto_refresh`` it is redrawn only when it advances, and runs no thread of its
-    own (a process with other threads does not fork: see :mod:`joseki.sgf.forked`).
+    own.
     """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                     console=err, transient=True, auto_refresh=auto_refresh, disable=as_json or not err.is_terminal)

@@ -21,9 +21,15 @@ def gtp_command(
     profile: Annotated[str | None, typer.Option(help="Choose book moves by this profile's statistics.")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the book's random choices.")] = None,
     collection: Annotated[list[str] | None, typer.Option(help="Only these collections (repeatable).")] = None,
-    timeout: Annotated[float, typer.Option(help="Seconds to wait for the wrapped engine.", min=0.1)] = 60.0,
+    timeout: Annotated[float, typer.Option(
+        help="Seconds the wrapped engine may take over one command before it counts as hung (scoring: ten times).",
+        min=0.1)] = 60.0,
 ) -> None:
     """Speak GTP on stdin/stdout: answer from the book where a corner calls for it, else from ENGINE."""
+    import math
+
+    if not math.isfinite(timeout):
+        raise fail(f"--timeout must be a number of seconds, not {timeout}")
     from joseki.engine.gtp import EngineError
     from joseki.engine.gtp_proxy import serve
     from joseki.engine.policy import BookPlayer
@@ -31,7 +37,8 @@ def gtp_command(
     with open_store() as store:
         ensure_starter(store)
         try:
-            serve(engine, BookPlayer(store, profile, seed, collection), sys.stdin, sys.stdout, timeout, sys.stderr)
+            serve(engine, BookPlayer(store, profile, seed, collection), sys.stdin.buffer, sys.stdout.buffer,
+                  timeout, sys.stderr)
         except EngineError as exc:
             raise fail(f"engine {engine!r}: {exc}") from None
 
@@ -47,13 +54,19 @@ def match_command(
     max_moves: Annotated[int, typer.Option(help="End a game after this many moves.", min=1)] = 400,
     komi: Annotated[float, typer.Option(help="Komi.")] = 7.5,
     size: Annotated[int, typer.Option(help="Board size.")] = 19,
-    timeout: Annotated[float, typer.Option(help="Seconds per engine command.", min=0.1)] = 60.0,
+    timeout: Annotated[float, typer.Option(
+        help="Seconds an engine may take over one command before it counts as hung (scoring: ten times).",
+        min=0.1)] = 60.0,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Play GAMES games between two GTP engines, write them as SGF, and optionally learn from them."""
+    from joseki.book.stats import profile_id
     from joseki.engine.match import play_match
     from joseki.games.learn import learn
 
+    if learn_profile is not None:  # created first, so that an engine reading it (gtp --profile) finds it
+        with open_store() as store, store.write() as conn:
+            profile_id(conn, store, learn_profile, create=True)
     with progress_bar(as_json) as progress:
         task = progress.add_task("playing", total=games)
         records = play_match(black, white, games, out_dir, max_moves, komi, size, timeout,
@@ -65,7 +78,8 @@ def match_command(
     first_wins = sum(1 for r in records if r.winner == ("w" if r.swapped else "b"))
     if as_json:
         out.print_json(data={"games": [{"file": str(r.path), "black": r.black, "white": r.white, "result": r.result,
-                                        "moves": r.moves, "reason": r.reason} for r in records],
+                                        "moves": r.moves, "reason": r.reason, "scoring": r.scoring}
+                                       for r in records],
                              "first_engine_wins": first_wins, "learnt": None if learnt is None else learnt.learnt})
         return
     table = Table(title=f"match: {len(records)} games in {safe(out_dir)}")

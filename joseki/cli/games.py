@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.table import Table
 
-from joseki.cli.common import ensure_starter, open_store, out, print_error, progress_bar, safe, user_errors
+from joseki.cli.common import ensure_starter, fail, open_store, out, print_error, progress_bar, safe, user_errors
 
 if TYPE_CHECKING:
     from joseki.games.learn import LearnReport
@@ -16,22 +16,37 @@ if TYPE_CHECKING:
 
 def _learn_table(title: str, r: LearnReport) -> Table:
     table = Table(title=title)
-    for name in ("files", "learnt", "duplicates", "skipped", "errors", "credits"):
+    for name in ("files", "learnt", "duplicates", "skipped", "errors", "corners", "credits"):
         table.add_column(name, justify="right")
     skipped = ", ".join(f"{k}: {v}" for k, v in sorted(r.skipped.items()) if k != "error") or "0"
-    table.add_row(str(r.files), str(r.learnt), str(r.duplicates), skipped, str(len(r.errors)), str(r.credits))
+    table.add_row(str(r.files), str(r.learnt), str(r.duplicates), skipped, str(len(r.errors)), str(r.corners),
+                  str(r.credits))
     return table
 
 
 def _learn_json(r: LearnReport) -> dict[str, Any]:
+    """``learnt``: games learnt; ``corners``: their corners credited; ``credits``: book moves credited, per corner."""
     return {"files": r.files, "learnt": r.learnt, "duplicates": r.duplicates, "skipped": dict(r.skipped),
-            "errors": [{"file": f, "error": e} for f, e in r.errors], "credits": r.credits}
+            "errors": [{"file": f, "error": e} for f, e in r.errors],
+            "skipped_files": [{"file": f, "reason": why} for f, why in r.skips],
+            "corners": r.corners, "credits": r.credits}
+
+
+def _report_skips(r: LearnReport, paths: list[Path]) -> None:
+    """Name every skipped file with its reason; exit 1 when no file held a usable game."""
+    for f, why in r.skips:
+        print_error(f"{f}: {why}", "skipped", "yellow")
+    if not r.files:
+        raise fail("no SGF files found in " + ", ".join(map(str, paths)))
+    if not r.usable:
+        raise fail(f"no usable game in {r.files} file{'s' if r.files != 1 else ''}: nothing written")
 
 
 @user_errors
 def learn_command(
     paths: Annotated[list[Path], typer.Argument(help="Finished games: SGF files or folders.")],
-    profile: Annotated[str | None, typer.Option(help="Learn into this profile (default: global).")] = None,
+    profile: Annotated[str | None, typer.Option(help="Learn into this profile, created if new (default: global).")]
+    = None,
     workers: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).", min=1)] = None,
     batch: Annotated[int, typer.Option(help="Games per transaction.", min=1)] = 500,
     as_json: Annotated[bool, typer.Option("--json")] = False,
@@ -44,12 +59,11 @@ def learn_command(
         task = progress.add_task("learning", total=None)
         report = learn(store, paths, profile, workers,
                        lambda done, total: progress.update(task, completed=done, total=total), batch)
-    for f, e in report.errors[:20]:
-        print_error(f"{f}: {e}", "skipped", "yellow")
     if as_json:
         out.print_json(data=_learn_json(report))
     else:
         out.print(_learn_table(f"learn ({safe(profile or 'global')})", report))
+    _report_skips(report, paths)
 
 
 @user_errors
@@ -58,7 +72,8 @@ def mine_command(
     min_games: Annotated[int, typer.Option(help="Keep continuations played in at least this many games.", min=1)]
     = 5,
     collection: Annotated[str, typer.Option(help="Name of the mined collection.")] = "mined",
-    profile: Annotated[str | None, typer.Option(help="Statistics go to this profile (default: global).")] = None,
+    profile: Annotated[str | None, typer.Option(help="Statistics go to this profile, created if new "
+                                                     "(default: global).")] = None,
     workers: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).", min=1)] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
@@ -70,12 +85,14 @@ def mine_command(
         task = progress.add_task("mining", total=None)
         report, book = mine(store, paths, min_games, collection, profile, workers,
                             lambda done, total: progress.update(task, completed=done, total=total))
+    records = book.new if book is not None else 0
     if as_json:
-        out.print_json(data={**_learn_json(report), "collection": collection, "records": book.new,
+        out.print_json(data={**_learn_json(report), "collection": collection, "records": records,
                              "min_games": min_games})
     else:
         out.print(_learn_table(f"mine into {safe(repr(collection))}", report))
-        out.print(f"{book.new} variations (min games {min_games})")
+        out.print(f"{records} variations (min games {min_games})")
+    _report_skips(report, paths)
 
 
 @user_errors
@@ -135,7 +152,7 @@ def annotate_command(
         except ValueError as exc:
             raise ValueError(f"{game}: {exc}") from None
     if as_json:
-        out.print_json(data={"output": str(output), "left_book": result.left,
+        out.print_json(data={"output": str(output), "left_book": result.left, "offered": result.offered,
                              "annotated_moves": sorted(result.notes)})
         return
     table = Table(title=f"{safe(game.name)} -> {safe(output)}")

@@ -75,6 +75,8 @@ def import_command(
         out.print(_report_table(reports))
     if failed:
         raise typer.Exit(1)
+    if not any(r.status == "already imported" or r.paths > r.skipped for r in reports):
+        raise fail("nothing usable read: no variation in " + ", ".join(r.path for r in reports))
 
 
 def _report_json(r: FileReport) -> dict[str, Any]:
@@ -111,8 +113,9 @@ def next_command(
     moves: Annotated[list[str] | None, typer.Argument(help="Moves in GTP (Q16) or SGF (pd) notation, or pass.")]
     = None,
     steps: Annotated[str | None, typer.Option(help="A play-step string in zone letters instead of moves.")] = None,
-    first: Annotated[str, typer.Option(help="Colour of the first move: black or white.")] = "black",
-    corner: Annotated[str, typer.Option(help="Corner for --steps or an empty board.")] = "top-right",
+    first: Annotated[str | None, typer.Option(help="Colour of the first move: black (default) or white.")] = None,
+    corner: Annotated[str | None, typer.Option(help="Corner for --steps or an empty board (default: top-right).")]
+    = None,
     top: Annotated[int | None, typer.Option(help="Show at most this many candidates.", min=1)] = None,
     collection: Annotated[list[str] | None, typer.Option(help="Only these collections (repeatable).")] = None,
     rank: Annotated[str, typer.Option(help="Order: popularity (book paths + games), priority, winrate, games.")]
@@ -129,10 +132,14 @@ def next_command(
     from joseki.core.geometry import Corner
     from joseki.core.steps import parse_steps
 
-    first_color = _color(first)
-    where = Corner.parse(corner)
+    first_color = _color(first or "black")
+    where = Corner.parse(corner or "top-right")
     if sum(x is not None and x != [] for x in (moves, steps, sgf)) > 1:
         raise ValueError("give one of MOVES, --steps or --sgf")
+    if move is not None and sgf is None:
+        raise ValueError("--move needs --sgf (it picks a move of the game record)")
+    if sgf is not None and (first is not None or corner is not None):
+        raise ValueError("--first and --corner have no effect with --sgf (the game record says both)")
     played: list[tuple[str, tuple[int, int] | None]] | None = None
     if sgf is not None:
         played = _game_moves(sgf, move)

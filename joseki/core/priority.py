@@ -32,7 +32,12 @@ RANKS = ("popularity", "priority", "winrate", "games")
 
 @dataclass(frozen=True, slots=True)
 class Record:
-    """Results of a move for the player who chose it."""
+    """Results of a move for the player who chose it.
+
+    ``games`` counts games; wins, losses and draws count corners (a game that played the
+    move in two corners gives two results, one per corner's mover), so :attr:`corners` is
+    their sum and the win rate is per corner.
+    """
 
     games: int = 0
     wins: int = 0
@@ -44,9 +49,15 @@ class Record:
                       self.draws + other.draws)
 
     @property
+    def corners(self) -> int:
+        """The corners that played the move (with a known result)."""
+        return self.wins + self.losses + self.draws
+
+    @property
     def win_rate(self) -> float | None:
-        """Wins (draws count half) per game; None without games."""
-        return (self.wins + self.draws / 2) / self.games if self.games else None
+        """Wins (draws count half) per corner; None without results."""
+        corners = self.corners
+        return (self.wins + self.draws / 2) / corners if corners else None
 
 
 def prior(category: str | None, source_games: int | None = None, source_wins: int | None = None) -> tuple[float, float]:

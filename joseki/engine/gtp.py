@@ -25,9 +25,14 @@ from sgfmill import boards
 
 from joseki.core.geometry import Point, check_size
 from joseki.core.notation import format_gtp_vertex, parse_gtp_vertex
+from joseki.engine.gtp_syntax import check_command
 
 DEFAULT_TIMEOUT = 60.0
-"""Seconds an engine gets to answer one command."""
+"""Seconds an engine gets to answer one command: a guard against a hung engine, never a rule of play."""
+
+SLOW_FACTOR = 10
+"""Scoring commands (dead-stone analysis) get this many times the timeout: GNU Go's take
+half a minute on an idle machine and minutes on a busy one."""
 
 _EOF = None
 
@@ -51,16 +56,6 @@ class EngineDied(EngineError):
 
 class EngineTimeout(EngineError):
     """The engine did not answer within the timeout; it has been killed."""
-
-
-def parse_color(token: str) -> str:
-    """``"b"`` or ``"w"`` for a GTP colour (``b``, ``black``, ``W`` ...); ValueError otherwise."""
-    text = token.strip().lower()
-    if text in ("b", "black"):
-        return "b"
-    if text in ("w", "white"):
-        return "w"
-    raise ValueError(f"bad GTP colour {token!r}")
 
 
 def _read_lines(stream: IO[bytes], out: queue.Queue[str | None]) -> None:
@@ -115,11 +110,11 @@ class GtpEngine:
     def send(self, command: str, timeout: float | None = None) -> str:
         """Send one command; return the response text (``=`` and id stripped).
 
-        Raises GtpError on a ``?`` response, EngineDied if the engine is gone, EngineTimeout
-        (after killing it) if no full response arrives within ``timeout`` seconds.
+        Raises ValueError (and sends nothing) unless ``command`` is one line of printable ASCII,
+        GtpError on a ``?`` response, EngineDied if the engine is gone, EngineTimeout (after
+        killing it) if no full response arrives within ``timeout`` seconds.
         """
-        if not command.strip() or "\n" in command or "\r" in command:
-            raise ValueError(f"bad GTP command {command!r}")
+        check_command(command)
         limit = self.timeout if timeout is None else timeout
         if not self.alive:
             raise EngineDied(f"engine {self.command!r} is not running{self._exit_note()}")

@@ -4,9 +4,13 @@ The proxy keeps its own copy of the game (:class:`~joseki.engine.gtp.GameState`)
 wrapped engine in sync: each ``play`` is forwarded, and a book move answered to ``genmove``
 is sent to the engine as ``play``. It answers the standard commands itself, forwards a few
 read-only ones the engine knows (:data:`PASSTHROUGH`), and answers ``? unknown command`` to
-the rest, so nothing the proxy does not track can change the engine's board. A dead or hung
-engine gives a ``? engine ...`` failure within the timeout, never a hang. The extension
-command ``joseki-book-moves`` lists the numbers (from 1) of the moves that came from the book.
+the rest, so nothing the proxy does not track can change the engine's board. Input is read
+as bytes and any line gets an answer (:mod:`joseki.engine.gtp_syntax`); every argument is
+checked and rebuilt before it is forwarded, so only printable ASCII reaches the engine. A
+dead or hung engine gives a ``? engine ...`` failure within the timeout, never a hang; the
+scoring commands (:data:`SLOW`) get :data:`SLOW_FACTOR` times the timeout, as GNU Go's
+dead-stone analysis can take minutes. The extension command ``joseki-book-moves`` lists the
+numbers (from 1) of the moves that came from the book.
 
 Run as ``python -m joseki.engine.gtp_proxy --engine "gnugo --mode gtp"`` for a proxy without a book.
 """
@@ -16,12 +20,29 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
-from typing import Protocol, TextIO
+from typing import IO, Protocol
 
 from joseki import __version__
 from joseki.core.geometry import Point
 from joseki.core.notation import format_gtp_vertex, parse_gtp_vertex
-from joseki.engine.gtp import DEFAULT_TIMEOUT, EngineError, GameState, GtpEngine, GtpError, parse_color
+from joseki.engine.gtp import DEFAULT_TIMEOUT, SLOW_FACTOR, EngineError, GameState, GtpEngine, GtpError
+from joseki.engine.gtp_syntax import (
+    MAX_LINE,
+    ArgumentError,
+    check_ints,
+    check_kgs_time,
+    check_no_args,
+    check_status,
+    check_time_left,
+    decode_line,
+    format_komi,
+    parse_color,
+    parse_command,
+    parse_komi,
+    parse_size,
+    parse_vertex,
+    response,
+)
 
 PROXY_NAME = "joseki"
 
@@ -43,8 +64,20 @@ OWN_COMMANDS = (
 )
 """Commands the proxy always answers (``undo`` and ``final_score`` fail if the engine lacks them)."""
 
-PASSTHROUGH = frozenset({"showboard", "time_settings", "time_left", "kgs-time_settings", "final_status_list"})
-"""Commands forwarded unchanged when the wrapped engine knows them: none of them moves stones."""
+
+
+PASSTHROUGH: dict[str, Callable[[list[str]], list[str]]] = {
+    "showboard": check_no_args,
+    "time_settings": lambda args: check_ints(args, 3),
+    "time_left": check_time_left,
+    "kgs-time_settings": check_kgs_time,
+    "final_status_list": check_status,
+}
+"""Commands forwarded when the wrapped engine knows them (none of them moves stones), each with
+the checker that returns its arguments in canonical form or raises ArgumentError."""
+
+SLOW = frozenset({"final_score", "final_status_list"})
+"""Commands that may think for long (dead-stone analysis): they get SLOW_FACTOR times the timeout."""
 
 
 class BookPolicy(Protocol):
@@ -84,38 +117,51 @@ class GtpProxy:
             "play": self._play,
             "genmove": self._genmove,
             "undo": self._undo,
-            "final_score": lambda args: self._forward("final_score"),
+            "final_score": self._final_score,
             "joseki-book-moves": lambda args: " ".join(str(number) for number in self.book_moves),
         }
 
     # -- protocol ---------------------------------------------------------------------
 
     def handle(self, line: str) -> str | None:
-        """The full response (``=id text`` + blank line) to one input line; None for a line to ignore."""
-        text = "".join(ch for ch in line.split("#", 1)[0] if ch in "\t\n" or (ch >= " " and ch != "\x7f"))
-        words = text.replace("\t", " ").split()
-        if not words:
+        """The full response (``=id text`` + empty line) to one input line; None for a line to ignore.
+
+        Never raises: a bad line, bad arguments, a dead engine or a bug all give a ``?`` answer.
+        """
+        command = parse_command(line)
+        if command is None:
             return None
-        ident = ""
-        if words[0].isdigit():
-            ident, words = words[0], words[1:]
-            if not words:
-                return f"?{ident} missing command\n\n"
-        command, args = words[0], words[1:]
-        handler = self._handlers.get(command)
+        if not command.name:
+            return response(command.ident, False, "missing command")
         try:
-            if handler is not None:
-                answer = handler(args)
-            elif command in PASSTHROUGH and command in self._engine_commands():
-                answer = self._forward(" ".join([command, *args]))
-            else:
-                raise _Failure("unknown command")
-            ok = True
-        except _Failure as exc:
-            ok, answer = False, str(exc)
-        lines = [part for part in answer.replace("\r", "").split("\n") if part.strip()]
-        body = "\n".join(lines)
-        return f"{'=' if ok else '?'}{ident}{' ' if body else ''}{body}\n\n"
+            answer = self._dispatch(command.name, command.args)
+        except (_Failure, ArgumentError) as exc:
+            return response(command.ident, False, str(exc))
+        except Exception as exc:  # the proxy must keep answering whatever happens
+            self.log(f"internal error on {command.name!r}: {exc!r}")
+            return response(command.ident, False, "internal error")
+        return response(command.ident, True, answer)
+
+    def handle_long(self, prefix: str, rest_blank: bool) -> str | None:
+        """The answer to a line longer than :data:`MAX_LINE` bytes, given its start.
+
+        If the part not read holds no command text (``rest_blank``: only spaces, control
+        characters or a comment), the line is handled from its start as usual; otherwise
+        it is refused (``line too long``), with its id if any.
+        """
+        if rest_blank:
+            return self.handle(prefix)
+        command = parse_command(prefix)
+        return response(command.ident if command else "", False, "line too long")
+
+    def _dispatch(self, name: str, args: list[str]) -> str:
+        handler = self._handlers.get(name)
+        if handler is not None:
+            return handler(args)
+        check = PASSTHROUGH.get(name)
+        if check is not None and name in self._engine_commands():
+            return self._forward(" ".join([name, *check(args)]), slow=name in SLOW)
+        raise _Failure("unknown command")
 
     def _engine_commands(self) -> frozenset[str]:
         try:
@@ -125,15 +171,18 @@ class GtpProxy:
             return frozenset()
 
     def _commands(self) -> list[str]:
-        return [*OWN_COMMANDS, *sorted(PASSTHROUGH & self._engine_commands())]
+        return [*OWN_COMMANDS, *sorted(PASSTHROUGH.keys() & self._engine_commands())]
 
-    def _forward(self, command: str) -> str:
+    def _forward(self, command: str, slow: bool = False) -> str:
         try:
-            return self.engine.send(command, self.timeout)
+            return self.engine.send(command, self.timeout * (SLOW_FACTOR if slow else 1))
         except GtpError as exc:
             raise _Failure(exc.message or "engine failed") from None
         except EngineError as exc:
             raise _Failure(f"engine error: {exc}") from None
+        except ValueError as exc:  # a command that is not safe to send (a bug: arguments are checked)
+            self.log(str(exc))
+            raise _Failure("internal error") from None
 
     # -- handlers ---------------------------------------------------------------------
 
@@ -154,9 +203,9 @@ class GtpProxy:
         return ""
 
     def _boardsize(self, args: list[str]) -> str:
-        if len(args) != 1 or not args[0].isdigit():
+        if len(args) != 1:
             raise _Failure("syntax error")
-        size = int(args[0])
+        size = parse_size(args[0])
         try:
             GameState(size)
         except ValueError:
@@ -170,29 +219,24 @@ class GtpProxy:
         return ""
 
     def _clear_board(self, args: list[str]) -> str:
+        check_no_args(args)
         self._forward("clear_board")
         self.game.clear()
         self.book_moves = []
         return ""
 
     def _komi(self, args: list[str]) -> str:
-        try:
-            komi = float(args[0]) if len(args) == 1 else None
-        except ValueError:
-            komi = None
-        if komi is None:
+        if len(args) != 1:
             raise _Failure("syntax error")
-        self._forward(f"komi {args[0]}")
+        komi = parse_komi(args[0])
+        self._forward(f"komi {format_komi(komi)}")
         self.game.komi = komi
         return ""
 
     def _move_args(self, args: list[str]) -> tuple[str, Point | None]:
         if len(args) != 2:
             raise _Failure("syntax error")
-        try:
-            return parse_color(args[0]), parse_gtp_vertex(args[1], self.game.size)
-        except ValueError:
-            raise _Failure("syntax error") from None
+        return parse_color(args[0]), parse_vertex(args[1], self.game.size)
 
     def _play(self, args: list[str]) -> str:
         color, point = self._move_args(args)
@@ -207,10 +251,7 @@ class GtpProxy:
     def _genmove(self, args: list[str]) -> str:
         if len(args) != 1:
             raise _Failure("syntax error")
-        try:
-            color = parse_color(args[0])
-        except ValueError:
-            raise _Failure("syntax error") from None
+        color = parse_color(args[0])
         book = self._book_move(color)
         if book is not None:
             return book
@@ -249,7 +290,12 @@ class GtpProxy:
         self.book_moves.append(len(self.game.moves))
         return vertex
 
+    def _final_score(self, args: list[str]) -> str:
+        check_no_args(args)
+        return self._forward("final_score", slow=True)
+
     def _undo(self, args: list[str]) -> str:
+        check_no_args(args)
         if not self.game.moves or "undo" not in self._engine_commands():
             raise _Failure("cannot undo")
         self._forward("undo")
@@ -260,25 +306,47 @@ class GtpProxy:
         return ""
 
 
-def serve(engine_command: str, policy: BookPolicy | None, stdin: TextIO, stdout: TextIO,
-          timeout: float = DEFAULT_TIMEOUT, stderr: TextIO | None = None) -> None:
-    """Run the proxy over ``stdin``/``stdout`` until ``quit`` or end of input, then close the engine.
+def _drop_rest(stdin: IO[bytes], commented: bool) -> bool:
+    """Read and drop the rest of an overlong line; True if it held no command text."""
+    blank = True
+    while rest := stdin.readline(MAX_LINE):
+        if not commented:
+            head, hash_sign, _ = rest.partition(b"#")
+            blank = blank and not any(32 < byte != 127 for byte in head)
+            commented = bool(hash_sign)
+        if rest.endswith(b"\n"):
+            break
+    return blank
 
-    Raises EngineError if the engine cannot be started. Diagnostics go to ``stderr`` if given.
+
+def serve(engine_command: str, policy: BookPolicy | None, stdin: IO[bytes], stdout: IO[bytes],
+          timeout: float = DEFAULT_TIMEOUT, stderr: IO[str] | None = None) -> None:
+    """Run the proxy over binary ``stdin``/``stdout`` until ``quit`` or end of input, then close the engine.
+
+    Lines are read as bytes (so no locale or stray byte can stop the proxy), at most
+    :data:`MAX_LINE` bytes of each. Raises EngineError if the engine cannot be started.
+    Diagnostics go to ``stderr`` if given.
     """
     def log(message: str) -> None:
         if stderr is not None:
-            print(f"joseki gtp: {message}", file=stderr, flush=True)
+            text = message.encode("ascii", "backslashreplace").decode("ascii")
+            print(f"joseki gtp: {text}", file=stderr, flush=True)
 
     engine = GtpEngine(engine_command, timeout)
     proxy = GtpProxy(engine, policy, timeout, log)
     try:
-        for line in stdin:
-            response = proxy.handle(line)
-            if response is None:
+        while raw := stdin.readline(MAX_LINE):
+            if len(raw) == MAX_LINE and not raw.endswith(b"\n"):
+                answer = proxy.handle_long(decode_line(raw), _drop_rest(stdin, commented=b"#" in raw))
+            else:
+                answer = proxy.handle(decode_line(raw))
+            if answer is None:
                 continue
-            stdout.write(response)
-            stdout.flush()
+            try:
+                stdout.write(answer.encode("utf-8", "replace"))
+                stdout.flush()
+            except (BrokenPipeError, ValueError):
+                break  # the controller has gone
             if proxy.finished:
                 break
     finally:
@@ -291,8 +359,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--engine", required=True, help="command line of the wrapped GTP engine")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, help="seconds per engine command")
     options = parser.parse_args(argv)
+    if not 0 < options.timeout < float("inf"):
+        parser.error(f"--timeout must be a positive number of seconds, not {options.timeout}")
     try:
-        serve(options.engine, None, sys.stdin, sys.stdout, options.timeout, sys.stderr)
+        serve(options.engine, None, sys.stdin.buffer, sys.stdout.buffer, options.timeout, sys.stderr)
     except EngineError as exc:
         print(f"joseki gtp: {exc}", file=sys.stderr)
         return 1

@@ -1,18 +1,30 @@
 """Matches between two GTP engines: play N games, referee them, score them and write each as SGF.
 
 The first engine (``black_cmd``) takes black in games 1, 3, 5 ..., the second in games 2, 4,
-6 .... A game ends on two passes in a row, a resignation, or ``max_moves``; the first two
-and the move limit are scored by ``final_score`` (the first engine's, else the second's).
-The referee is :class:`~joseki.engine.gtp.GameState` (simple ko, no suicide): a move it rejects,
-a failed or unparseable ``genmove``, or an engine refusing a legal ``play`` or dying loses
-the game for that engine by forfeit (``B+F`` / ``W+F``). Engines are kept between games and
-restarted if one has died.
+6 .... A game ends on two passes in a row, a resignation, or ``max_moves``. The referee
+scores the first and the last itself, so no result waits on a slow engine:
+
+* after two passes, by area (:func:`area_result`: stones plus empty points surrounded by
+  one colour, minus komi), once the stones an engine names in ``final_status_list dead``
+  (the first engine's answer, else the second's) are taken off; if neither can say, all
+  stones count as alive (if one hangs, the game is left unscored);
+* a game cut short by the move limit, by an estimate of the area on the position reached
+  (:func:`estimate_result`: stones plus the empty points the project's influence model,
+  :func:`joseki.core.influence.area`, gives each side, minus komi). No engine is asked:
+  dead-stone analysis of an unfinished game is slow (GNU Go: half a minute) and a guess.
+
+The rule used is written in the SGF comment. The referee is
+:class:`~joseki.engine.gtp.GameState` (simple ko, no suicide): a move it rejects, a failed or
+unparseable ``genmove``, or an engine refusing a legal ``play`` or dying loses the game for
+that engine by forfeit (``B+F`` / ``W+F``). An engine that does not answer within the timeout
+(a guard against hung engines, not a time limit) leaves the game unscored (``?``) rather than
+losing it. Engines are kept between games and restarted if one has died.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
+import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -20,12 +32,22 @@ from pathlib import Path
 from sgfmill import sgf
 
 from joseki import __version__
+from joseki.core.geometry import Point
+from joseki.core.influence import area, influence
 from joseki.core.notation import format_gtp_vertex, parse_gtp_vertex
 from joseki.core.steps import other
-from joseki.engine.gtp import DEFAULT_TIMEOUT, EngineDied, EngineError, GameState, GtpEngine, GtpError
+from joseki.engine.gtp import (
+    DEFAULT_TIMEOUT,
+    SLOW_FACTOR,
+    EngineDied,
+    EngineError,
+    EngineTimeout,
+    GameState,
+    GtpEngine,
+    GtpError,
+)
+from joseki.engine.gtp_syntax import format_komi
 from joseki.sgf.output import write_output
-
-_SCORE = re.compile(r"^([BW])\+(\d+(?:\.\d+)?|R|Resign|T|Time|F|Forfeit)?$", re.IGNORECASE)
 
 
 @dataclass(slots=True)
@@ -34,7 +56,8 @@ class GameRecord:
 
     ``result`` is the SGF ``RE`` value (``B+3.5``, ``W+R``, ``B+F``, ``0`` for a draw, ``?`` if
     unscored); ``winner`` is ``"b"``, ``"w"`` or None; ``moves`` counts the moves played,
-    passes included; ``swapped`` is True when the second engine (``white_cmd``) played black.
+    passes included; ``swapped`` is True when the second engine (``white_cmd``) played black;
+    ``scoring`` says how the result was counted (empty when the game was not counted).
     """
 
     number: int
@@ -46,20 +69,51 @@ class GameRecord:
     winner: str | None
     reason: str
     swapped: bool
+    scoring: str = ""
 
 
-def parse_score(text: str) -> tuple[str, str | None]:
-    """The SGF result and winner of a ``final_score`` answer (``B+3.5``, ``W+R``, ``0``); ValueError otherwise."""
-    token = text.strip()
-    if token.lower() in ("0", "jigo", "draw", "b+0", "w+0"):
+def _result(margin: float) -> tuple[str, str | None]:
+    """The SGF result and winner of black's margin (komi included); ``0`` is a draw."""
+    if margin == 0:
         return "0", None
-    match = _SCORE.match(token)
-    if match is None:
-        raise ValueError(f"bad final_score answer {text!r}")
-    colour, margin = match.group(1).upper(), match.group(2) or ""
-    if margin and margin[0].isalpha():
-        margin = margin[0].upper()
-    return f"{colour}+{margin}", colour.lower()
+    winner = "b" if margin > 0 else "w"
+    return f"{winner.upper()}+{abs(margin):g}", winner
+
+
+def area_result(state: GameState, dead: Iterable[Point] = ()) -> tuple[str, str | None]:
+    """The SGF result and winner by area count: stones plus empty regions that touch one colour only, minus komi.
+
+    ``dead`` stones are taken off the board first; an empty region touching both colours
+    counts for neither. ``0`` is a draw.
+    """
+    board = state.board.copy()
+    board.apply_setup((), (), [(state.size - 1 - y, x) for x, y in dead])
+    return _result(board.area_score() - state.komi)
+
+
+def estimate_result(state: GameState) -> tuple[str, str | None]:
+    """The SGF result and winner of an unfinished game: stones plus influence area, minus komi.
+
+    Every stone counts as alive; an empty point counts for a colour when
+    :func:`joseki.core.influence.area` gives it to that colour.
+    """
+    stones = {(x, y): colour for x in range(state.size) for y in range(state.size)
+              if (colour := state.stone((x, y))) is not None}
+    areas = area(influence(stones, state.size), stones)
+    black = len(areas["b"]) + sum(1 for colour in stones.values() if colour == "b")
+    white = len(areas["w"]) + sum(1 for colour in stones.values() if colour == "w")
+    return _result(black - white - state.komi)
+
+
+def parse_dead(answer: str, state: GameState) -> list[Point]:
+    """The points of a ``final_status_list dead`` answer; ValueError unless each holds a stone."""
+    points: list[Point] = []
+    for token in answer.split():
+        point = parse_gtp_vertex(token, state.size)
+        if point is None or state.stone(point) is None:
+            raise ValueError(f"final_status_list names {token!r}, which holds no stone")
+        points.append(point)
+    return points
 
 
 class _Player:
@@ -83,11 +137,14 @@ class _Player:
                 self.label = self.command
         return self.engine
 
-    def send(self, command: str) -> str:
-        """Send a command to the engine of this game; never restarts it (EngineDied if it has gone)."""
+    def send(self, command: str, slow: bool = False) -> str:
+        """Send a command to the engine of this game; never restarts it (EngineDied if it has gone).
+
+        ``slow`` commands (dead-stone analysis) get SLOW_FACTOR times the timeout.
+        """
         if self.engine is None:
             raise EngineDied(f"engine {self.command!r} is not running")
-        return self.engine.send(command, self.timeout)
+        return self.engine.send(command, self.timeout * (SLOW_FACTOR if slow else 1))
 
     def close(self) -> None:
         if self.engine is not None:
@@ -95,9 +152,9 @@ class _Player:
 
 
 class _GameOver(Exception):
-    def __init__(self, result: str, winner: str | None, reason: str) -> None:
+    def __init__(self, result: str, winner: str | None, reason: str, scoring: str = "") -> None:
         super().__init__(reason)
-        self.result, self.winner, self.reason = result, winner, reason
+        self.result, self.winner, self.reason, self.scoring = result, winner, reason, scoring
 
 
 def _forfeit(loser: str, reason: str) -> _GameOver:
@@ -105,16 +162,49 @@ def _forfeit(loser: str, reason: str) -> _GameOver:
     return _GameOver(f"{winner.upper()}+F", winner, f"{reason} (forfeit by {loser.upper()})")
 
 
-def _score(players: list[_Player], reason: str) -> _GameOver:
+def _engine_failed(color: str, exc: EngineError | GtpError) -> _GameOver:
+    """A failed command: a forfeit, except a timeout, which leaves the game unscored."""
+    if isinstance(exc, EngineTimeout):
+        return _GameOver("?", None, f"not scored: {exc}")
+    return _forfeit(color, f"engine error: {exc}")
+
+
+def _estimate(state: GameState, reason: str) -> _GameOver:
+    result, winner = estimate_result(state)
+    return _GameOver(result, winner, reason, f"Cut short: scored by an estimate of the area (stones plus the empty "
+                                             f"points the influence model gives each side, komi {state.komi:g}).")
+
+
+def _count(state: GameState, reason: str, dead: list[Point] | None, judge: str) -> _GameOver:
+    result, winner = area_result(state, dead or ())
+    rule = f"Scored by area (stones plus surrounded points, komi {state.komi:g})"
+    if dead is None:
+        rule += f", all stones alive: {judge}"
+    elif dead:
+        vertices = " ".join(format_gtp_vertex(point, state.size) for point in dead)
+        rule += f", after taking off the stones {judge} judged dead: {vertices}"
+    else:
+        rule += f", all stones alive as {judge} judged"
+    return _GameOver(result, winner, reason, rule + ".")
+
+
+def _score_passes(players: list[_Player], state: GameState) -> _GameOver:
+    """Two passes: take off the stones an engine calls dead, then count the area.
+
+    An engine that cannot say (it lacks the command, fails or dies) passes the question on;
+    one that hangs leaves the game unscored, so no timeout changes a result.
+    """
     problems: list[str] = []
     for player in players:
         try:
-            result, winner = parse_score(player.send("final_score"))
+            dead = parse_dead(player.send("final_status_list dead", slow=True), state)
+        except EngineTimeout as exc:
+            return _GameOver("?", None, f"two passes; not scored: {exc}")
         except (EngineError, GtpError, ValueError) as exc:
             problems.append(str(exc))
             continue
-        return _GameOver(result, winner, reason)
-    return _GameOver("?", None, f"{reason}; not scored: {'; '.join(problems)}")
+        return _count(state, "two passes", dead, player.label)
+    return _count(state, "two passes", None, f"no engine named the dead stones ({'; '.join(problems)})")
 
 
 def _play_game(players: list[_Player], swapped: bool, state: GameState, max_moves: int) -> _GameOver:
@@ -122,18 +212,18 @@ def _play_game(players: list[_Player], swapped: bool, state: GameState, max_move
     for color, player in sides.items():
         try:
             player.start()
-            for command in (f"boardsize {state.size}", "clear_board", f"komi {state.komi:g}"):
+            for command in (f"boardsize {state.size}", "clear_board", f"komi {format_komi(state.komi)}"):
                 player.send(command)
         except (EngineError, GtpError) as exc:
-            return _forfeit(color, f"engine error at the start: {exc}")
+            return _engine_failed(color, exc)
     color, passes = "b", 0
     while True:
         if len(state.moves) >= max_moves:
-            return _score(players, f"move limit ({max_moves})")
+            return _estimate(state, f"move limit ({max_moves})")
         try:
             answer = sides[color].send(f"genmove {color}")
         except (EngineError, GtpError) as exc:
-            return _forfeit(color, f"engine error: {exc}")
+            return _engine_failed(color, exc)
         token = answer.split()[0] if answer.split() else ""
         if token.lower() == "resign":
             winner = other(color)
@@ -146,10 +236,10 @@ def _play_game(players: list[_Player], swapped: bool, state: GameState, max_move
         try:
             sides[other(color)].send(f"play {color} {format_gtp_vertex(point, state.size)}")
         except (EngineError, GtpError) as exc:
-            return _forfeit(other(color), f"engine error: {exc}")
+            return _engine_failed(other(color), exc)
         passes = passes + 1 if point is None else 0
         if passes == 2:
-            return _score(players, "two passes")
+            return _score_passes(players, state)
         color = other(color)
 
 
@@ -162,7 +252,7 @@ def _write_sgf(path: Path, state: GameState, black: str, white: str, over: _Game
     root.set("KM", state.komi)
     root.set("DT", date.today().isoformat())
     root.set("RE", over.result)
-    root.set("C", f"Game ended: {over.reason}.")
+    root.set("C", f"Game ended: {over.reason}." + (f" {over.scoring}" if over.scoring else ""))
     for color, point in state.moves:
         node = game.extend_main_sequence()
         node.set_move(color, None if point is None else (state.size - 1 - point[1], point[0]))
@@ -181,8 +271,9 @@ def play_match(black_cmd: str, white_cmd: str, games: int, out_dir: Path, max_mo
         raise ValueError(f"games must be at least 1, not {games}")
     if max_moves < 1:
         raise ValueError(f"max_moves must be at least 1, not {max_moves}")
-    if timeout <= 0:
-        raise ValueError(f"timeout must be positive, not {timeout}")
+    if not 0 < timeout < math.inf:
+        raise ValueError(f"timeout must be a positive number of seconds, not {timeout}")
+    format_komi(komi)  # checks the komi is finite
     GameState(size)  # checks the size
     out_dir.mkdir(parents=True, exist_ok=True)
     players = [_Player(black_cmd, timeout), _Player(white_cmd, timeout)]
@@ -196,7 +287,7 @@ def play_match(black_cmd: str, white_cmd: str, games: int, out_dir: Path, max_mo
             path = out_dir / f"game-{number:04d}.sgf"
             _write_sgf(path, state, black.label, white.label, over)
             record = GameRecord(number, path, black.label, white.label, over.result, len(state.moves),
-                                over.winner, over.reason, swapped)
+                                over.winner, over.reason, swapped, over.scoring)
             records.append(record)
             if progress is not None:
                 progress(number, record)

@@ -16,6 +16,7 @@ import random
 
 from joseki.book.lookup import Lookup
 from joseki.book.query import Options, answer_table
+from joseki.book.stats import require_profile
 from joseki.book.store import Store
 from joseki.core.category import NEVER_FIRST
 from joseki.core.corners import corner_tables, owner
@@ -32,6 +33,8 @@ class BookPlayer:
     def __init__(self, store: Store, profile: str | None = None, seed: int | None = None,
                  collections: list[str] | None = None) -> None:
         self.store, self.profile, self.collections = store, profile, collections
+        with store.read() as conn:
+            require_profile(conn, store, profile)  # fail at start, not at the first book move
         self.rng = random.Random(seed)
 
     def choose(self, moves: list[tuple[str, Point | None]], color: str, size: int) -> Point | None:

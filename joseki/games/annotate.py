@@ -13,7 +13,7 @@ from pathlib import Path
 from sgfmill import sgf, sgf_grammar
 
 from joseki.book.lookup import Lookup
-from joseki.book.query import CornerAnswer, Options, answer_corner, move_numbers
+from joseki.book.query import CornerAnswer, Options, answer_corner, answer_table, move_numbers
 from joseki.book.store import Store
 from joseki.core.corners import corner_tables
 from joseki.core.notation import TENUKI, format_gtp_vertex, format_sgf_point
@@ -33,11 +33,17 @@ class Annotation:
     labels: dict[int, list[tuple[tuple[int, int], str]]] = field(default_factory=dict)
     left: dict[str, int | None] = field(default_factory=dict)
     """Corner name -> the game move number at which it left the book (None: it never did)."""
+    offered: dict[str, list[str]] = field(default_factory=dict)
+    """Corner name -> the book's moves (GTP, or ``tenuki``) where it left the book."""
 
 
 def plan(store: Store, moves: list[tuple[str, tuple[int, int] | None]], top: int = 5,
          collections: list[str] | None = None) -> Annotation:
-    """The notes and labels for each move number of a game's main line."""
+    """The notes and labels for each move number of a game's main line.
+
+    Where each corner left the book is :func:`joseki.book.query.answer_table`'s answer for the
+    whole game, as ``next --sgf`` gives it move by move.
+    """
     result = Annotation()
     options = Options(top=top)
     with store.read() as conn:
@@ -46,35 +52,36 @@ def plan(store: Store, moves: list[tuple[str, tuple[int, int] | None]], top: int
             b = table.builder
             if b.first_color is None:
                 continue
-            steps, numbers = b.steps, move_numbers(table)
             name = table.corner.value
-            result.left[name] = None
-            for index in range(0, len(steps), 2):
-                number = numbers[index // 2]
-                if number is None:
+            answer = answer_table(lookup, table, b.first_color, options, pending=False)
+            numbers, steps = move_numbers(table), b.steps
+            for index in range(answer.in_book):
+                if steps[2 * index : 2 * index + 2] == TENUKI:
                     continue
-                answer = answer_corner(lookup, table.corner, steps[: index + 2], bool(b.swap), b.first_color, options)
-                if answer.state in ("in-book", "tenuki-variation", "in-book-by-transposition"):
-                    via = " (by transposition)" if answer.via else ""
-                    paths = sum(c.paths for c in answer.candidates) if answer.candidates else 0
-                    result.notes.setdefault(number, []).append(
-                        f"Book, {name}{via}: step {index // 2 + 1} of {steps[: index + 2]}"
-                        + (f"; the book continues with {_moves(answer)} ({paths} paths)" if answer.candidates
-                           else "; end of the book's line"))
-                    continue
-                base = answer_corner(lookup, table.corner, steps[:index], bool(b.swap), b.first_color, options)
-                offered = base.candidates
-                points = [c.point for c in offered if c.point is not None]
-                labels = [(p, LABELS[i]) for i, p in enumerate(points)]
-                result.labels[number] = labels[: len(LABELS)]
-                words = ", ".join(
-                    f"{label} {format_gtp_vertex(point)}" for point, label in labels) or "no move"
-                tenuki = " or tenuki" if any(c.token == TENUKI for c in offered) else ""
-                result.notes.setdefault(number, []).append(
-                    f"Out of the book, {name}: this move left the book's line {steps[:index] or '(empty corner)'}; "
-                    f"the book offered {words}{tenuki}.")
-                result.left[name] = number
-                break
+                here = answer_corner(lookup, table.corner, steps[: 2 * index + 2], bool(b.swap), b.first_color,
+                                     options)
+                via = " (by transposition)" if here.via else ""
+                paths = sum(c.paths for c in here.candidates)
+                result.notes.setdefault(numbers[index], []).append(
+                    f"Book, {name}{via}: local step {index + 1}"
+                    + (f"; the book continues with {_moves(here)} ({paths} paths)" if here.candidates
+                       else "; end of the book's line"))
+            result.left[name] = answer.left_move_number
+            if answer.left_at is None or answer.left_move_number is None:
+                continue
+            number = answer.left_move_number
+            offered = answer.alternatives
+            result.offered[name] = [c.move for c in offered]
+            taken = result.labels.setdefault(number, [])  # a tenuki can leave two corners' books at once
+            points = [c.point for c in offered if c.point is not None]
+            labels = [(p, LABELS[len(taken) + i]) for i, p in enumerate(points[: len(LABELS) - len(taken)])]
+            taken.extend(labels)
+            words = ", ".join(f"{label} {format_gtp_vertex(point)}" for point, label in labels) or "no move"
+            tenuki = " or tenuki" if any(c.token == TENUKI for c in offered) else ""
+            what = "this move" if answer.left_move != "tenuki" else f"this tenuki (away from the {name})"
+            result.notes.setdefault(number, []).append(
+                f"Out of the book, {name}: {what} left the book at local step {answer.left_at}; "
+                f"the book offered {words}{tenuki}.")
     return result
 
 

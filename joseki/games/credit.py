@@ -1,19 +1,21 @@
-"""Crediting game results to book moves: which book nodes a corner of a game passed through.
+"""Crediting game results to book moves: the book nodes each corner of a game passed through.
 
-For each step of a corner's play-step string (tenukis included), the book node it reached
-is credited to the player who played the step, with that player's result: by sequence
-while the string is a book prefix, else by transposition while its local position is a
-book position. The first step that is neither ends the corner's credits.
+Each in-book step of a corner (:func:`joseki.book.walk.walk`, tenukis included) credits the
+node it reached, by sequence or by transposition, to the player who played the step, with
+that player's result. A node's record from one game counts that game once (``games``) and
+each of its corners that passed the node once (wins, losses, draws: see
+:class:`~joseki.core.priority.Record`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from joseki.book.store import node_id
+from joseki.book.walk import Book, walk
 from joseki.core.corners import CornerTable
-from joseki.core.position import LocalBoard, position_key
-from joseki.core.steps import Color, iter_points, other
+from joseki.core.priority import Record
+from joseki.core.steps import Color, other
 
 OUTCOMES = ("win", "loss", "draw")
 
@@ -27,37 +29,35 @@ def outcome(mover: Color, winner: Color | None) -> str | None:
     return "win" if winner == mover else "loss"
 
 
-def corner_path(steps: str, first: Color, known: Callable[[int], bool],
-                by_position: Callable[[int], int | None]) -> list[tuple[int, Color]]:
-    """(book node id, mover) of each step of ``steps`` that is in the book, until one is not."""
-    board = LocalBoard()
-    out: list[tuple[int, Color]] = []
-    color = first
-    for index, zpoint in enumerate(iter_points(steps)):
-        if zpoint is not None:
-            board.play(color, zpoint, lenient=True)
-        prefix = steps[: 2 * index + 2]
-        nid = node_id(prefix)
-        if not known(nid):
-            via = by_position(position_key(board.stones, other(color)))
-            if via is None:
-                break
-            nid = via
-        out.append((nid, color))
-        color = other(color)
+def corner_credits(book: Book, steps: str, first: Color, winner: Color | None) -> list[tuple[int, str]]:
+    """(node id, outcome for its mover) of each in-book step of one corner; none when the result is unknown."""
+    if winner is None:
+        return []
+    route = walk(book, steps, first, rejoin=False)
+    out: list[tuple[int, str]] = []
+    for index, line in enumerate(route.nodes):
+        mover = first if index % 2 == 0 else other(first)
+        result = outcome(mover, winner)
+        assert result is not None
+        out.append((node_id(line), result))
     return out
 
 
-def game_credits(tables: Iterable[CornerTable], winner: Color | None, known: Callable[[int], bool],
-                 by_position: Callable[[int], int | None]) -> list[tuple[int, str]]:
-    """(node id, outcome for its mover) for every in-book step of every corner of a game."""
-    credits: list[tuple[int, str]] = []
-    for table in tables:
-        b = table.builder
-        if b.first_color is None:
-            continue
-        for nid, mover in corner_path(b.steps, b.first_color, known, by_position):
-            result = outcome(mover, winner)
-            if result is not None:
-                credits.append((nid, result))
-    return credits
+def game_records(book: Book, corners: Iterable[tuple[str, Color]],
+                 winner: Color | None) -> tuple[dict[int, Record], int]:
+    """Each credited node's record from one game whose corners are (canonical string, first colour),
+    and how many of those corners were credited at all."""
+    counts: dict[int, list[int]] = {}
+    credited = 0
+    for steps, first in corners:
+        credits = corner_credits(book, steps, first, winner)
+        credited += bool(credits)
+        for nid, result in credits:
+            row = counts.setdefault(nid, [1, 0, 0, 0])
+            row[1 + OUTCOMES.index(result)] += 1
+    return {nid: Record(*row) for nid, row in counts.items()}, credited
+
+
+def table_corners(tables: Iterable[CornerTable]) -> list[tuple[str, Color]]:
+    """(string, first colour) of each corner with local moves."""
+    return [(t.builder.steps, t.builder.first_color) for t in tables if t.builder.first_color is not None]

@@ -1,7 +1,8 @@
 """Evaluating a book on games: how well it predicts the next local move, and how well priorities predict results.
 
 For every local move of every corner (the first :data:`COVERAGE_MOVES` of each corner count
-for coverage) whose prefix is in the book, the book's candidates are ranked as ``next``
+for coverage) whose prefix is in the book (:func:`joseki.book.walk.walk`, by sequence or by
+transposition, as ``next`` and ``learn`` see it), the book's candidates are ranked as ``next``
 ranks them; a hit is the played move among the first one or three. When the mover had
 played elsewhere since the last local move, the prefix already ends with ``XX``: that much
 is known, and only the local move itself is predicted. Where the played move is in the book
@@ -14,16 +15,20 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from joseki.book.importer import expand_paths
 from joseki.book.lookup import Lookup
-from joseki.book.query import Candidate, Options, book_candidates, rank_key
+from joseki.book.query import Candidate, Options, book_candidates, move_numbers, orientation, rank_key
+from joseki.book.stats import require_profile
 from joseki.book.store import Store
+from joseki.book.walk import BookWalk, walk
 from joseki.core.corners import corner_tables
+from joseki.core.geometry import Corner
 from joseki.core.notation import TENUKI
 from joseki.core.priority import log_loss
-from joseki.core.steps import other
+from joseki.core.steps import other, swap_token
 from joseki.games.credit import outcome
 from joseki.sgf.game import read_game
 
@@ -57,28 +62,31 @@ class Evaluation:
 
 
 def evaluate(store: Store, paths: Iterable[Path | str], rank: str = "popularity", profile: str | None = None,
-             collections: list[str] | None = None,
-             progress: Callable[[int, int], None] | None = None) -> Evaluation:
-    """Replay the games of ``paths`` against the book and measure its predictions."""
+             collections: list[str] | None = None, progress: Callable[[int, int], None] | None = None,
+             trace: Callable[[Path, Corner, int, bool], None] | None = None) -> Evaluation:
+    """Replay the games of ``paths`` against the book and measure its predictions.
+
+    ``trace`` is told (file, corner, game move number, whether the book holds the position
+    before it) for each local move looked at.
+    """
     files = expand_paths(paths)
     options = Options(rank=rank, profile=profile)
     order = rank_key(rank)
     result = Evaluation()
-    cache: dict[str, tuple[list[str], dict[str, float]] | None] = {}
+    cache: dict[str, tuple[list[str], dict[str, float]]] = {}
     with store.read() as conn:
+        require_profile(conn, store, profile)
         lookup = Lookup(store, conn, collections)
+        book = CachedBook(lookup)
 
-        def ranked(prefix: str) -> tuple[list[str], dict[str, float]] | None:
-            if prefix not in cache:
-                if not lookup.has(prefix):
-                    cache[prefix] = None
-                else:
-                    rows = book_candidates(lookup, prefix, lookup.children(prefix, profile), options)
-                    cands = [Candidate(ch.token, ch.token, None, ch.paths, prio, ch.category, record)
-                             for ch, record, prio in rows]
-                    cands.sort(key=order)
-                    cache[prefix] = ([c.token for c in cands], {c.token: c.priority for c in cands})
-            return cache[prefix]
+        def ranked(base: str) -> tuple[list[str], dict[str, float]]:
+            if base not in cache:
+                rows = book_candidates(lookup, base, lookup.children(base, profile), options)
+                cands = [Candidate(ch.token, ch.token, None, ch.paths, prio, ch.category, record)
+                         for ch, record, prio in rows]
+                cands.sort(key=order)
+                cache[base] = ([c.token for c in cands], {c.token: c.priority for c in cands})
+            return cache[base]
 
         for done, path in enumerate(files, start=1):
             try:
@@ -95,32 +103,63 @@ def evaluate(store: Store, paths: Iterable[Path | str], rank: str = "popularity"
                 if b.first_color is None:
                     continue
                 result.corners += 1
-                _score_corner(b.steps, b.first_color, game.winner, ranked, result)
+                seen = None if trace is None else partial(_tell, trace, path, table.corner, move_numbers(table))
+                _score_corner(walk(book, b.steps, b.first_color, rejoin=False), b.first_color, game.winner,
+                              ranked, result, seen)
             if progress is not None:
                 progress(done, len(files))
     return result
 
 
-def _score_corner(steps: str, first: str, winner: str | None,
-                  ranked: Callable[[str], tuple[list[str], dict[str, float]] | None], result: Evaluation) -> None:
+def _tell(trace: Callable[[Path, Corner, int, bool], None], path: Path, corner: Corner, numbers: list[int],
+          index: int, in_book: bool) -> None:
+    trace(path, corner, numbers[index], in_book)
+
+
+class CachedBook:
+    """A :class:`~joseki.book.walk.Book` over a lookup that asks the store once per line and position."""
+
+    def __init__(self, lookup: Lookup) -> None:
+        self.lookup = lookup
+        self.lines: dict[str, bool] = {}
+        self.positions: dict[int, str | None] = {}
+
+    def has(self, steps: str) -> bool:
+        if steps not in self.lines:
+            self.lines[steps] = self.lookup.has(steps)
+        return self.lines[steps]
+
+    def by_position(self, key: int) -> str | None:
+        if key not in self.positions:
+            self.positions[key] = self.lookup.by_position(key)
+        return self.positions[key]
+
+
+def _score_corner(route: BookWalk, first: str, winner: str | None,
+                  ranked: Callable[[str], tuple[list[str], dict[str, float]]], result: Evaluation,
+                  seen: Callable[[int, bool], None] | None = None) -> None:
+    steps = route.steps
     local = 0
-    in_book = True
     for index in range(0, len(steps), 2):
         token = steps[index : index + 2]
         if token == TENUKI:
             continue
         local += 1
         mover = first if (index // 2) % 2 == 0 else other(first)
-        book = ranked(steps[:index]) if in_book else None
-        in_book = book is not None
+        in_book = index // 2 <= route.in_book
+        if seen is not None:
+            seen(index // 2, in_book)
         if local <= COVERAGE_MOVES:
             result.coverable += 1
             result.covered += in_book
-        if book is None:
+        if not in_book:
             if local >= COVERAGE_MOVES:
                 break
             continue
-        order, priorities = book
+        base = route.nodes[index // 2 - 1] if index else ""
+        if base != steps[:index] and orientation(base, steps[:index]):
+            token = swap_token(token)
+        order, priorities = ranked(base)
         result.positions += 1
         result.top1_hits += order[:1] == [token]
         result.top3_hits += token in order[:3]

@@ -16,39 +16,18 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sqlalchemy import select
-
 from joseki.book.importer import expand_paths
-from joseki.book.stats import add_records, aggregate, claim_games, profile_id
+from joseki.book.index import BookIndex
+from joseki.book.stats import add_records, claim_games, profile_id
 from joseki.book.store import Store
 from joseki.core.corners import corner_tables
-from joseki.games.credit import game_credits
+from joseki.core.priority import Record
+from joseki.games.credit import game_records, table_corners
 from joseki.games.pool import worker_pool
 from joseki.sgf.game import read_learnable
 from joseki.sgf.gcpause import paused_gc
 
 BATCH_GAMES = 500
-
-
-@dataclass(slots=True)
-class BookIndex:
-    """The book in memory, for fast membership tests: node ids, and position keys to node ids."""
-
-    ids: set[int] = field(default_factory=set)
-    by_key: dict[int, int] = field(default_factory=dict)
-
-    @classmethod
-    def load(cls, store: Store) -> BookIndex:
-        n, nb = store.tables["node"], store.tables["node_book"]
-        index = cls()
-        query = (select(n.c.id, n.c.position_key).where(select(nb.c.node_id).where(nb.c.node_id == n.c.id).exists())
-                 .order_by(n.c.depth.desc(), n.c.id))
-        with store.read() as conn:
-            for nid, key in conn.execute(query):
-                index.ids.add(nid)
-                if key is not None:
-                    index.by_key[key] = nid
-        return index
 
 
 @dataclass(slots=True)
@@ -59,7 +38,10 @@ class GameOutcome:
     key: str | None = None
     result: str = ""
     skipped: str | None = None
-    credits: list[tuple[int, str]] = field(default_factory=list)
+    records: dict[int, Record] = field(default_factory=dict)
+    """Each credited node's record from this game (:func:`joseki.games.credit.game_records`)."""
+    corners: int = 0
+    """Corners of the game with at least one step in the book."""
 
 
 @dataclass(slots=True)
@@ -68,10 +50,30 @@ class LearnReport:
 
     files: int = 0
     learnt: int = 0
+    """Games learnt (new under the profile)."""
     duplicates: int = 0
+    corners: int = 0
+    """Corners of the learnt games credited to at least one book move."""
     credits: int = 0
+    """Book moves credited, one per corner that played each."""
     skipped: Counter[str] = field(default_factory=Counter)
     errors: list[tuple[str, str]] = field(default_factory=list)
+    skips: list[tuple[str, str]] = field(default_factory=list)
+    """(file, reason) of every file skipped, unreadable ones included."""
+
+    @property
+    def usable(self) -> int:
+        """Games read that could be learnt (new or duplicates): none means every input was bad."""
+        return self.learnt + self.duplicates
+
+    def skip(self, source: str, reason: str) -> None:
+        """Count a file skipped for ``reason`` (``error: ...`` for an unreadable file)."""
+        self.skips.append((source, reason[7:] if reason.startswith("error: ") else reason))
+        if reason.startswith("error: "):
+            self.errors.append((source, reason[7:]))
+            self.skipped["error"] += 1
+        else:
+            self.skipped[reason] += 1
 
 
 _INDEX: BookIndex | None = None
@@ -94,9 +96,8 @@ def examine(path: str, index: BookIndex | None = None) -> GameOutcome:
         out.result = game.result if game else ""
         return out
     out.result = game.result
-    tables = corner_tables(game.moves).values()
     out.key = game.key
-    out.credits = game_credits(tables, game.winner, index.ids.__contains__, index.by_key.get)
+    out.records, out.corners = game_records(index, table_corners(corner_tables(game.moves).values()), game.winner)
     return out
 
 
@@ -118,33 +119,29 @@ def learn(store: Store, paths: Iterable[Path | str], profile: str | None = None,
     """Learn the results of the games in ``paths`` into ``profile`` (the global statistics when None)."""
     files = [str(p) for p in expand_paths(paths)]
     report = LearnReport(files=len(files))
-    with store.write() as conn:
-        pid = profile_id(conn, store, profile, create=True)
-    assert pid is not None
     batch: list[GameOutcome] = []
     done = 0
     with paused_gc():
         for outcome in examine_all(store, files, workers):
             done += 1
             if outcome.skipped is not None:
-                if outcome.skipped.startswith("error: "):
-                    report.errors.append((outcome.source, outcome.skipped[7:]))
-                    report.skipped["error"] += 1
-                else:
-                    report.skipped[outcome.skipped] += 1
+                report.skip(outcome.source, outcome.skipped)
             else:
                 batch.append(outcome)
             if len(batch) >= batch_games:
-                _write(store, pid, batch, report)
+                _write(store, profile, batch, report)
                 batch = []
             if progress is not None:
                 progress(done, len(files))
-        _write(store, pid, batch, report)
+        _write(store, profile, batch, report)
     return report
 
 
-def _write(store: Store, pid: int, batch: list[GameOutcome], report: LearnReport) -> None:
-    """One transaction: claim the batch's games, add the credits of those not learnt before."""
+def _write(store: Store, profile: str | None, batch: list[GameOutcome], report: LearnReport) -> None:
+    """One transaction: claim the batch's games, add the credits of those not learnt before.
+
+    The profile is created with the first batch, so a run that reads no usable game writes nothing.
+    """
     if not batch:
         return
     unique: dict[str, GameOutcome] = {}
@@ -155,9 +152,20 @@ def _write(store: Store, pid: int, batch: list[GameOutcome], report: LearnReport
         else:
             unique[o.key] = o
     with store.write() as conn:
+        pid = profile_id(conn, store, profile, create=True)
+        assert pid is not None
         claimed = claim_games(conn, store, pid, [(k, o.source, o.result) for k, o in unique.items()])
-        credits = [c for k in claimed for c in unique[k].credits]
-        add_records(conn, store, pid, aggregate(credits))
+        add_records(conn, store, pid, total_records(unique[k].records for k in claimed))
     report.duplicates += len(unique) - len(claimed)
     report.learnt += len(claimed)
-    report.credits += len(credits)
+    report.corners += sum(unique[k].corners for k in claimed)
+    report.credits += sum(r.corners for k in claimed for r in unique[k].records.values())
+
+
+def total_records(games: Iterable[dict[int, Record]]) -> dict[int, Record]:
+    """The per-node sums of some games' records."""
+    total: dict[int, Record] = {}
+    for records in games:
+        for nid, r in records.items():
+            total[nid] = total[nid] + r if nid in total else r
+    return total

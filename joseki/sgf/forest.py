@@ -22,7 +22,6 @@ from sgfmill import sgf_grammar
 from joseki.core.geometry import Corner, Point, Transform, nearest_corner
 from joseki.core.steps import Color, StepBuilder
 from joseki.core.zone import ZONE_BOARD_SIZE, in_zone
-from joseki.sgf.gcpause import paused_gc
 from joseki.sgf.sgfparse import parse_collection
 
 NOTE_PROPERTIES = ("N", "BM", "TE", "DO", "IT", "GB", "GW", "UC", "DM", "HO",
@@ -136,11 +135,6 @@ def _board_point(raw: bytes) -> tuple[int, int] | None:
 
 def flatten_bytes(data: bytes, source: str = "<bytes>") -> Forest:
     """Flatten every game tree of SGF ``data``; ValueError for malformed SGF or a non-19x19 board."""
-    with paused_gc():
-        return _flatten_bytes(data, source)
-
-
-def _flatten_bytes(data: bytes, source: str) -> Forest:
     try:
         games = parse_collection(data)
     except ValueError as exc:

@@ -1,4 +1,4 @@
-"""Pausing Python's cyclic garbage collector around bulk work that allocates many small objects."""
+"""Pausing Python's cyclic garbage collector around bulk work that allocates many small objects (learn, mine)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,86 @@
+"""Where a corner's play-step string runs in the book: the one rule for "in book" and "left the book".
+
+Step by step (tenukis included), a step is in the book by sequence while the string so far is
+a book line, else by transposition while its local position (:mod:`joseki.core.position`,
+side to move included) is the position of a book line; the first step that is neither leaves
+the book, and the corner is out of the book from there on. ``next``, ``annotate``, ``learn``
+(credits), ``mine`` (credits) and ``evaluate`` all read a corner through :func:`walk`, so they
+agree move for move on where it left the book and on the book node each step reached.
+
+The book is anything with :class:`Book`'s two reads: :class:`joseki.book.lookup.Lookup` (the
+store, optionally some collections) or :class:`joseki.book.index.BookIndex` (all of it, in memory).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from joseki.core.position import LocalBoard, position_key
+from joseki.core.steps import Color, iter_points, other
+
+
+class Book(Protocol):
+    """The two reads a walk needs."""
+
+    def has(self, steps: str) -> bool:
+        """True if a book line passes through ``steps``."""
+
+    def by_position(self, key: int) -> str | None:
+        """The book line chosen for the local position ``key`` (the most travelled), if any."""
+
+
+@dataclass(slots=True)
+class BookWalk:
+    """A corner's string against the book (see the module docstring)."""
+
+    steps: str
+    nodes: list[str] = field(default_factory=list)
+    """The book line each in-book step reached: the string's own prefix, or the line it transposed to."""
+    left_at: int | None = None
+    """Index of the token that left the book (0-based), None when every step is in it."""
+    rejoined: str | None = None
+    """When the string left the book, the book line whose position its last step reaches, if any."""
+
+    @property
+    def in_book(self) -> int:
+        """How many steps are in the book."""
+        return len(self.nodes)
+
+    @property
+    def base(self) -> str:
+        """The book line of the last step in the book ('' for none): the book's moves there are what it offered."""
+        return self.nodes[-1] if self.nodes else ""
+
+    def transposed(self, index: int) -> bool:
+        """Whether step ``index`` is in the book by transposition only."""
+        return self.nodes[index] != self.steps[: 2 * index + 2]
+
+
+def walk(book: Book, steps: str, first: Color = "b", rejoin: bool = True) -> BookWalk:
+    """Walk canonical ``steps`` through ``book`` (module docstring); ``rejoin``: find :attr:`~BookWalk.rejoined`."""
+    result = BookWalk(steps)
+    board = LocalBoard()
+    color = first
+    by_sequence = True
+    for index, zpoint in enumerate(iter_points(steps)):
+        if zpoint is not None:
+            board.play(color, zpoint, lenient=True)
+        color = other(color)
+        if result.left_at is not None:
+            if not rejoin:
+                return result
+            continue
+        prefix = steps[: 2 * index + 2]
+        if by_sequence and book.has(prefix):
+            result.nodes.append(prefix)
+            continue
+        by_sequence = False  # the book is prefix-closed: no longer prefix can be a book line
+        via = book.by_position(position_key(board.stones, color))
+        if via is None:
+            result.left_at = index
+        else:
+            result.nodes.append(via)
+    if result.left_at is not None and result.left_at < len(steps) // 2 - 1:
+        result.rejoined = book.by_position(position_key(board.stones, color))
+    return result
