@@ -18,7 +18,8 @@ from joseki.book.show import show
 from joseki.book.stats import add_records, profile_id
 from joseki.book.store import Store, node_id
 from joseki.book.summary import stats
-from joseki.core.conditions import Condition, from_json
+from joseki.core.conditions import Condition, display, from_json
+from joseki.core.geometry import Corner, Transform
 from joseki.core.influence import assess, favourability
 from joseki.core.judgement import judge
 from joseki.core.position import replay
@@ -192,8 +193,13 @@ def test_conditions_from_comments_setup_and_keys(new_db: Callable[..., str], tmp
                                         "(;B[nc]C['a' if White is in the lower right.]LB[oc:a];W[oc])"
                                         "(;AB[dp]AW[pp];B[qh]))")
     rows = book_rows(store, "book")
-    assert rows["DDCF"][1] == [Condition("ladder", "White must have the ladder to play this way.")]
-    assert rows["DDCFFCEC"][1] == [Condition("nearby", "'a' if White is in the lower right.")]
+    # stored in the canonical frame (joseki.core.wording), shown in the frame asked for
+    assert rows["DDCF"][1] == [Condition("ladder", "{c:2:White} must have the ladder to play this way.")]
+    assert rows["DDCFFCEC"][1] == [Condition("nearby", "{p:EC} if {c:2:White} is in the {k:AS:lower right}.")]
+    upper_right, lower_left_swapped = Transform(Corner.TOP_RIGHT), Transform(Corner.BOTTOM_LEFT, True)
+    assert display(rows["DDCFFCEC"][1][0], upper_right, "b").text == "nearby: P17 if White is in the lower right."
+    assert display(rows["DDCFFCEC"][1][0], lower_left_swapped, "w").text == \
+        "nearby: C5 if Black is in the lower right."
     assert rows["DDCFFC"][1] == []
     assert rows["DDCFCH"][1] == [Condition("setup", "black PP; white DP")]
 
@@ -206,7 +212,9 @@ def test_real_conditions(kogo: Store) -> None:
     assert kinds["ladder"] > 500 and kinds["nearby"] > 200 and kinds["setup"] > 100
     fix = book_notes(flatten_file(need(JOSEKIFIX)))
     texts = {c.text for note in fix.moves.values() for c in note.conditions if c.kind == "ladder"}
-    assert "noladder_other = F4" in texts and len(texts) > 5
+    assert "noladder_other = {p:FD}" in texts and len(texts) > 5  # F4 of Pachi's lower-left corner
+    shown = {display(Condition("ladder", t), Transform(Corner.BOTTOM_LEFT), "b").text for t in texts}
+    assert "ladder: noladder_other = F4" in shown and "ladder: ladder_own_setup_own = F4 G2" in shown
 
 
 def test_next_carries_conditions(kogo: Store) -> None:

@@ -32,12 +32,14 @@ from joseki.book.stats import require_profile
 from joseki.book.store import Store
 from joseki.book.walk import walk
 from joseki.core.category import NEVER_FIRST, merge
+from joseki.core.conditions import display
 from joseki.core.corners import CornerTable, corner_tables
 from joseki.core.geometry import Corner, Point, Transform
 from joseki.core.notation import TENUKI, format_gtp_vertex, format_sgf_point, parse_move
 from joseki.core.position import LocalBoard, position_key, replay
 from joseki.core.priority import NEUTRAL, RANKS, Record, priority
 from joseki.core.steps import Color, canonical, iter_points, other, parse_steps, reflect, to_move
+from joseki.core.wording import line_text, point_format
 
 
 @dataclass(slots=True)
@@ -54,6 +56,11 @@ class Candidate:
     prior_games: int = 0
     prior_wins: int = 0
     conditions: list[str] = field(default_factory=list)
+    """The conditions in the caller's frame and colours (:func:`joseki.core.conditions.display`)."""
+    named: list[Point] = field(default_factory=list)
+    """The board points the conditions name, for the diagram."""
+    setup: dict[Point, Color] = field(default_factory=dict)
+    """The setup stones the conditions put down."""
     favour: Favour | None = None
     mover_first: bool = True
 
@@ -93,7 +100,15 @@ class CornerAnswer:
     in_book: int = 0
     """How many local steps are in the book."""
     via: str | None = None
+    via_reflected: bool = False
+    """Whether the book position ``via`` is the reflection of this corner's (its moves then go through the other)."""
     stones: dict[Point, Color] = field(default_factory=dict)
+    sgf: bool = False
+    """Whether the caller typed SGF points, so moves are shown that way."""
+
+    def line(self, steps: str, reflected: bool = False) -> str:
+        """The moves of a canonical step string of this corner (``Q16 R14``), for people to read."""
+        return line_text(steps, self.transform.reflected() if reflected else self.transform, point_format(self.sgf))
 
     def as_json(self) -> dict[str, object]:
         data: dict[str, object] = {
@@ -203,16 +218,21 @@ def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first:
     transform = Transform(corner, swap)
     answer = CornerAnswer(corner, steps, "in-book", first if to_move(steps) == 0 else other(first), transform)
     answer.stones = _board_stones(steps, first, transform)
+    answer.sgf = options.sgf
     order = rank_key(options.rank)
 
     def mapped(children: list[Child], base: str, reflected: bool = False) -> list[Candidate]:
         cands = []
+        frame, fmt = transform.reflected() if reflected else transform, point_format(options.sgf)
         for ch, record, prio in book_candidates(lookup, base, children, options):
             cand = _candidate(reflect(ch.token) if reflected else ch.token, ch.paths, ch.category, transform,
                               options.sgf)
             cand.record, cand.priority = record, prio
             cand.prior_games, cand.prior_wins = ch.prior_games, ch.prior_wins
-            cand.conditions = ch.conditions
+            for shown_condition in (display(c, frame, first, fmt) for c in ch.conditions):
+                cand.conditions.append(shown_condition.text)
+                cand.named.extend(shown_condition.points)
+                cand.setup.update(shown_condition.stones)
             cands.append(cand)
         cands.sort(key=order)
         shown = cands[: options.top] if options.top else cands
@@ -233,6 +253,7 @@ def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first:
     if route.left_at is None:
         if route.transposed(route.in_book - 1):
             answer.state, answer.via = "in-book-by-transposition", base
+            answer.via_reflected = orientation(base, steps)
         else:
             answer.state = "tenuki-variation" if steps.endswith(TENUKI) else "in-book"
         answer.candidates = mapped(lookup.children(base, profile), base, orientation(base, steps))
@@ -245,6 +266,7 @@ def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first:
     answer.alternatives = mapped(lookup.children(base, profile), base, orientation(base, steps[: 2 * index]))
     if route.rejoined is not None:
         answer.state, answer.via = "in-book-by-transposition", route.rejoined
+        answer.via_reflected = orientation(route.rejoined, steps)
         answer.candidates = mapped(lookup.children(route.rejoined, profile), route.rejoined,
                                    orientation(route.rejoined, steps))
     elif index == len(steps) // 2 - 1 and steps.endswith(TENUKI):

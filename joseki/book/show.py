@@ -9,6 +9,7 @@ its end (:mod:`joseki.book.favour`); a line that goes on in the book also gets i
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 
 from sqlalchemy import Connection, select
@@ -19,14 +20,16 @@ from joseki.book.query import check_legal, parse_moves
 from joseki.book.stats import records_for
 from joseki.book.store import Store, node_id
 from joseki.core.category import merge
-from joseki.core.conditions import from_json
+from joseki.core.conditions import display, from_json
 from joseki.core.corners import corner_tables
-from joseki.core.diagram import corner_diagram
+from joseki.core.diagram import corner_diagram, marks_of
 from joseki.core.geometry import Corner, Point, Transform
 from joseki.core.notation import format_gtp_vertex
 from joseki.core.position import replay
 from joseki.core.priority import Record
 from joseki.core.steps import Color, canonical, iter_points, other, parse_steps
+from joseki.core.wording import SourceFrame, line_text, reframe
+from joseki.sgf.booknotes import source_frame
 
 
 @dataclass(slots=True)
@@ -42,9 +45,13 @@ class MoveInfo:
     category: str | None = None
     comments: list[tuple[str, str]] = field(default_factory=list)
     conditions: list[str] = field(default_factory=list)
+    """The conditions in the line's frame and colours (:func:`joseki.core.conditions.display`)."""
+    named: dict[Point, str] = field(default_factory=dict)
+    """The points the conditions name, as diagram marks."""
     record: Record = field(default_factory=Record)
     prior_games: int = 0
     prior_wins: int = 0
+    setup: list[tuple[Point, Color]] = field(default_factory=list)
 
     def as_json(self) -> dict[str, object]:
         return {"number": self.number, "step": self.token, "move": self.move,
@@ -73,8 +80,13 @@ class Shown:
     stones: dict[Point, Color] = field(default_factory=dict)
 
     def diagram(self) -> list[str]:
-        """The corner at the end of the line, as text rows."""
-        return corner_diagram(self.corner, self.stones, {})
+        """The corner at the end of the line, as text rows, with the points the conditions name marked."""
+        marks = {p: m for info in self.moves for p, m in info.named.items()}
+        return corner_diagram(self.corner, self.stones, {}, marks=marks)
+
+    def line(self, steps: str) -> str:
+        """The moves of a step string of this line's corner (``Q16 R14``), for people to read."""
+        return line_text(steps, self.transform)
 
     def as_json(self) -> dict[str, object]:
         first, second = ("black", "white") if self.first == "b" else ("white", "black")
@@ -82,6 +94,7 @@ class Shown:
                 "records": self.records, "continuations": self.continuations,
                 "moves": [m.as_json() for m in self.moves], "favourability": self.favour.as_json(),
                 "main_line": self.main_line,
+                "main_line_moves": None if self.main_line is None else self.line(self.main_line).split(),
                 "main_line_favourability": None if self.main_favour is None else self.main_favour.as_json(),
                 "diagram": self.diagram()}
 
@@ -104,6 +117,8 @@ def show(store: Store, moves: list[str] | None = None, steps: str | None = None,
             shown.main_favour = verdict(conn, store, shown.main_line, lookup.collection_ids)
     board, _ = replay(line, first)
     shown.stones = {transform.to_board(p, 19): c for p, c in board.stones.items()}
+    for info in infos:
+        info.named = marks_of(info.named, shown.stones, dict(info.setup))
     return shown
 
 
@@ -139,20 +154,24 @@ def _moves(conn: Connection, store: Store, lookup: Lookup, line: str, first: Col
         color = other(color)
     nb, c = store.tables["node_book"], store.tables["collection"]
     query = (select(nb.c.node_id, c.c.name, nb.c.paths, nb.c.category, nb.c.comment, nb.c.conditions,
-                    nb.c.prior_games, nb.c.prior_wins)
+                    nb.c.prior_games, nb.c.prior_wins, nb.c.properties, nb.c.collection_id)
              .join(c, c.c.id == nb.c.collection_id).where(nb.c.node_id.in_(list(ids))).order_by(c.c.name))
     if lookup.collection_ids is not None:
         query = query.where(nb.c.collection_id.in_(lookup.collection_ids))
-    for nid, name, paths, category, comment, conditions, prior_games, prior_wins in conn.execute(query):
+    for nid, name, paths, category, comment, conditions, prior_games, prior_wins, props, cid in conn.execute(query):
         info = infos[ids[nid]]
         info.in_book = True
         info.paths += paths
         info.category = merge(info.category, category)
         if comment:
-            info.comments.append((name, comment))
+            source = _source_frame(conn, store, cid, ids[nid], json.loads(props) if props else {})
+            info.comments.append((name, comment if source is None else reframe(comment, source, transform, first)))
         for condition in from_json(conditions):
-            if str(condition) not in info.conditions:
-                info.conditions.append(str(condition))
+            shown_condition = display(condition, transform, first)
+            if shown_condition.text not in info.conditions:
+                info.conditions.append(shown_condition.text)
+                info.named.update(dict.fromkeys(shown_condition.points, ""))
+                info.setup.extend(shown_condition.stones)
         info.prior_games += prior_games or 0
         info.prior_wins += prior_wins or 0
     for nid, record in records_for(conn, store, list(ids), profile).items():
@@ -164,6 +183,19 @@ def _moves(conn: Connection, store: Store, lookup: Lookup, line: str, first: Col
                 later.in_book = False
             break
     return out
+
+
+def _source_frame(conn: Connection, store: Store, collection_id: int, prefix: str,
+                  props: dict[str, list[str]]) -> SourceFrame | None:
+    """The frame a collection's comment on ``prefix`` was written in: that of one of its records through it."""
+    var = store.tables["variation"]
+    row = conn.execute(select(var.c.corner, var.c.swapped, var.c.first_color)
+                       .where(var.c.collection_id == collection_id, var.c.steps.startswith(prefix, autoescape=True))
+                       .limit(1)).first()
+    if row is None:
+        return None
+    corner, swapped, first = row
+    return source_frame({k: tuple(v) for k, v in props.items()}, Transform(Corner(corner), bool(swapped)), first)
 
 
 def _records(conn: Connection, store: Store, lookup: Lookup, line: str) -> list[str]:

@@ -45,6 +45,8 @@ def show_command(
     collection: Annotated[list[str] | None, typer.Option(help="Only these collections (repeatable).")] = None,
     profile: Annotated[str | None, typer.Option(help="Statistics of this profile (falling back to global).")]
     = None,
+    show_steps: Annotated[bool, typer.Option("--show-steps", help="Also print the line's play-step string "
+                                             "(zone letters).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the line as JSON.")] = False,
 ) -> None:
     """One line of the book: diagram, categories, comments, conditions, statistics and favourability."""
@@ -58,7 +60,7 @@ def show_command(
     if as_json:
         out.print_json(data=shown.as_json())
         return
-    _print_shown(shown)
+    _print_shown(shown, show_steps)
 
 
 def _favour_text(favour: Favour, first: str, second: str) -> str:
@@ -67,13 +69,14 @@ def _favour_text(favour: Favour, first: str, second: str) -> str:
             f"{favour.influence_second})")
 
 
-def _print_shown(s: Shown) -> None:
+def _print_shown(s: Shown, show_steps: bool = False) -> None:
     from joseki.core.category import NEVER_FIRST
 
     first, second = ("Black", "White") if s.first == "b" else ("White", "Black")
     where = "a complete record in " + ", ".join(map(safe, s.records)) if s.records else "not a complete record"
-    out.print(f"[bold]{s.corner.value}[/]: {safe(s.steps)}  [dim]({where}; {s.continuations} continuations)[/]",
-              highlight=False)
+    steps = f"steps {safe(s.steps)}; " if show_steps else ""
+    out.print(f"[bold]{s.corner.value}[/]: {safe(s.line(s.steps))}  [dim]({steps}{where}; {s.continuations} "
+              f"continuations)[/]", highlight=False)
     table = Table(show_edge=False)
     for name in ("#", "move", "book", "paths", "games", "win %", "category", "conditions"):
         table.add_column(name, justify="right" if name in ("#", "paths", "games", "win %") else "left")
@@ -93,8 +96,8 @@ def _print_shown(s: Shown) -> None:
     out.print(f"favourability at the end (influence model): {_favour_text(s.favour, first, second)}",
               highlight=False)
     if s.main_line is not None and s.main_favour is not None:
-        out.print(f"main line on from here, {s.main_line}: {_favour_text(s.main_favour, first, second)}",
-                  highlight=False)
+        on = s.line(s.main_line[len(s.steps):]) or "nothing more"
+        out.print(f"main line on from here, {on}: {_favour_text(s.main_favour, first, second)}", highlight=False)
 
 
 @user_errors

@@ -125,6 +125,8 @@ def next_command(
     sgf: Annotated[Path | None, typer.Option("--sgf", help="A game record: every corner after --move.")] = None,
     move: Annotated[int | None, typer.Option(help="With --sgf: after this move (default: the last).", min=0)]
     = None,
+    show_steps: Annotated[bool, typer.Option("--show-steps", help="Also print each corner's play-step string "
+                                             "(zone letters, as --steps takes).")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
 ) -> None:
     """The book's next moves for each corner of MOVES, of --steps, or of a game (--sgf)."""
@@ -160,7 +162,7 @@ def next_command(
         out.print_json(data={"corners": [a.as_json() for a in answers]})
         return
     for answer in answers:
-        _print_answer(answer)
+        _print_answer(answer, show_steps)
 
 
 def _game_moves(path: Path, move: int | None) -> list[tuple[str, tuple[int, int] | None]]:
@@ -184,28 +186,31 @@ STATE_TEXT = {"in-book": "in book", "left-book": "out of book", "empty": "empty 
               "in-book-by-transposition": "in book by transposition"}
 
 
-def _print_answer(a: CornerAnswer) -> None:
+def _print_answer(a: CornerAnswer, show_steps: bool = False) -> None:
+    """One corner: its state, a diagram with the candidates lettered and the points conditions name marked, a table."""
     from joseki.core.category import NEVER_FIRST
-    from joseki.core.diagram import corner_diagram
+    from joseki.core.diagram import corner_diagram, marks_of
 
     who = "Black" if a.to_move == "b" else "White"
     title = f"[bold]{a.corner.value}[/]: {STATE_TEXT.get(a.state, a.state)}, {who} to play"
-    if a.steps:
+    if show_steps and a.steps:
         title += f"  [dim](steps {a.steps})[/]"
-    out.print(title)
+    out.print(title, highlight=False)
     shown = a.candidates
     if a.state == "left-book":
         number = f", game move {a.left_move_number}" if a.left_move_number else ""
         out.print(f"left the book at local step {a.left_at} ({a.left_move}{number}); the book's moves there "
-                  f"(after {a.book_steps or 'the empty corner'}):")
+                  f"(after {a.line(a.steps[: 2 * ((a.left_at or 1) - 1)]) or 'the empty corner'}):", highlight=False)
         shown = a.alternatives
     elif a.state == "interrupted":
         out.print("the local side to move played elsewhere; the book's moves it skipped:")
         shown = a.alternatives
     elif a.via is not None:
-        out.print(f"same position as the book's {a.via}")
+        out.print(f"same position as the book's line {a.line(a.via, a.via_reflected)}", highlight=False)
     points = [c.point for c in shown if c.point is not None]
     labels = {p: LABELS[i] for i, p in enumerate(points[: len(LABELS)])}
+    setup = {p: colour for c in shown for p, colour in c.setup.items()}
+    marks = marks_of((p for c in shown for p in c.named), a.stones, setup)
     table = Table(show_edge=False)
     for name in ("", "move", "paths", "games", "win %", "priority", "fav.", "category", "conditions"):
         table.add_column(name, justify="left" if name in ("", "move", "category", "conditions") else "right")
@@ -219,7 +224,7 @@ def _print_answer(a: CornerAnswer) -> None:
                       Text("\n".join(c.conditions)))
     if not shown:
         table.add_row("", "[dim]the book has no move here[/]", "", "", "", "", "", "", "")
-    diagram = Text("\n".join(corner_diagram(a.corner, a.stones, labels)), style="bold")
+    diagram = Text("\n".join(corner_diagram(a.corner, a.stones, labels, marks=marks)), style="bold")
     if out.width < 110:
         out.print(diagram)
         out.print(table)

@@ -8,24 +8,30 @@ A condition has a kind and the collection's own words:
 - ``nearby``: stones or a position elsewhere (a neighbouring corner, a side): "'b' if
   Black is in the lower right", "depending on support at the top".
 - ``setup``: setup stones (AB/AW/AE) in the line; the text lists them in zone letters of
-  the record's canonical frame (``black CC DE; white FD``), so it reads the same in every
-  orientation and can be written back as setup stones (:func:`setup_points`).
+  the record's canonical frame, colours as if Black moved first (``black CC DE; white FD``),
+  so it reads the same in every orientation and can be written back as setup stones
+  (:func:`setup_points`).
 - ``reading``: a tactical constraint a program checks (GNU Go's ``;`` lines).
 
 Conditions are stored per move (``node_book.conditions``) and a variation depends on the
-conditions of all its moves.
+conditions of all its moves. Free text is stored with the source's labels, marks, colours and
+sides as placeholders of the canonical frame (:mod:`joseki.core.wording`); :func:`display`
+shows any condition in the frame and colours a reader asked for, setup stones as board points.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
 from joseki.core.geometry import Point, Transform
 from joseki.core.judgement import SELF, Target, sentences, subjects
-from joseki.core.notation import format_zone_point, parse_zone_point
+from joseki.core.notation import format_gtp_vertex, format_zone_point, parse_zone_point
+from joseki.core.steps import Color
+from joseki.core.wording import SourceFrame, render, to_canonical, vertices_to_canonical
 
 KINDS = ("ladder", "nearby", "setup", "reading")
 SETUP_COLOURS = {"AB": "black", "AW": "white", "AE": "empty"}
@@ -109,14 +115,24 @@ def from_gnugo(comment: str) -> list[Condition]:
     return [Condition("reading", line.strip()) for line in comment.splitlines() if line.startswith(";")]
 
 
-def setup(properties: dict[str, tuple[str, ...]], transform: Transform) -> Condition | None:
-    """The setup stones of a node as a condition, in zone letters of ``transform``'s frame."""
+def setup(properties: dict[str, tuple[str, ...]], transform: Transform, first: Color = "b") -> Condition | None:
+    """The setup stones of a node as a condition, in zone letters of ``transform``'s frame.
+
+    Colours are those of the line with Black first: a record whose first move is White's has
+    its AB stones written as ``white``.
+    """
     parts = []
     for key, colour in SETUP_COLOURS.items():
-        points = sorted({transform.to_zone(p, 19) for value in properties.get(key, ()) for p in sgf_points(value)})
+        source = colour_key(key, first)
+        points = sorted({transform.to_zone(p, 19) for value in properties.get(source, ()) for p in sgf_points(value)})
         if points:
             parts.append(f"{colour} " + " ".join(format_zone_point(z) for z in points))
     return Condition("setup", "; ".join(parts)) if parts else None
+
+
+def colour_key(key: str, first: Color) -> str:
+    """The setup property (AB, AW, AE) holding, in a line ``first`` starts, what ``key`` holds with Black first."""
+    return {"AB": "AW", "AW": "AB"}.get(key, key) if first == "w" else key
 
 
 def setup_points(condition: Condition) -> dict[str, list[Point]]:
@@ -142,3 +158,53 @@ def sgf_points(value: str) -> list[Point]:
     if max(x1, y1, x2, y2) >= 19:
         raise ValueError(f"SGF point {value!r} is off the 19x19 board")
     return [(x, y) for x in range(min(x1, x2), max(x1, x2) + 1) for y in range(min(y1, y2), max(y1, y2) + 1)]
+
+
+def in_frame(condition: Condition, frame: SourceFrame, vertices: bool = False) -> Condition:
+    """A free-text condition with the source's words as placeholders (:func:`joseki.core.wording.to_canonical`).
+
+    Pachi's ladder keys (``ladder_own = E5``), and with ``vertices`` any text, also get their GTP
+    vertices as placeholders (:func:`~joseki.core.wording.vertices_to_canonical`).
+    """
+    if condition.kind not in ("ladder", "nearby"):
+        return condition
+    key = _PACHI_LADDER.fullmatch(condition.text) is not None
+    text = condition.text if key else to_canonical(condition.text, frame)
+    if key or vertices:
+        text = vertices_to_canonical(text.replace("{", "(").replace("}", ")") if key else text, frame)
+    return Condition(condition.kind, text)
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """A condition as a reader sees it: its text, the board points it names, the setup stones it puts down."""
+
+    text: str
+    points: tuple[Point, ...] = ()
+    stones: tuple[tuple[Point, Color], ...] = ()
+
+
+def display(condition: Condition | str, transform: Transform, first: Color,
+            fmt: Callable[[Point], str] = format_gtp_vertex) -> Shown:
+    """``condition`` (or its ``kind: text`` form) in the frame of ``transform``, ``first`` moving first."""
+    if isinstance(condition, str):
+        try:
+            condition = parse_condition(condition)
+        except ValueError:
+            return Shown(str(condition))
+    if condition.kind == "setup":
+        try:
+            groups = setup_points(condition)
+        except ValueError:
+            return Shown(str(condition))
+        parts: list[str] = []
+        stones: list[tuple[Point, Color]] = []
+        for key in SETUP_COLOURS:
+            points = sorted(transform.to_board(z, 19) for z in groups.get(colour_key(key, first), ()))
+            if points:
+                parts.append(SETUP_COLOURS[key] + " " + " ".join(fmt(p) for p in points))
+                if key != "AE":
+                    stones.extend((p, "b" if key == "AB" else "w") for p in points)
+        return Shown(f"setup: {'; '.join(parts)}", tuple(p for p, _ in stones), tuple(stones))
+    text, named = render(condition.text, transform, first, fmt)
+    return Shown(f"{condition.kind}: {text}", tuple(dict.fromkeys(named)))

@@ -63,7 +63,7 @@ def plan(store: Store, moves: list[tuple[str, tuple[int, int] | None]], top: int
                 via = " (by transposition)" if here.via else ""
                 paths = sum(c.paths for c in here.candidates)
                 result.notes.setdefault(numbers[index], []).append(
-                    f"Book, {name}{via}: local step {index + 1}"
+                    f"Book, {name}{via}: step {index + 1} of {here.line(steps[: 2 * index + 2])}"
                     + (f"; the book continues with {_moves(here)} ({paths} paths)" if here.candidates
                        else "; end of the book's line"))
             result.left[name] = answer.left_move_number
@@ -80,7 +80,8 @@ def plan(store: Store, moves: list[tuple[str, tuple[int, int] | None]], top: int
             tenuki = " or tenuki" if any(c.token == TENUKI for c in offered) else ""
             what = "this move" if answer.left_move != "tenuki" else f"this tenuki (away from the {name})"
             result.notes.setdefault(number, []).append(
-                f"Out of the book, {name}: {what} left the book at local step {answer.left_at}; "
+                f"Out of the book, {name}: {what} left the book's line "
+                f"{answer.line(steps[: 2 * (answer.left_at - 1)]) or '(empty corner)'} at local step {answer.left_at}; "
                 f"the book offered {words}{tenuki}.")
     return result
 

@@ -17,15 +17,26 @@ from __future__ import annotations
 
 import json
 import re
+from contextlib import suppress
 from dataclasses import dataclass, field
 
 from joseki.core.category import categorise, check_category, detect_dialect, merge
-from joseki.core.conditions import Condition, from_gnugo, from_pachi, from_text, parse_condition, setup
-from joseki.core.geometry import Transform
+from joseki.core.conditions import (
+    Condition,
+    from_gnugo,
+    from_pachi,
+    from_text,
+    in_frame,
+    parse_condition,
+    setup,
+    sgf_points,
+)
+from joseki.core.geometry import Point, Transform
 from joseki.core.judgement import LABEL, MOVE, SELF, Target, judge
 from joseki.core.notation import TENUKI, format_zone_point
 from joseki.core.priority import Record
-from joseki.core.steps import other, reflection_needed, swap_token
+from joseki.core.steps import Color, other, reflection_needed, swap_token
+from joseki.core.wording import SourceFrame
 from joseki.core.zone import in_zone
 from joseki.sgf.forest import Forest, NodeNote, Variation
 
@@ -116,7 +127,7 @@ def _read(book: BookNotes, v: Variation, note: NodeNote, dialect: str) -> None:
         _read_export(book, prefix, props)
         return
     if note.own and note.setup:
-        condition = setup(props, Transform(v.corner, v.swap))
+        condition = setup(props, Transform(v.corner, v.swap), v.first_color)
         if condition is not None:
             book.condition(prefix, condition)
     labels: dict[str, str] | None = None
@@ -128,13 +139,15 @@ def _read(book: BookNotes, v: Variation, note: NodeNote, dialect: str) -> None:
                 continue
             book.judge(_resolve(j.target, prefix, v, note, labels), j.category)
     if (dialect in TEXT_DIALECTS or dialect == "ogs") and note.comment:
+        frame = None
         for target, condition in from_text(note.comment):
             if target.kind == LABEL and labels is None:
                 labels = _labels(props, prefix, v)
-            book.condition(_resolve(target, prefix, v, note, labels), condition)
+            frame = frame or source_frame(props, Transform(v.corner, v.swap), v.first_color)
+            book.condition(_resolve(target, prefix, v, note, labels), in_frame(condition, frame, dialect == "pachi"))
     if dialect == "pachi":
         for condition in from_pachi(note.comment):
-            book.condition(prefix, condition)
+            book.condition(prefix, in_frame(condition, source_frame(props, Transform(v.corner, v.swap), v.first_color)))
     elif dialect == "gnugo":
         for condition in from_gnugo(note.comment):
             book.condition(prefix, condition)
@@ -149,7 +162,7 @@ def _setup_next(book: BookNotes, v: Variation, note: NodeNote) -> None:
     the book stands for it (the record's ``setup`` flag says so).
     """
     if note.step and len(v.steps) >= 2 * note.step + 2:
-        condition = setup(dict(note.properties), Transform(v.corner, v.swap))
+        condition = setup(dict(note.properties), Transform(v.corner, v.swap), v.first_color)
         if condition is not None:
             book.condition(v.steps[: 2 * note.step + 2], condition)
 
@@ -190,6 +203,20 @@ def _labels(props: dict[str, tuple[str, ...]], prefix: str, v: Variation) -> dic
         token = format_zone_point(zpoint)
         tokens[label] = swap_token(token) if on_diagonal and token[0] > token[1] else token
     return tokens
+
+
+def source_frame(props: dict[str, tuple[str, ...]], transform: Transform, first: Color) -> SourceFrame:
+    """The frame a node's comment speaks in: its record's, with the node's labels and marks as board points."""
+    labels: dict[str, Point] = {}
+    for value in props.get("LB", ()):
+        point, _, text = value.partition(":")
+        with suppress(ValueError):
+            labels.setdefault(text.strip().lower(), sgf_points(point)[0])
+    marks: dict[str, tuple[Point, ...]] = {}
+    for key in ("TR", "SQ", "CR", "MA"):
+        with suppress(ValueError):
+            marks[key] = tuple(p for value in props.get(key, ()) for p in sgf_points(value))
+    return SourceFrame(transform, first, labels, marks)
 
 
 def _read_counts(book: BookNotes, v: Variation, note: NodeNote) -> None:
