@@ -20,8 +20,6 @@ another goes on gets an empty leaf node, so importing the file gives back the sa
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -34,6 +32,7 @@ from joseki.core.conditions import Condition, from_json, setup_points, sgf_point
 from joseki.core.geometry import Corner, Transform
 from joseki.core.notation import TENUKI, format_sgf_point
 from joseki.core.priority import Record
+from joseki.sgf.output import check_output, write_output
 
 EXPORT_FRAME = Transform(Corner.TOP_RIGHT)
 CATEGORY_MARKS = {"ideal": ("TE", "2"), "good": ("TE", "1"), "question": ("DO", ""), "trick": ("IT", ""),
@@ -68,6 +67,7 @@ class ExportReport:
 def export(store: Store, output: Path | str, collection: str | None = None) -> ExportReport:
     """Write the store (or one collection) to ``output`` as an SGF forest; ValueError for bad input."""
     path = Path(output)
+    check_output(path)
     report = ExportReport(str(path))
     trees: list[str] = []
     with store.read() as conn:
@@ -86,22 +86,8 @@ def export(store: Store, output: Path | str, collection: str | None = None) -> E
             report.collections.append(str(name))
             report.records += records
             report.nodes += nodes
-    _write(path, "\n".join(trees) + "\n")
+    write_output(path, "\n".join(trees) + "\n")
     return report
-
-
-def _write(path: Path, text: str) -> None:
-    """Write ``text`` atomically (a failure leaves no half-written file); ValueError naming the problem."""
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise ValueError(f"{path}: no such folder {folder}")
-    try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, path)
-    except OSError as exc:
-        raise ValueError(f"{path}: cannot write: {exc.strerror}") from None
 
 
 def _tree(conn: Connection, store: Store, collection_id: int, name: str) -> tuple[str, int, int]:

@@ -15,12 +15,13 @@ from sqlalchemy import ColumnElement, Connection, Select, bindparam, func, selec
 
 from joseki.book.stats import GLOBAL, require_profile
 from joseki.book.store import ROOT_ID, Store, node_id
-from joseki.core.category import merge
+from joseki.core.category import combined, merge_sources
 from joseki.core.conditions import from_json
 from joseki.core.priority import Record
 
 _PROFILES: WeakKeyDictionary[Store, dict[str, int]] = WeakKeyDictionary()
 _STATEMENTS: WeakKeyDictionary[Store, dict[bool, Select[Any]]] = WeakKeyDictionary()
+_NAMES: WeakKeyDictionary[Store, dict[int, str]] = WeakKeyDictionary()
 
 
 def _children_statement(store: Store, filtered: bool) -> Select[Any]:
@@ -36,7 +37,8 @@ def _children_statement(store: Store, filtered: bool) -> Select[Any]:
         cache[filtered] = (
             select(n.c.move, n.c.steps, nb.c.paths, nb.c.category, nb.c.comment, nb.c.prior_games, nb.c.prior_wins,
                    ns_global.c.games, ns_global.c.wins, ns_global.c.losses, ns_global.c.draws,
-                   ns_profile.c.games, ns_profile.c.wins, ns_profile.c.losses, ns_profile.c.draws, nb.c.conditions)
+                   ns_profile.c.games, ns_profile.c.wins, ns_profile.c.losses, ns_profile.c.draws, nb.c.conditions,
+                   nb.c.collection_id)
             .join(nb, books)
             .outerjoin(ns_global, (ns_global.c.node_id == n.c.id) & (ns_global.c.profile_id == bindparam("global_id")))
             .outerjoin(ns_profile, (ns_profile.c.node_id == n.c.id)
@@ -47,11 +49,16 @@ def _children_statement(store: Store, filtered: bool) -> Select[Any]:
 
 @dataclass(slots=True)
 class Child:
-    """One continuation of a book position, over the selected collections."""
+    """One continuation of a book position, over the selected collections.
+
+    ``sources`` maps each collection holding the move to its verdict (None: silent);
+    ``category`` is what the book acts on (:func:`joseki.core.category.combined`).
+    """
 
     token: str
     paths: int
     category: str | None
+    sources: dict[str, str | None] = field(default_factory=dict)
     comment: str | None = None
     prior_games: int = 0
     prior_wins: int = 0
@@ -73,6 +80,14 @@ class Lookup:
             if missing:
                 raise ValueError(f"no collection named {', '.join(map(repr, missing))}")
             self.collection_ids = sorted(found.values())
+
+    def collection_name(self, collection_id: int) -> str:
+        """The name of a collection, by id; names once read are kept for the store (a collection keeps its name)."""
+        names = _NAMES.setdefault(self.store, {})
+        if collection_id not in names:
+            c = self.store.tables["collection"]
+            names.update((int(cid), str(name)) for cid, name in self.conn.execute(select(c.c.id, c.c.name)))
+        return names[collection_id]
 
     def profile_id(self, name: str) -> int | None:
         """The id of profile ``name`` (None if it does not exist); ids once found are kept for the store."""
@@ -124,7 +139,7 @@ class Lookup:
                 raise RuntimeError(f"node key collision between {full!r} and a child of {steps!r}")
             child = merged.setdefault(move, Child(move, 0, None))
             child.paths += paths
-            child.category = merge(child.category, category)
+            merge_sources(child.sources, {self.collection_name(row[16]): category})
             child.comment = child.comment or comment
             child.prior_games += prior_games or 0
             child.prior_wins += prior_wins or 0
@@ -135,6 +150,8 @@ class Lookup:
             for condition in from_json(row[15]):
                 if str(condition) not in child.conditions:
                     child.conditions.append(str(condition))
+        for child in merged.values():
+            child.category = combined(child.sources)
         return list(merged.values())
 
     def longest_prefix(self, steps: str) -> str:

@@ -31,7 +31,7 @@ from joseki.book.lookup import Child, Lookup
 from joseki.book.stats import require_profile
 from joseki.book.store import Store
 from joseki.book.walk import walk
-from joseki.core.category import NEVER_FIRST, merge
+from joseki.core.category import NEVER_FIRST, category_label, combined, merge_sources
 from joseki.core.conditions import display
 from joseki.core.corners import CornerTable, corner_tables
 from joseki.core.geometry import Corner, Point, Transform
@@ -63,6 +63,14 @@ class Candidate:
     """The setup stones the conditions put down."""
     favour: Favour | None = None
     mover_first: bool = True
+    sources: dict[str, str | None] = field(default_factory=dict)
+    """Each collection holding the move and its verdict (None: silent); ``category`` is their
+    :func:`~joseki.core.category.combined` verdict, what ordering and priority use."""
+
+    @property
+    def label(self) -> str:
+        """The category as shown, naming its sources where they differ (:func:`joseki.core.category.category_label`)."""
+        return category_label(self.sources) if self.sources else self.category or ""
 
     @property
     def mover_favour(self) -> float | None:
@@ -74,8 +82,8 @@ class Candidate:
     def as_json(self) -> dict[str, object]:
         rate = self.record.win_rate
         return {"move": self.move, "paths": self.paths, "priority": round(self.priority, 4),
-                "category": self.category, "games": self.record.games, "corners": self.record.corners,
-                "wins": self.record.wins,
+                "category": self.category, "categories": dict(self.sources), "category_label": self.label,
+                "games": self.record.games, "corners": self.record.corners, "wins": self.record.wins,
                 "win_rate": None if rate is None else round(rate, 4), "conditions": self.conditions,
                 "favourability": None if self.favour is None else {**self.favour.as_json(),
                                                                    "mover": round(self.mover_favour or 0.0, 4)}}
@@ -128,6 +136,9 @@ class CornerAnswer:
 def rank_key(rank: str = "popularity") -> Callable[[Candidate], tuple[bool, float, float, str]]:
     """Order of candidates: never a mistake or trick first, then by ``rank`` (:data:`~joseki.core.priority.RANKS`).
 
+    A mistake or trick is the candidate's combined verdict (:func:`~joseki.core.category.combined`):
+    a move disputed between collections is not put last, but its priority is below neutral.
+
     ``popularity`` (the default for ``next``) counts book paths plus games played: a player
     studying wants what strong players play. ``priority`` orders by the posterior mean: a
     program facing one opponent wants what wins against it.
@@ -153,12 +164,13 @@ def _token_point(token: str) -> Point:
     return (ord(token[0]) - 65, ord(token[1]) - 65)
 
 
-def _candidate(token: str, paths: int, category: str | None, transform: Transform, sgf: bool) -> Candidate:
+def _candidate(token: str, paths: int, category: str | None, transform: Transform, sgf: bool,
+               sources: dict[str, str | None] | None = None) -> Candidate:
     if token == TENUKI:
-        return Candidate(token, "tenuki", None, paths, category=category)
+        return Candidate(token, "tenuki", None, paths, category=category, sources=dict(sources or {}))
     point = transform.to_board(_token_point(token), 19)
     move = format_sgf_point(point) if sgf else format_gtp_vertex(point)
-    return Candidate(token, move, point, paths, category=category)
+    return Candidate(token, move, point, paths, category=category, sources=dict(sources or {}))
 
 
 def merge_symmetric(base: str, children: list[Child]) -> list[Child]:
@@ -175,13 +187,14 @@ def merge_symmetric(base: str, children: list[Child]) -> list[Child]:
         if key in groups:
             kept = groups[key]
             kept.paths += child.paths
-            kept.category = merge(kept.category, child.category)
+            merge_sources(kept.sources, child.sources)
+            kept.category = combined(kept.sources)
             kept.record = kept.record + child.record
             kept.prior_games += child.prior_games
             kept.prior_wins += child.prior_wins
             kept.conditions = kept.conditions + [c for c in child.conditions if c not in kept.conditions]
         else:
-            groups[key] = replace(child)
+            groups[key] = replace(child, sources=dict(child.sources))
     return list(groups.values())
 
 
@@ -226,7 +239,7 @@ def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first:
         frame, fmt = transform.reflected() if reflected else transform, point_format(options.sgf)
         for ch, record, prio in book_candidates(lookup, base, children, options):
             cand = _candidate(reflect(ch.token) if reflected else ch.token, ch.paths, ch.category, transform,
-                              options.sgf)
+                              options.sgf, ch.sources)
             cand.record, cand.priority = record, prio
             cand.prior_games, cand.prior_wins = ch.prior_games, ch.prior_wins
             for shown_condition in (display(c, frame, first, fmt) for c in ch.conditions):

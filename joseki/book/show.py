@@ -19,7 +19,7 @@ from joseki.book.lookup import Lookup
 from joseki.book.query import check_legal, parse_moves
 from joseki.book.stats import records_for
 from joseki.book.store import Store, node_id
-from joseki.core.category import merge
+from joseki.core.category import category_label, combined, merge_sources
 from joseki.core.conditions import display, from_json
 from joseki.core.corners import corner_tables
 from joseki.core.diagram import corner_diagram, marks_of
@@ -52,11 +52,19 @@ class MoveInfo:
     prior_games: int = 0
     prior_wins: int = 0
     setup: list[tuple[Point, Color]] = field(default_factory=list)
+    sources: dict[str, str | None] = field(default_factory=dict)
+    """Each collection holding the move and its verdict; ``category`` is their combined verdict."""
+
+    @property
+    def label(self) -> str:
+        """The category as shown, naming its sources where they differ (:func:`joseki.core.category.category_label`)."""
+        return category_label(self.sources)
 
     def as_json(self) -> dict[str, object]:
         return {"number": self.number, "step": self.token, "move": self.move,
                 "color": "black" if self.color == "b" else "white", "in_book": self.in_book, "paths": self.paths,
-                "category": self.category, "conditions": self.conditions,
+                "category": self.category, "categories": dict(self.sources), "category_label": self.label,
+                "conditions": self.conditions,
                 "comments": [{"collection": c, "text": t} for c, t in self.comments],
                 "games": self.record.games, "corners": self.record.corners, "wins": self.record.wins,
                 "losses": self.record.losses,
@@ -162,7 +170,8 @@ def _moves(conn: Connection, store: Store, lookup: Lookup, line: str, first: Col
         info = infos[ids[nid]]
         info.in_book = True
         info.paths += paths
-        info.category = merge(info.category, category)
+        merge_sources(info.sources, {name: category})
+        info.category = combined(info.sources)
         if comment:
             source = _source_frame(conn, store, cid, ids[nid], json.loads(props) if props else {})
             info.comments.append((name, comment if source is None else reframe(comment, source, transform, first)))

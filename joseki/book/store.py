@@ -19,6 +19,7 @@ import hashlib
 import itertools
 import os
 import re
+import sys
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
@@ -27,7 +28,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, Table, create_engine, event, func, select
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError
+from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
 
 from joseki.book.errors import StoreError
 from joseki.book.models import metadata
@@ -83,9 +84,10 @@ ROOT_ID = node_id("")
 
 
 def _sqlite_engine(url: str) -> Engine:
-    path = make_url(url).database
-    if path and path != ":memory:":
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    parsed = make_url(url)
+    path = parsed.database
+    if path and path != ":memory:" and not parsed.query.get("uri"):  # a file: URI names no folder to make
+        _make_folder(Path(path))
     engine = create_engine(url, connect_args={"timeout": BUSY_TIMEOUT_S})
 
     @event.listens_for(engine, "connect")
@@ -102,6 +104,26 @@ def _sqlite_engine(url: str) -> Engine:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if conn.info.get("write") else "BEGIN")
 
     return engine
+
+
+def _make_folder(path: Path) -> None:
+    """Make the folder of a SQLite file; StoreError naming the part of the path that stops it."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        blocking = next(p for p in path.parents if p.exists())
+        raise StoreError(f"cannot open the database {path}: {blocking} is not a folder") from None
+    except OSError as exc:
+        raise StoreError(f"cannot open the database {path}: {exc.strerror}: {exc.filename}") from None
+
+
+def describe_url(url: str) -> str:
+    """A database URL as told to the user: a SQLite file as its path, other URLs without the password."""
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        query = "&".join(f"{k}={v}" for k, v in parsed.query.items())
+        return (parsed.database or ":memory:") + (f"?{query}" if query else "")
+    return parsed.render_as_string(hide_password=True)
 
 
 def open_engine(url: str) -> Engine:
@@ -199,9 +221,8 @@ class Store:
                         from alembic import command
 
                         command.upgrade(alembic_config(conn), "head")
-        except OperationalError as exc:
-            reason = " ".join(str(exc.orig).split())  # libpq's messages run over several lines
-            raise StoreError(f"cannot open the database {self.display_url}: {reason}") from None
+        except DBAPIError as exc:
+            raise StoreError(f"cannot open the database {describe_url(self.url)}: {_reason(exc)}") from None
         return before, head
 
     @property
@@ -246,6 +267,33 @@ class Store:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _reason(exc: BaseException) -> str:
+    """The driver's own words for a database error, on one line (libpq's run over several)."""
+    orig = getattr(exc, "orig", None)
+    text = str(orig if orig is not None else exc) or type(exc).__name__
+    return " ".join(text.split())
+
+
+def database_error(exc: BaseException, db: str | None = None) -> str | None:
+    """The one-line message for a database failure of any kind, naming the database; None for other errors.
+
+    SQLAlchemy's errors (those wrapping the driver's: the file is not a database or is
+    malformed, the disk is full, the store is read-only, the server went away) and the drivers'
+    own (sqlite3, psycopg) when raised outside SQLAlchemy.
+    """
+    import sqlite3
+
+    psycopg = sys.modules.get("psycopg")
+    driver = (sqlite3.Error,) + ((psycopg.Error,) if psycopg is not None else ())
+    if not isinstance(exc, (SQLAlchemyError, *driver)):
+        return None
+    try:
+        where = describe_url(resolve_url(db))
+    except (StoreError, ArgumentError):
+        where = "the database"
+    return f"database {where}: {_reason(exc)}"
 
 
 def advisory_lock(conn: Connection, name: str) -> None:

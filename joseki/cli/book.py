@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from joseki.cli.common import CTX, ensure_starter, err, open_store, out, user_errors
+from joseki.cli.common import CTX, ensure_starter, err, open_store, out, safe, user_errors
 
 if TYPE_CHECKING:
     from joseki.book.favour import Favour
@@ -73,16 +73,16 @@ def _print_shown(s: Shown, show_steps: bool = False) -> None:
     from joseki.core.category import NEVER_FIRST
 
     first, second = ("Black", "White") if s.first == "b" else ("White", "Black")
-    where = "a complete record in " + ", ".join(s.records) if s.records else "not a complete record"
-    steps = f"steps {s.steps}; " if show_steps else ""
-    out.print(f"[bold]{s.corner.value}[/]: {s.line(s.steps)}  [dim]({steps}{where}; {s.continuations} "
+    where = "a complete record in " + ", ".join(map(safe, s.records)) if s.records else "not a complete record"
+    steps = f"steps {safe(s.steps)}; " if show_steps else ""
+    out.print(f"[bold]{s.corner.value}[/]: {safe(s.line(s.steps))}  [dim]({steps}{where}; {s.continuations} "
               f"continuations)[/]", highlight=False)
     table = Table(show_edge=False)
     for name in ("#", "move", "book", "paths", "games", "win %", "category", "conditions"):
         table.add_column(name, justify="right" if name in ("#", "paths", "games", "win %") else "left")
     for m in s.moves:
         rate = m.record.win_rate
-        category = f"[red]{m.category}[/]" if m.category in NEVER_FIRST else (m.category or "")
+        category = f"[red]{m.label}[/]" if m.category in NEVER_FIRST else m.label
         table.add_row(str(m.number), f"{'B' if m.color == 'b' else 'W'} {m.move}", "yes" if m.in_book else "[red]no[/]",
                       str(m.paths), str(m.record.games), "" if rate is None else f"{100 * rate:.0f}", category,
                       Text("\n".join(m.conditions)))
@@ -116,7 +116,7 @@ def export_command(
         out.print_json(data={"output": report.path, "collections": report.collections, "records": report.records,
                              "moves": report.nodes})
         return
-    out.print(f"{report.path}: {len(report.collections)} collection(s), {report.records} records, "
+    out.print(f"{safe(report.path)}: {len(report.collections)} collection(s), {report.records} records, "
               f"{report.nodes} moves", highlight=False)
 
 
@@ -144,7 +144,7 @@ def stats_command(
         out.print_json(data={"collections": [s.as_json() for s in found]})
         return
     if not found:
-        out.print(f"{CTX.db or 'the store'} holds no collection", highlight=False)
+        out.print(f"{safe(CTX.db or 'the store')} holds no collection", highlight=False)
         return
     table = Table(title="stats")
     columns = ("collection", "files", "records", "moves", *CATEGORIES, "none", *KINDS, "priors", "fav. n",
@@ -153,7 +153,7 @@ def stats_command(
         table.add_column(name, justify="left" if name == "collection" else "right")
     for s in found:
         mean = "" if s.favour_first is None else f"{s.favour_first:+.2f}"
-        table.add_row(s.name, str(s.files), str(s.records), str(s.moves),
+        table.add_row(safe(s.name), str(s.files), str(s.records), str(s.moves),
                       *(str(s.categories.get(c, 0)) for c in CATEGORIES), str(s.uncategorised),
                       *(str(s.conditions.get(k, 0)) for k in KINDS), str(s.prior_moves), str(s.favour_records), mean)
     out.print(table)
@@ -174,4 +174,4 @@ def lint_command(
     for f in report.findings:
         out.print(Text(f"{f.kind}: ", style="yellow") + Text(f"{f.message}  [{f.where()}]"))
     counts = ", ".join(f"{kind} {n}" for kind, n in report.counts().items()) or "no findings"
-    out.print(f"{path}: {report.records} records ({report.dialect} dialect): {counts}", highlight=False)
+    out.print(f"{safe(path)}: {report.records} records ({report.dialect} dialect): {counts}", highlight=False)

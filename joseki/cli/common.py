@@ -1,45 +1,214 @@
-"""What the command-line modules share: consoles, one-line errors, the store, the starter book, progress bars."""
+"""What the command-line modules share: consoles, one-line errors, the store, the starter book, progress bars.
+
+Every failure a user can cause ends in one line ``error: ...`` on stderr and a non-zero exit:
+:func:`user_errors` turns bad input (ValueError), database faults of any kind (StoreError,
+SQLAlchemy and driver errors), failing files (OSError), Ctrl-C (exit 130) and SIGTERM (exit
+143) into that line; :class:`Group` does the same for usage errors (exit 2). Set
+``JOSEKI_DEBUG=1`` to get the traceback instead.
+
+Nothing from outside is markup or control: the consoles show control characters as escapes
+(:func:`joseki.core.text.visible`), and text from files, arguments or the database that goes
+into a markup string passes through :func:`safe` first.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import json
+import os
+import signal
+import sys
+from collections.abc import Callable, Iterable, Sequence
 from functools import wraps
+from types import FrameType
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, RenderableType
+from rich.markup import escape
+from rich.segment import Segment
+from rich.text import Text
+from typer.core import TyperGroup
 
 from joseki.book.errors import StoreError
+from joseki.core.text import json_safe, visible
 
 if TYPE_CHECKING:
     from rich.progress import Progress
 
     from joseki.book.store import Store
 
-out = Console()
-err = Console(stderr=True)
 F = TypeVar("F", bound=Callable[..., Any])
 
 STARTER = "starter"
+DEBUG_VAR = "JOSEKI_DEBUG"
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 128 + signal.SIGINT
+EXIT_TERMINATED = 128 + signal.SIGTERM
+
+
+class SafeConsole(Console):
+    """A console that shows control characters (``\\x1b``) instead of sending them to the terminal.
+
+    Strings are made visible before their markup is read (so tables measure what is shown),
+    every other renderable's text as it is rendered, and JSON keeps the exact values through
+    JSON's own escapes (:func:`joseki.core.text.json_safe`).
+    """
+
+    def render_str(self, text: str, **kwargs: Any) -> Text:
+        return super().render_str(visible(text), **kwargs)
+
+    def render(self, renderable: RenderableType, options: ConsoleOptions | None = None) -> Iterable[Segment]:
+        for segment in super().render(renderable, options):
+            yield segment if segment.control else Segment(visible(segment.text), segment.style)
+
+    def print_json(self, json_text: str | None = None, *, data: Any = None, indent: int | str | None = 2,
+                   highlight: bool = True, skip_keys: bool = False, ensure_ascii: bool = False,
+                   check_circular: bool = True, allow_nan: bool = True,
+                   default: Callable[[Any], Any] | None = None, sort_keys: bool = False) -> None:
+        from rich.highlighter import JSONHighlighter, NullHighlighter
+
+        value = json.loads(json_text) if json_text is not None else data
+        dumped = json.dumps(value, indent=indent, skipkeys=skip_keys, ensure_ascii=ensure_ascii,
+                            check_circular=check_circular, allow_nan=allow_nan, default=default,
+                            sort_keys=sort_keys)
+        text = (JSONHighlighter() if highlight else NullHighlighter())(json_safe(dumped))
+        text.no_wrap = True
+        text.overflow = None
+        self.print(text, soft_wrap=True)
+
+
+out = SafeConsole()
+err = SafeConsole(stderr=True)
+
+
+def safe(text: object) -> str:
+    """``text`` (a file name, an argument, a comment) escaped for use inside a markup string."""
+    return escape(str(text))
+
+
+def print_error(message: str, label: str = "error", style: str = "bold red") -> None:
+    """One line ``label: message`` on stderr; ``message`` is plain text, never markup."""
+    err.print(Text(f"{label}:", style=style) + Text(" " + " ".join(message.split("\n"))), highlight=False,
+              soft_wrap=True)
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:
-    """Print a one-line error and return the exit to raise."""
-    err.print(f"[bold red]error:[/] {message}", highlight=False, soft_wrap=True)
+    """Print a one-line error (``message`` is plain text) and return the exit to raise."""
+    print_error(message)
     return typer.Exit(code)
 
 
+class Terminated(BaseException):
+    """SIGTERM, raised in the main thread like KeyboardInterrupt so that clean-up runs."""
+
+
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    raise Terminated
+
+
 def user_errors(func: F) -> F:
-    """Turn the user's mistakes (ValueError, StoreError) into a one-line error and exit code 1."""
+    """Turn every failure the user can cause into a one-line error and a non-zero exit.
+
+    ValueError and StoreError (bad input, a bad database), database errors of any kind, OSError
+    (a file that cannot be read or written) exit 1; Ctrl-C exits 130 and SIGTERM 143. Open
+    transactions roll back as the exception passes, so the store is unchanged.
+    """
 
     @wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return func(*args, **kwargs)
-        except (ValueError, StoreError) as exc:
-            raise fail(str(exc)) from None
+        except typer.Exit:
+            raise
+        except KeyboardInterrupt:
+            if os.environ.get(DEBUG_VAR):
+                raise
+            raise fail("interrupted", EXIT_INTERRUPTED) from None
+        except Terminated:
+            if os.environ.get(DEBUG_VAR):
+                raise
+            raise fail("terminated", EXIT_TERMINATED) from None
+        except Exception as exc:
+            message = _user_message(exc)
+            if message is None or os.environ.get(DEBUG_VAR):
+                raise
+            raise fail(message) from None
 
     return wrapper  # type: ignore[return-value]
+
+
+def _user_message(exc: Exception) -> str | None:
+    """The one-line message for a failure the user can cause; None for a bug."""
+    if isinstance(exc, (ValueError, StoreError)):
+        return str(exc)
+    if "joseki.book.store" in sys.modules:  # a database error needs the store's modules loaded
+        from joseki.book.store import database_error
+
+        message = database_error(exc, CTX.db)
+        if message is not None:
+            return message
+    if isinstance(exc, OSError):
+        return os_error_message(exc)
+    return None
+
+
+def os_error_message(exc: OSError) -> str:
+    """``file: reason`` for an OSError (``reason`` alone when it names no file)."""
+    reason = exc.strerror or str(exc)
+    if exc.filename is None:
+        return reason
+    if exc.filename2 is not None:
+        return f"{exc.filename} -> {exc.filename2}: {reason}"
+    return f"{exc.filename}: {reason}"
+
+
+class Group(TyperGroup):
+    """The command group: usage errors in one line (exit 2), SIGTERM handled like Ctrl-C."""
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, windows_expand_args: bool = True, **extra: Any) -> Any:
+        from typer._click.exceptions import ClickException, NoArgsIsHelpError, UsageError
+        from typer.exceptions import Abort
+
+        previous = signal.signal(signal.SIGTERM, _terminate) if _in_main_thread() else None
+        try:
+            code = super().main(args, prog_name, complete_var, False, windows_expand_args, **extra)
+        except NoArgsIsHelpError as exc:
+            exc.show()
+            code = exc.exit_code
+        except UsageError as exc:
+            where = exc.ctx.command_path if exc.ctx is not None else (prog_name or "joseki")
+            print_error(f"{where}: {_sentence(exc.format_message())} (see {where} --help)")
+            code = EXIT_USAGE
+        except ClickException as exc:
+            print_error(_sentence(exc.format_message()))
+            code = exc.exit_code
+        except Abort:
+            print_error("aborted")
+            code = 1
+        except Terminated:  # outside a command's own handling (user_errors)
+            print_error("terminated")
+            code = EXIT_TERMINATED
+        finally:
+            if previous is not None:
+                signal.signal(signal.SIGTERM, previous)
+        if standalone_mode:
+            sys.exit(code if isinstance(code, int) else 0)
+        return code
+
+
+def _in_main_thread() -> bool:
+    import threading
+
+    return threading.current_thread() is threading.main_thread()
+
+
+def _sentence(message: str) -> str:
+    """Click's message as a clause: lower-case first word (unless a name), no full stop, one line."""
+    text = " ".join(message.split()).rstrip(".")
+    if len(text) > 1 and text[0].isupper() and text[1].islower():
+        text = text[0].lower() + text[1:]
+    return text
 
 
 class Context:
@@ -78,5 +247,3 @@ def progress_bar(as_json: bool, auto_refresh: bool = True) -> Progress:
 
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                     console=err, transient=True, auto_refresh=auto_refresh, disable=as_json or not err.is_terminal)
-
-

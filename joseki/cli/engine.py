@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.table import Table
 
-from joseki.cli.common import ensure_starter, fail, open_store, out, progress_bar, user_errors
+from joseki.cli.common import ensure_starter, fail, open_store, out, progress_bar, safe, user_errors
 
 if TYPE_CHECKING:
     pass
@@ -70,7 +70,7 @@ def match_command(
     with progress_bar(as_json) as progress:
         task = progress.add_task("playing", total=games)
         records = play_match(black, white, games, out_dir, max_moves, komi, size, timeout,
-                             lambda n, r: progress.update(task, completed=n, description=f"game {n}: {r.result}"))
+                             lambda n, r: progress.update(task, completed=n, description=f"game {n}: {safe(r.result)}"))
     learnt = None
     if learn_profile is not None:
         with open_store() as store:
@@ -82,14 +82,14 @@ def match_command(
                                        for r in records],
                              "first_engine_wins": first_wins, "learnt": None if learnt is None else learnt.learnt})
         return
-    table = Table(title=f"match: {len(records)} games in {out_dir}")
+    table = Table(title=f"match: {len(records)} games in {safe(out_dir)}")
     for name in ("game", "black", "white", "result", "moves", "reason"):
         table.add_column(name)
     for r in records:
-        table.add_row(str(r.number), r.black, r.white, r.result, str(r.moves), r.reason)
+        table.add_row(str(r.number), safe(r.black), safe(r.white), safe(r.result), str(r.moves), safe(r.reason))
     out.print(table)
     out.print(f"first engine won {first_wins} of {len(records)}"
-              + (f"; learnt {learnt.learnt} games into {learn_profile!r}" if learnt else ""))
+              + (f"; learnt {learnt.learnt} games into {safe(repr(learn_profile))}" if learnt else ""))
 
 
 def register(app: typer.Typer) -> None:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.table import Table
 
-from joseki.cli.common import ensure_starter, err, fail, open_store, out, progress_bar, user_errors
+from joseki.cli.common import ensure_starter, fail, open_store, out, print_error, progress_bar, safe, user_errors
 
 if TYPE_CHECKING:
     from joseki.games.learn import LearnReport
@@ -35,7 +35,7 @@ def _learn_json(r: LearnReport) -> dict[str, Any]:
 def _report_skips(r: LearnReport, paths: list[Path]) -> None:
     """Name every skipped file with its reason; exit 1 when no file held a usable game."""
     for f, why in r.skips:
-        err.print(f"[yellow]skipped:[/] {f}: {why}", highlight=False, soft_wrap=True)
+        print_error(f"{f}: {why}", "skipped", "yellow")
     if not r.files:
         raise fail("no SGF files found in " + ", ".join(map(str, paths)))
     if not r.usable:
@@ -62,7 +62,7 @@ def learn_command(
     if as_json:
         out.print_json(data=_learn_json(report))
     else:
-        out.print(_learn_table(f"learn ({profile or 'global'})", report))
+        out.print(_learn_table(f"learn ({safe(profile or 'global')})", report))
     _report_skips(report, paths)
 
 
@@ -90,7 +90,7 @@ def mine_command(
         out.print_json(data={**_learn_json(report), "collection": collection, "records": records,
                              "min_games": min_games})
     else:
-        out.print(_learn_table(f"mine into {collection!r}", report))
+        out.print(_learn_table(f"mine into {safe(repr(collection))}", report))
         out.print(f"{records} variations (min games {min_games})")
     _report_skips(report, paths)
 
@@ -117,7 +117,7 @@ def evaluate_command(
     if as_json:
         out.print_json(data=data)
         return
-    table = Table(title=f"evaluate (rank {rank}, profile {profile or 'global'})")
+    table = Table(title=f"evaluate (rank {safe(rank)}, profile {safe(profile or 'global')})")
     table.add_column("measure")
     table.add_column("value", justify="right")
     for key, value in data.items():
@@ -141,18 +141,21 @@ def annotate_command(
 ) -> None:
     """Write GAME with book comments and labels: where each corner left the book, what the book offered."""
     from joseki.games.annotate import annotate
+    from joseki.sgf.output import OutputError
 
     with open_store() as store:
         ensure_starter(store)
         try:
             result = annotate(store, game, output, top, collection)
+        except OutputError:
+            raise
         except ValueError as exc:
             raise ValueError(f"{game}: {exc}") from None
     if as_json:
         out.print_json(data={"output": str(output), "left_book": result.left, "offered": result.offered,
                              "annotated_moves": sorted(result.notes)})
         return
-    table = Table(title=f"{game.name} -> {output}")
+    table = Table(title=f"{safe(game.name)} -> {safe(output)}")
     table.add_column("corner")
     table.add_column("left the book at move", justify="right")
     for corner, number in result.left.items():

@@ -11,14 +11,25 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from joseki.cli.common import CTX, ensure_starter, err, fail, open_store, out, progress_bar, user_errors
+from joseki.cli.common import (
+    CTX,
+    Group,
+    ensure_starter,
+    fail,
+    open_store,
+    out,
+    print_error,
+    progress_bar,
+    safe,
+    user_errors,
+)
 
 if TYPE_CHECKING:
     from joseki.book.importer import FileReport
     from joseki.book.query import CornerAnswer
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
-                  help="A Go joseki database: import SGF collections, ask for the next joseki move.")
+                  help="A Go joseki database: import SGF collections, ask for the next joseki move.", cls=Group)
 db_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="Database maintenance.")
 app.add_typer(db_app, name="db")
 
@@ -49,15 +60,15 @@ def import_command(
         task = progress.add_task("importing", total=len(files))
 
         def advance(path: Path, report: FileReport) -> None:
-            progress.update(task, advance=1, description=f"importing {path.name}", refresh=True)
+            progress.update(task, advance=1, description=f"importing {safe(path.name)}", refresh=True)
 
         reports = import_files(store, files, collection, replace, advance)
     failed = [r for r in reports if r.error]
     for r in failed:
-        err.print(f"[bold red]error:[/] {r.path}: {r.error}", highlight=False, soft_wrap=True)
+        print_error(f"{r.path}: {r.error}")
     for r in reports:
         for warning in r.warnings:
-            err.print(f"[yellow]warning:[/] {r.path}: {warning}", highlight=False, soft_wrap=True)
+            print_error(f"{r.path}: {warning}", "warning", "yellow")
     if as_json:
         out.print_json(data={"files": [_report_json(r) for r in reports]})
     else:
@@ -79,7 +90,7 @@ def _report_table(reports: list[FileReport]) -> Table:
     for name in ("file", "collection", "status", *counts):
         table.add_column(name, justify="right" if name in counts else "left")
     for r in reports:
-        table.add_row(Path(r.path).name, r.collection, r.status if not r.error else "[red]failed[/]",
+        table.add_row(safe(Path(r.path).name), safe(r.collection), r.status if not r.error else "[red]failed[/]",
                       *(str(getattr(r, k)) for k in counts))
     if len(reports) > 1:
         table.add_row(f"{len(reports)} files", "", "", *(str(sum(getattr(r, k) for r in reports)) for k in counts),
@@ -206,7 +217,7 @@ def _print_answer(a: CornerAnswer, show_steps: bool = False) -> None:
     for c in shown:
         label = labels.get(c.point, "") if c.point is not None else ""
         rate = c.record.win_rate
-        category = f"[red]{c.category}[/]" if c.category in NEVER_FIRST else (c.category or "")
+        category = f"[red]{c.label}[/]" if c.category in NEVER_FIRST else c.label
         favour = c.mover_favour
         table.add_row(label, c.move, str(c.paths), str(c.record.games), "" if rate is None else f"{100 * rate:.0f}",
                       f"{c.priority:.2f}", "" if favour is None else f"{favour:+.2f}", category,
@@ -238,13 +249,13 @@ def flatten_command(
     except ValueError as exc:
         raise ValueError(f"{path}: {exc}") from None
     for warning in forest.warnings:
-        err.print(f"[yellow]warning:[/] {path}: {warning}")
+        print_error(f"{path}: {warning}", "warning", "yellow")
     if as_json:
         for v in forest.variations:
             sys.stdout.write(json.dumps({"steps": v.steps, "first": v.first_color, "corner": v.corner.value,
                                          "swapped": v.swap, "tree_path": v.tree_path, "setup": v.setup}) + "\n")
         return
-    table = Table(title=f"{path.name}: {len(forest.variations)} variations, {forest.nodes} nodes")
+    table = Table(title=f"{safe(path.name)}: {len(forest.variations)} variations, {forest.nodes} nodes")
     for name in ("steps", "first", "corner", "tree path"):
         table.add_column(name)
     for v in forest.variations:
@@ -260,7 +271,7 @@ def db_upgrade() -> None:
 
     store = Store(CTX.db, upgrade=False)
     before, after = store.upgrade()
-    out.print(f"{store.display_url}: {before or 'empty'} -> {after}")
+    out.print(f"{safe(store.display_url)}: {before or 'empty'} -> {after}")
 
 
 @db_app.command("info")
@@ -279,7 +290,7 @@ def db_info(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
         out.print_json(data=data)
     else:
         for key, value in data.items():
-            out.print(f"{key:>12}: {value}")
+            out.print(f"{key:>12}: {safe(value)}")
 
 
 def _register_commands() -> None:

@@ -7,12 +7,17 @@ letter as a comment's first character (on its pattern nodes, marked MA or SQ); P
 on a comment's first line (``<bad>``, ``<tenuki>``, ...); OGS headings (``## Joseki``,
 ``### Common Mistake``); this project's own ``JC`` property in its exports. Free text in
 Kogo's style is read by :mod:`joseki.core.judgement`, because it often speaks of other moves.
+
+Each collection's verdict is kept with its source (``node_book`` has one row per node and
+collection). Where several collections hold a move, :func:`combined` gives the one category
+the book acts on (priority, order, the GTP policy) and :func:`category_label` the text shown,
+which names each differing verdict's sources: one collection never silently overrides another.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 CATEGORIES = ("ideal", "good", "tenuki-ok", "question", "trick", "mistake")
 RANK = {name: index for index, name in enumerate(CATEGORIES)}
@@ -31,10 +36,18 @@ PACHI_TAGS = {"<don't>": "mistake", "<bad>": "mistake", "<avoid>": "mistake",
 
 GNUGO_CLASSES = {"U": "ideal", "u": "ideal", "J": "good", "S": "good", "j": "good", "s": "good", "T": "trick",
                  "t": "tenuki-ok", "0": "mistake", "A": "mistake", "a": "mistake"}
-"""GNU Go's move classes: urgent, standard, minor, trick, tenuki OK, antisuji (never play)."""
+"""GNU Go's move classes, as its joseki compiler reads them (``identify_move_type`` in
+patterns/joseki.c): the comment's first character, case-sensitive. ``U``/``u`` urgent (class U:
+never tenuki) -> ideal; ``J``/``S`` standard (J) and ``j``/``s`` lesser joseki (j) -> good;
+``t`` minor joseki move, tenuki OK (t) -> tenuki-ok; ``T`` trick (T: GNU Go never plays it)
+-> trick; ``0``/``a``/``A`` antisuji (N: must never be played) -> mistake. Any other first
+character, or no comment, is a standard move (:data:`GNUGO_STANDARD`)."""
 
+GNUGO_STANDARD = "good"
 GNUGO_PATTERN_MARKS = frozenset({"MA", "SQ"})
-"""A GNU Go node with one of these marks is a pattern; without a class letter it is standard."""
+"""GNU Go makes a pattern only of a node with a stone move (not a pass) and one of these marks;
+any other node (the moves leading to a pattern, such as ``;B[pd]C[0]`` opening hoshi_keima.sgf)
+says nothing about its move, whatever its comment starts with."""
 
 _OGS_HEADING = re.compile(r"^\s*(?:#{1,6}|<h[1-6]>)\s*([^#<\n]+?)\s*(?:</h[1-6]>)?\s*$", re.M)
 _OGS = ((re.compile(r"mistake", re.I), "mistake"), (re.compile(r"trick", re.I), "trick"),
@@ -91,19 +104,19 @@ def check_category(name: str) -> str:
     return name
 
 
-def categorise(comment: str, properties: dict[str, tuple[str, ...]], dialect: str = "text") -> str | None:
+def categorise(comment: str, properties: dict[str, tuple[str, ...]], dialect: str = "text",
+               stone: bool = True) -> str | None:
     """The category a node gives its own move, from its SGF marks and its dialect's tags; None when silent.
 
-    Free text (dialect ``text``) is left to :mod:`joseki.core.judgement`.
+    ``stone`` says whether the node plays a stone (GNU Go judges only those). Free text
+    (dialect ``text``) is left to :mod:`joseki.core.judgement`.
     """
     if dialect == "export":
         return check_category(properties["JC"][0]) if "JC" in properties else None
     found: list[str | None] = [_mark(key, properties[key]) for key in SGF_MARKS if key in properties]
     if dialect == "gnugo":
-        if comment[:1] in GNUGO_CLASSES:
-            found.append(GNUGO_CLASSES[comment[0]])
-        elif not GNUGO_PATTERN_MARKS.isdisjoint(properties):
-            found.append("good")
+        if stone and not GNUGO_PATTERN_MARKS.isdisjoint(properties):
+            found.append(GNUGO_CLASSES.get(comment[:1], GNUGO_STANDARD))
     elif dialect == "pachi":
         found.extend(PACHI_TAGS[tag] for tag in pachi_tags(comment))
     elif dialect == "ogs":
@@ -132,3 +145,49 @@ def merge(a: str | None, b: str | None) -> str | None:
     if a is None or b is None:
         return a or b
     return a if RANK[a] >= RANK[b] else b
+
+
+DISPUTED = "question"
+"""What the book acts on for a move that one collection warns against (trick, mistake) and another offers."""
+
+
+def combined(sources: Mapping[str, str | None]) -> str | None:
+    """The one category the book acts on (priority, order, the GTP policy) for a move judged by several collections.
+
+    ``sources`` maps each collection holding the move to its verdict (None: silent). Silent
+    collections neither confirm nor contradict. One verdict, or several that agree, is taken as
+    it is. Verdicts that differ on the same side (ideal and good; trick and mistake) give the
+    more cautious one. A move that one collection warns against and another offers is
+    :data:`DISPUTED`: never excluded (it is not in :data:`NEVER_FIRST`), never preferred (its
+    prior is below an even chance). The label (:func:`category_label`) always shows each verdict.
+    """
+    found = {c for c in sources.values() if c is not None}
+    if found & NEVER_FIRST and found - NEVER_FIRST:
+        return DISPUTED
+    category: str | None = None
+    for item in found:
+        category = merge(category, item)
+    return category
+
+
+def category_label(sources: Mapping[str, str | None]) -> str:
+    """The category as shown: the verdict alone if every collection holding the move gives it, else with sources.
+
+    "ideal" (all agree); "ideal (Kogo)" (another collection is silent); "ideal (Kogo) /
+    mistake (GNU Go)" (they differ, best first); "" when none judges the move.
+    """
+    by_category: dict[str, list[str]] = {}
+    for name, category in sorted(sources.items()):
+        if category is not None:
+            by_category.setdefault(category, []).append(name)
+    if not by_category:
+        return ""
+    if len(by_category) == 1 and all(c is not None for c in sources.values()):
+        return next(iter(by_category))
+    return " / ".join(f"{c} ({', '.join(by_category[c])})" for c in sorted(by_category, key=RANK.__getitem__))
+
+
+def merge_sources(into: dict[str, str | None], other: Mapping[str, str | None]) -> None:
+    """Add ``other``'s verdicts to ``into``, per collection (the same collection's two verdicts: the more cautious)."""
+    for name, category in other.items():
+        into[name] = merge(into.get(name), category)

@@ -24,10 +24,15 @@ SELF, LABEL, MOVE = "self", "label", "move"
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """What a judgement is about: the node's own move, a labelled continuation, or move ``key`` of the line."""
+    """What a judgement is about: the node's own move, a labelled continuation, or move ``key`` of the line.
+
+    A move named by number ("White 3") also carries the colour named (``b`` or ``w``): the
+    move it names must be that colour's.
+    """
 
     kind: str
     key: str | int | None = None
+    color: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -381,7 +386,7 @@ def _marks(words: list[str]) -> list[_Mark]:
             while end + 1 < count and words[end] in (",", "and", "&") and words[end + 1].isdigit():
                 numbers.append(int(words[end + 1]))
                 end += 2
-            targets = tuple(_move(n) for n in numbers)
+            targets = tuple(_move(n, word[0]) for n in numbers)
         else:
             continue
         before = i - 1
@@ -408,8 +413,8 @@ _SELF_TARGET = Target(SELF)
 
 
 @lru_cache(maxsize=1024)
-def _move(number: int) -> Target:
-    return Target(MOVE, number)
+def _move(number: int, color: str) -> Target:
+    return Target(MOVE, number, color)
 
 
 def _bare(words: list[str], verdicts: list[_Verdict]) -> bool:

@@ -47,6 +47,7 @@ from joseki.engine.gtp import (
     GtpError,
 )
 from joseki.engine.gtp_syntax import format_komi
+from joseki.sgf.output import write_output
 
 
 @dataclass(slots=True)
@@ -255,7 +256,7 @@ def _write_sgf(path: Path, state: GameState, black: str, white: str, over: _Game
     for color, point in state.moves:
         node = game.extend_main_sequence()
         node.set_move(color, None if point is None else (state.size - 1 - point[1], point[0]))
-    path.write_bytes(game.serialise())
+    write_output(path, game.serialise())
 
 
 def play_match(black_cmd: str, white_cmd: str, games: int, out_dir: Path, max_moves: int = 400,

@@ -4,7 +4,9 @@ A corner calls for a book move when the opponent has just played in it, the corn
 in the book (by sequence, as a tenuki variation, or by transposition) and the book has a
 move there for the side to move. The choice is among the book's :data:`CHOICES` most
 popular moves there (mistakes and tricks left out: big collections hold many rare lines),
-by Thompson sampling: one draw from each move's Beta posterior
+judged by the collections' combined verdict (:func:`joseki.core.category.combined`: a move
+one collection calls a mistake and another offers is disputed, kept but drawn low), by
+Thompson sampling: one draw from each move's Beta posterior
 (:func:`joseki.core.priority.thompson`), the highest draw wins. Moves that have won against this
 opponent are drawn high more often; moves with few games still get tried. If the draw picks
 ``tenuki``, or nothing calls for a book move, the wrapped engine plays.

@@ -20,6 +20,7 @@ from joseki.core.notation import TENUKI, format_gtp_vertex, format_sgf_point
 from joseki.core.zone import check_zone_size
 from joseki.sgf.forest import read_sgf_bytes
 from joseki.sgf.game import game_from_bytes
+from joseki.sgf.output import check_output, write_output
 
 LABELS = "abcdefghijklmnopqrstuvwxyz"
 
@@ -92,6 +93,7 @@ def _moves(answer: CornerAnswer) -> str:
 def annotate(store: Store, game_path: Path, out_path: Path, top: int = 5,
              collections: list[str] | None = None) -> Annotation:
     """Write ``game_path`` annotated with the book to ``out_path``; ValueError for a bad game file."""
+    check_output(out_path)
     data = read_sgf_bytes(game_path)
     game = game_from_bytes(data, str(game_path))
     check_zone_size(game.size)
@@ -117,5 +119,5 @@ def annotate(store: Store, game_path: Path, out_path: Path, top: int = 5,
             taken = {v.split(b":")[0] for v in old_labels}
             new = [f"{format_sgf_point(p, game.size)}:{label}".encode() for p, label in labels]
             node.set_raw_list("LB", old_labels + [v for v in new if v.split(b":")[0] not in taken])
-    out_path.write_bytes(sgf_game.serialise())
+    write_output(out_path, sgf_game.serialise())
     return result

@@ -10,7 +10,6 @@ changes nothing.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -24,6 +23,7 @@ from joseki.book.store import Store
 from joseki.core.corners import corner_tables
 from joseki.core.priority import Record
 from joseki.games.credit import game_records, table_corners
+from joseki.games.pool import worker_pool
 from joseki.sgf.game import read_learnable
 from joseki.sgf.gcpause import paused_gc
 
@@ -110,8 +110,7 @@ def examine_all(store: Store, files: list[str], workers: int | None = None,
         for f in files:
             yield examine(f, index)
         return
-    context = multiprocessing.get_context("spawn")
-    with context.Pool(workers, initializer=_init_worker, initargs=(store.url,)) as pool:
+    with worker_pool(workers, _init_worker, (store.url,)) as pool:
         yield from pool.imap(examine, files, chunksize=32)
 
 

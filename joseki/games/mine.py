@@ -34,6 +34,7 @@ from joseki.core.priority import Record
 from joseki.core.steps import Color
 from joseki.games.credit import game_records, table_corners
 from joseki.games.learn import LearnReport, total_records
+from joseki.games.pool import worker_pool
 from joseki.sgf.forest import Forest, Variation
 from joseki.sgf.game import read_learnable
 from joseki.sgf.gcpause import paused_gc
@@ -69,7 +70,7 @@ def _reduce_all(files: list[str], workers: int | None) -> Iterator[MinedGame]:
     if (workers or multiprocessing.cpu_count()) <= 1 or len(files) < 50:
         yield from map(reduce_game, files)
         return
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+    with worker_pool(workers) as pool:
         yield from pool.imap(reduce_game, files, chunksize=64)
 
 

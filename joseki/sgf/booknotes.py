@@ -3,13 +3,15 @@
 The file's dialect (:func:`joseki.core.category.detect_dialect`) decides how its notes are read.
 A note speaks of its own move (the prefix after its node), and free text also of other
 moves (:mod:`joseki.core.judgement`): a label is resolved to the continuation played at the
-labelled point (a label outside the zone names no book move), a move number to that move
-of the line if it is at most :data:`MOVE_REACH` moves back. A good word on a tenuki means
-``tenuki-ok``. Setup stones are a condition of the move played with them on the board: the
-node's own move, else the next move of each line through it (but for stones set up before
-the first move). The KataGo trees' JSON counts
-become the move's prior statistics, from the point of view of the player who made it: games
-with a result and that player's wins.
+labelled point (a label outside the zone names no book move), a move number ("White 3") to
+that colour's stone of the line (:func:`_numbered`; never a pass) if it is at most
+:data:`MOVE_REACH` moves back. A verdict said on the move's own node beats one said on another
+node that names it, but never hides a warning said there (:class:`MoveNote`). A good word
+on a tenuki means ``tenuki-ok``. Setup stones are a condition of the move played with them on
+the board: the node's own move, else the next move of each line through it (but for stones
+set up before the first move). The KataGo trees' JSON counts become the move's prior
+statistics, from the point of view of the player who made it: games with a result and that
+player's wins.
 This project's exports carry all of it in ``J*`` properties, read back exactly.
 """
 
@@ -20,7 +22,7 @@ import re
 from contextlib import suppress
 from dataclasses import dataclass, field
 
-from joseki.core.category import categorise, check_category, detect_dialect, merge
+from joseki.core.category import NEVER_FIRST, categorise, check_category, detect_dialect, merge
 from joseki.core.conditions import (
     Condition,
     from_gnugo,
@@ -53,15 +55,30 @@ is too close to Black 5"), which is left out too."""
 
 @dataclass(slots=True)
 class MoveNote:
-    """What one file says about one move."""
+    """What one file says about one move.
 
-    category: str | None = None
+    Its category follows a precedence (:attr:`category`): a verdict said on the move's own
+    node (its marks, class letter, tags or headings, a bare verdict, its own number) beats one
+    said on another node that names it (a label on the previous node's diagram, a number on a
+    later node), but never hides a warning (trick, mistake) said there; among verdicts of equal
+    standing the more cautious wins.
+    """
+
+    own: str | None = None
+    named: str | None = None
     comments: list[str] = field(default_factory=list)
     properties: dict[str, list[str]] = field(default_factory=dict)
     conditions: list[Condition] = field(default_factory=list)
     prior_games: int = 0
     prior_wins: int = 0
     record: Record | None = None
+
+    @property
+    def category(self) -> str | None:
+        """The move's category in this file: its own node's verdict, else (or if only it warns) the one naming it."""
+        if self.own is None or (self.named in NEVER_FIRST and self.own not in NEVER_FIRST):
+            return self.named
+        return self.own
 
 
 @dataclass(slots=True)
@@ -77,12 +94,16 @@ class BookNotes:
             note = self.moves[prefix] = MoveNote()
         return note
 
-    def judge(self, prefix: str, category: str | None) -> None:
+    def judge(self, prefix: str, category: str | None, own: bool = True) -> None:
+        """Give the move of ``prefix`` a verdict, said on its own node or (``own`` False) on another."""
         if category is not None and prefix:
             if prefix.endswith(TENUKI) and category in ("ideal", "good"):
                 category = "tenuki-ok"
             note = self.at(prefix)
-            note.category = merge(note.category, category)
+            if own:
+                note.own = merge(note.own, category)
+            else:
+                note.named = merge(note.named, category)
 
     def condition(self, prefix: str, condition: Condition) -> None:
         if prefix:
@@ -122,7 +143,7 @@ def _read(book: BookNotes, v: Variation, note: NodeNote, dialect: str) -> None:
             entry.comments.append(note.comment)
         for key, values in props.items():
             entry.properties.setdefault(key, []).extend(values)
-        book.judge(prefix, categorise(note.comment, props, dialect))
+        book.judge(prefix, categorise(note.comment, props, dialect, _stone(note)))
     if dialect == "export":
         _read_export(book, prefix, props)
         return
@@ -135,9 +156,10 @@ def _read(book: BookNotes, v: Variation, note: NodeNote, dialect: str) -> None:
         for j in judge(note.comment):
             if j.target.kind == LABEL and labels is None:
                 labels = _labels(props, prefix, v)
-            if j.target.kind == MOVE and j.target.key != len(note.moves) and len(_NUMBERED.findall(j.text)) > 1:
+            judged = _resolve(j.target, prefix, v, note, labels)
+            if j.target.kind == MOVE and judged != prefix and len(_NUMBERED.findall(j.text)) > 1:
                 continue
-            book.judge(_resolve(j.target, prefix, v, note, labels), j.category)
+            book.judge(judged, j.category, own=judged == prefix)
     if (dialect in TEXT_DIALECTS or dialect == "ogs") and note.comment:
         frame = None
         for target, condition in from_text(note.comment):
@@ -172,16 +194,40 @@ def _resolve(target: Target, prefix: str, v: Variation, note: NodeNote, labels: 
     if target.kind == SELF:
         return prefix
     if target.kind == MOVE:
-        number = int(target.key or 0)
-        if number == len(note.moves) and note.own:
-            return prefix
-        if not max(1, len(note.moves) - MOVE_REACH) <= number <= len(note.moves):
+        index = _numbered(int(target.key or 0), target.color, v, note)
+        if index is None:
             return ""
-        count = note.moves[number - 1]
-        before = note.moves[number - 2] if number >= 2 else 0
-        return v.steps[: 2 * count] if before < count <= len(v.steps) // 2 else ""
+        if index == len(note.moves) and note.own:
+            return prefix
+        if not max(1, len(note.moves) - MOVE_REACH) <= index:
+            return ""
+        return v.steps[: 2 * note.moves[index - 1]]
     token = (labels or {}).get(str(target.key))
     return prefix + token if token else ""
+
+
+def _numbered(number: int, color: str | None, v: Variation, note: NodeNote) -> int | None:
+    """The index in the line (1 = its first move) of the stone a text names by ``number`` and ``color``.
+
+    Kogo counts moves both ways: with the passes of the line, as an SGF editor numbers them,
+    and without them, as its diagrams number the stones. The number is read the first way, and
+    the second where the first names a move of the other colour. A pass is never the move named
+    (it has no stone to carry a number), nor a move of the other colour; None when no stone fits.
+    """
+    stones = [i for i in range(1, len(note.moves) + 1) if i not in note.passes]
+    for index in (number, stones[number - 1] if 0 < number <= len(stones) else 0):
+        if 0 < index <= len(note.moves) and index not in note.passes:
+            count = note.moves[index - 1]
+            before = note.moves[index - 2] if index >= 2 else 0
+            mover = v.first_color if (count - 1) % 2 == 0 else other(v.first_color)
+            if before < count <= len(v.steps) // 2 and (color is None or color == mover):
+                return index
+    return None
+
+
+def _stone(note: NodeNote) -> bool:
+    """True if the node holds a move that puts a stone on the board (not a pass)."""
+    return note.own and len(note.moves) not in note.passes
 
 
 def _labels(props: dict[str, tuple[str, ...]], prefix: str, v: Variation) -> dict[str, str]:

@@ -59,8 +59,9 @@ class NodeNote:
 
     ``step`` is the number of tokens of that prefix (0 = before the first move). ``moves``
     holds, for each move of the path up to this node (passes and moves elsewhere included,
-    so ``len(moves)`` is the node's move number), the number of tokens after it; ``own`` is
-    True when the node itself holds a move, ``setup`` when it holds setup stones.
+    so ``len(moves)`` is the node's move number), the number of tokens after it; ``passes``
+    the numbers of those moves that were passes (no stone, so a diagram numbers no stone for
+    them); ``own`` is True when the node itself holds a move, ``setup`` when it holds setup stones.
     """
 
     step: int
@@ -69,6 +70,7 @@ class NodeNote:
     moves: tuple[int, ...] = ()
     own: bool = False
     setup: bool = False
+    passes: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,7 +273,7 @@ def _local_point(raw: bytes, transform: Transform) -> Point | None:
 
 
 def _note(props: dict[str, list[bytes]], step: int, decoder: _Decoder, moves: list[int],
-          own: bool) -> NodeNote | None:
+          own: bool, passes: list[int]) -> NodeNote | None:
     comment = decoder.text(props["C"][0], "C").strip() if "C" in props else ""
     kept = tuple(
         (key, tuple(decoder.text(v, key) for v in props[key]))
@@ -279,22 +281,22 @@ def _note(props: dict[str, list[bytes]], step: int, decoder: _Decoder, moves: li
     )
     if not comment and not kept:
         return None
-    return NodeNote(step, comment, kept, tuple(moves), own, not SETUP_PROPERTIES.isdisjoint(props))
+    return NodeNote(step, comment, kept, tuple(moves), own, not SETUP_PROPERTIES.isdisjoint(props), tuple(passes))
 
 
 def _flatten_game(game: sgf_grammar.Coarse_game_tree, game_index: int, decoder: _Decoder,
                   forest: Forest) -> None:
     """Walk one game tree depth first, replaying each path on the board, emitting a variation at each leaf."""
     Frame = tuple[sgf_grammar.Coarse_game_tree, int | None, StepBuilder, Transform | None,
-                  dict[bytes, Point | None], list[str], list[NodeNote], bool, list[int], LocalBoard]
-    stack: list[Frame] = [(game, None, StepBuilder(), None, {}, [], [], False, [], LocalBoard())]
+                  dict[bytes, Point | None], list[str], list[NodeNote], bool, list[int], list[int], LocalBoard]
+    stack: list[Frame] = [(game, None, StepBuilder(), None, {}, [], [], False, [], [], LocalBoard())]
     zones: dict[Transform, dict[bytes, Point | None]] = {}
     points: dict[bytes, Point | None] = {}
     suicide = rules_allow_suicide(game.sequence[0])
     checked = not is_export(game.sequence[0])
     nodes = 0
     while stack:
-        tree, child_index, builder, transform, known, path, notes, setup, moves, board = stack.pop()
+        tree, child_index, builder, transform, known, path, notes, setup, moves, passes, board = stack.pop()
         for position, props in enumerate(tree.sequence):
             nodes += 1
             if position:
@@ -333,11 +335,13 @@ def _flatten_game(game: sgf_grammar.Coarse_game_tree, game_index: int, decoder: 
                 moves.append(len(builder.tokens) + builder.pending_tenuki())
                 if len(moves) > MAX_LINE_MOVES:
                     raise beyond(f"game {game_index + 1}: a line", MAX_LINE_MOVES, "moves")
+                if point is None:
+                    passes.append(len(moves))
             if len(props) > (color is not None):
                 if has_setup:
                     setup = True
                 note = _note(props, len(builder.tokens) + builder.pending_tenuki(), decoder, moves,
-                             color is not None)
+                             color is not None, passes)
                 if note is not None:
                     notes.append(note)
         else:
@@ -347,10 +351,11 @@ def _flatten_game(game: sgf_grammar.Coarse_game_tree, game_index: int, decoder: 
                 continue
             for index in range(len(children) - 1, -1, -1):
                 if index == 0:
-                    stack.append((children[0], 0, builder, transform, known, path, notes, setup, moves, board))
+                    stack.append((children[0], 0, builder, transform, known, path, notes, setup, moves, passes,
+                                  board))
                 else:
                     stack.append((children[index], index, builder.copy(), transform, known, list(path),
-                                  list(notes), setup, list(moves), board.copy()))
+                                  list(notes), setup, list(moves), list(passes), board.copy()))
     forest.nodes += nodes
 
 
