@@ -25,7 +25,6 @@ from joseki.core.priority import Record
 from joseki.games.credit import game_records, table_corners
 from joseki.games.pool import worker_pool
 from joseki.sgf.game import read_learnable
-from joseki.sgf.gcpause import paused_gc
 
 BATCH_GAMES = 500
 
@@ -120,20 +119,17 @@ def learn(store: Store, paths: Iterable[Path | str], profile: str | None = None,
     files = [str(p) for p in expand_paths(paths)]
     report = LearnReport(files=len(files))
     batch: list[GameOutcome] = []
-    done = 0
-    with paused_gc():
-        for outcome in examine_all(store, files, workers):
-            done += 1
-            if outcome.skipped is not None:
-                report.skip(outcome.source, outcome.skipped)
-            else:
-                batch.append(outcome)
-            if len(batch) >= batch_games:
-                _write(store, profile, batch, report)
-                batch = []
-            if progress is not None:
-                progress(done, len(files))
-        _write(store, profile, batch, report)
+    for done, outcome in enumerate(examine_all(store, files, workers), start=1):
+        if outcome.skipped is not None:
+            report.skip(outcome.source, outcome.skipped)
+        else:
+            batch.append(outcome)
+        if len(batch) >= batch_games:
+            _write(store, profile, batch, report)
+            batch = []
+        if progress is not None:
+            progress(done, len(files))
+    _write(store, profile, batch, report)
     return report
 
 

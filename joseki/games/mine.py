@@ -37,7 +37,6 @@ from joseki.games.learn import LearnReport, total_records
 from joseki.games.pool import worker_pool
 from joseki.sgf.forest import Forest, Variation
 from joseki.sgf.game import read_learnable
-from joseki.sgf.gcpause import paused_gc
 
 MINE_DEPTH = 30
 """Steps of a corner's string that mining counts."""
@@ -134,19 +133,18 @@ def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: 
     report = LearnReport(files=len(files))
     counter = PrefixCounter(keep_singles=min_games <= 1)
     games: dict[str, MinedGame] = {}
-    with paused_gc():
-        for done, mined in enumerate(_reduce_all(files, workers), start=1):
-            if mined.skipped is not None:
-                report.skip(mined.source, mined.skipped)
-            elif mined.key in games:
-                report.duplicates += 1
-            else:
-                assert mined.key is not None
-                games[mined.key] = mined
-                counter.add_game(steps for steps, _ in mined.corners)
-            if progress is not None:
-                progress(done, len(files))
-        kept = counter.kept(min_games)
+    for done, mined in enumerate(_reduce_all(files, workers), start=1):
+        if mined.skipped is not None:
+            report.skip(mined.source, mined.skipped)
+        elif mined.key in games:
+            report.duplicates += 1
+        else:
+            assert mined.key is not None
+            games[mined.key] = mined
+            counter.add_game(steps for steps, _ in mined.corners)
+        if progress is not None:
+            progress(done, len(files))
+    kept = counter.kept(min_games)
     if not games:
         return report, None
     has_child = {p[:-2] for p in kept}
