@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from joseki.cli.common import CTX, ensure_starter, err, open_store, out, safe, user_errors
+from joseki.cli.common import CTX, ensure_starter, err, open_store, out, print_beside, safe, user_errors
 
 if TYPE_CHECKING:
     from joseki.book.favour import Favour
@@ -86,9 +86,7 @@ def _print_shown(s: Shown, show_steps: bool = False) -> None:
         table.add_row(str(m.number), f"{'B' if m.color == 'b' else 'W'} {m.move}", "yes" if m.in_book else "[red]no[/]",
                       str(m.paths), str(m.record.games), "" if rate is None else f"{100 * rate:.0f}", category,
                       Text("\n".join(m.conditions)))
-    grid = Table.grid(padding=(0, 4))
-    grid.add_row(Text("\n".join(s.diagram()), style="bold"), table)
-    out.print(grid)
+    print_beside(Text("\n".join(s.diagram()), style="bold"), table)
     for m in s.moves:
         for name, comment in m.comments:
             shown = comment if len(comment) <= COMMENT_CHARS else comment[:COMMENT_CHARS].rstrip() + " [...]"

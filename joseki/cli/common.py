@@ -34,6 +34,8 @@ from joseki.core.text import json_safe, visible
 
 if TYPE_CHECKING:
     from rich.progress import Progress
+    from rich.table import Table
+    from rich.text import Text
 
     from joseki.book.store import Store
 
@@ -247,3 +249,20 @@ def progress_bar(as_json: bool, auto_refresh: bool = True) -> Progress:
 
     return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                     console=err, transient=True, auto_refresh=auto_refresh, disable=as_json or not err.is_terminal)
+
+
+SIDE_BY_SIDE_WIDTH = 110
+"""From this terminal width on, a diagram and its table are printed side by side."""
+
+
+def print_beside(diagram: Text, table: Table) -> None:
+    """A corner diagram beside its table, or above it on a terminal narrower than SIDE_BY_SIDE_WIDTH."""
+    from rich.table import Table
+
+    if out.width < SIDE_BY_SIDE_WIDTH:
+        out.print(diagram)
+        out.print(table)
+        return
+    grid = Table.grid(padding=(0, 4))
+    grid.add_row(diagram, table)
+    out.print(grid)

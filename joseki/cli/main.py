@@ -18,6 +18,7 @@ from joseki.cli.common import (
     fail,
     open_store,
     out,
+    print_beside,
     print_error,
     progress_bar,
     safe,
@@ -225,13 +226,7 @@ def _print_answer(a: CornerAnswer, show_steps: bool = False) -> None:
     if not shown:
         table.add_row("", "[dim]the book has no move here[/]", "", "", "", "", "", "", "")
     diagram = Text("\n".join(corner_diagram(a.corner, a.stones, labels, marks=marks)), style="bold")
-    if out.width < 110:
-        out.print(diagram)
-        out.print(table)
-        return
-    grid = Table.grid(padding=(0, 4))
-    grid.add_row(diagram, table)
-    out.print(grid)
+    print_beside(diagram, table)
     out.print()
 
 
