@@ -153,14 +153,14 @@ def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: 
                          for p in sorted(kept) if p not in has_child]
     book = FileReport(forest.source, collection)
     digest = f"mined:{min_games}:" + node_id("".join(sorted(games))).to_bytes(8, "big", signed=True).hex()
-    before = BookIndex.load(store)
     with store.write() as conn:
-        if forest.variations:
-            import_forest(conn, store, forest, collection, digest, True, book)
         pid = profile_id(conn, store, profile, create=True)
         assert pid is not None
         lg = store.tables["learnt_game"]
         learnt = set(conn.execute(select(lg.c.game_key).where(lg.c.profile_id == pid)).scalars())
+        before = BookIndex.load(store, conn) if not learnt.isdisjoint(games) else None
+        if forest.variations:
+            import_forest(conn, store, forest, collection, digest, True, book)
         claimed = claim_games(conn, store, pid, [(k, g.source, g.result) for k, g in games.items()
                                                  if k not in learnt])
         index = BookIndex.load(store, conn)
@@ -169,8 +169,10 @@ def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: 
             found, corners = game_records(index, game.corners, game.winner)
             if key in claimed:
                 report.corners += corners
-            else:  # learnt before, against the book without this run's lines
+            elif before is not None:  # learnt before, against the book without this run's lines
                 found = _change(game_records(before, game.corners, game.winner)[0], found)
+            else:  # claimed by a concurrent learner meanwhile: its credits are its own
+                found = {}
             records.append(found)
         total = total_records(records)
         add_records(conn, store, pid, total)
