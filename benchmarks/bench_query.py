@@ -46,7 +46,7 @@ MAX_STEPS = 40
 def corner_strings(files: list[str]) -> list[str]:
     with multiprocessing.get_context("spawn").Pool(2) as pool:
         return [steps[: 2 * MAX_STEPS] for game in pool.imap(reduce_game, files, chunksize=256)
-                for steps, _, _ in game.corners]
+                for steps, _ in game.corners]
 
 
 def synthesise(target: int) -> list[str]:

@@ -62,7 +62,7 @@ def walk(book: Book, steps: str, first: Color = "b", rejoin: bool = True) -> Boo
     result = BookWalk(steps)
     board = LocalBoard()
     color = first
-    by_sequence = True
+    in_sequence = _longest_line(book, steps)
     for index, zpoint in enumerate(iter_points(steps)):
         if zpoint is not None:
             board.play(color, zpoint, lenient=True)
@@ -71,11 +71,9 @@ def walk(book: Book, steps: str, first: Color = "b", rejoin: bool = True) -> Boo
             if not rejoin:
                 return result
             continue
-        prefix = steps[: 2 * index + 2]
-        if by_sequence and book.has(prefix):
-            result.nodes.append(prefix)
+        if index < in_sequence:
+            result.nodes.append(steps[: 2 * index + 2])
             continue
-        by_sequence = False  # the book is prefix-closed: no longer prefix can be a book line
         via = book.by_position(position_key(board.stones, color))
         if via is None:
             result.left_at = index
@@ -84,3 +82,19 @@ def walk(book: Book, steps: str, first: Color = "b", rejoin: bool = True) -> Boo
     if result.left_at is not None and result.left_at < len(steps) // 2 - 1:
         result.rejoined = book.by_position(position_key(board.stones, color))
     return result
+
+
+def _longest_line(book: Book, steps: str) -> int:
+    """How many steps of ``steps`` are a book line by sequence, by binary search over its prefixes.
+
+    The book is prefix-closed (every prefix of a line is a line), so the answer is the largest
+    ``k`` with ``book.has(steps[:2k])``: a few reads instead of one per step.
+    """
+    low, high = 0, len(steps) // 2
+    while low < high:
+        middle = (low + high + 1) // 2
+        if book.has(steps[: 2 * middle]):
+            low = middle
+        else:
+            high = middle - 1
+    return low
