@@ -34,9 +34,10 @@ from sgfmill import sgf_grammar
 from joseki.core.geometry import Corner, Point, Transform, nearest_corner
 from joseki.core.limits import MAX_FILE_BYTES, MAX_LINE_MOVES, MAX_VALUE_BYTES, LimitError, beyond
 from joseki.core.notation import format_gtp_vertex
-from joseki.core.position import IllegalMove, LocalBoard, allows_suicide
+from joseki.core.position import IllegalMove, LocalBoard
 from joseki.core.steps import Color, StepBuilder
 from joseki.core.zone import ZONE_BOARD_SIZE, in_zone
+from joseki.sgf.properties import apply_setup, board_points, check_go, is_export, rules_allow_suicide
 from joseki.sgf.sgfparse import parse_collection
 
 NOTE_PROPERTIES = ("N", "BM", "TE", "DO", "IT", "GB", "GW", "UC", "DM", "HO",
@@ -169,49 +170,6 @@ def _board_point(raw: bytes) -> tuple[int, int] | None:
     if not (0 <= x < 19 and 0 <= y < 19):
         raise ValueError(f"move {raw.decode('ascii', 'replace')!r} is off the 19x19 board")
     return (x, y)
-
-
-def board_points(raw: bytes, size: int = ZONE_BOARD_SIZE) -> list[Point]:
-    """The points of a setup value: one SGF point or a compressed rectangle (``aa:cc``); [] if malformed."""
-    corners = raw.strip().split(b":")
-    if len(corners) > 2 or any(len(c) != 2 for c in corners):
-        return []
-    (x1, y1), (x2, y2) = ((c[0] - 97, c[1] - 97) for c in (corners[0], corners[-1]))
-    if min(x1, y1, x2, y2) < 0 or max(x1, y1, x2, y2) >= size:
-        return []
-    return [(x, y) for x in range(min(x1, x2), max(x1, x2) + 1) for y in range(min(y1, y2), max(y1, y2) + 1)]
-
-
-def apply_setup(board: LocalBoard, props: dict[str, list[bytes]]) -> None:
-    """Put a node's setup stones (AB, AW) on ``board`` and take its AE points off."""
-    for key, color in (("AE", None), ("AB", "b"), ("AW", "w")):
-        for value in props.get(key, ()):
-            for point in board_points(value, board.size):
-                if color is None:
-                    board.stones.pop(point, None)
-                else:
-                    board.stones[point] = color
-
-
-def check_go(root: dict[str, list[bytes]], what: str = "the game") -> None:
-    """ValueError unless a root node's ``GM`` is 1 (Go) or absent."""
-    value = root.get("GM", [b"1"])[0].strip()
-    if value not in (b"1", b""):
-        raise ValueError(f"{what} is GM[{value.decode('ascii', 'replace')}], not Go (GM[1])")
-
-
-def is_export(root: dict[str, list[bytes]]) -> bool:
-    """Whether a game tree was written by ``joseki export`` (``AP[joseki:...]``).
-
-    Its lines are the book's records: local moves only, the moves elsewhere that made some
-    of their captures left out, so they are not replayed on the board.
-    """
-    return root.get("AP", [b""])[0].startswith(b"joseki:")
-
-
-def rules_allow_suicide(root: dict[str, list[bytes]]) -> bool:
-    """Whether a root node's rules (``RU``) allow suicide."""
-    return "RU" in root and allows_suicide(root["RU"][0].decode("ascii", "replace"))
 
 
 def flatten_bytes(data: bytes, source: str = "<bytes>") -> Forest:

@@ -21,7 +21,8 @@ from joseki.core.limits import MAX_LINE_MOVES, LimitError, beyond
 from joseki.core.notation import GTP_COLUMNS, format_gtp_vertex
 from joseki.core.position import IllegalMove, LocalBoard
 from joseki.core.steps import Color
-from joseki.sgf.forest import apply_setup, check_go, read_sgf_bytes, rules_allow_suicide
+from joseki.sgf.forest import read_sgf_bytes
+from joseki.sgf.properties import apply_setup, check_go, rules_allow_suicide
 from joseki.sgf.sgfparse import parse_game
 
 
