@@ -22,6 +22,7 @@ from common import CACHE, KOGO, need, report
 from joseki.book.importer import import_file
 from joseki.book.lookup import Lookup
 from joseki.book.store import Store
+from joseki.book.walk import longest_line
 from joseki.core.corners import corner_tables
 from joseki.core.priority import wilson_interval
 from joseki.engine.match import GameRecord, play_match
@@ -42,7 +43,7 @@ def in_book_share(store: Store, records: list[GameRecord], steps: int) -> float:
                 s = table.builder.steps[: 2 * steps]
                 if s:
                     total += 1
-                    stayed += lookup.longest_prefix(s) == s
+                    stayed += longest_line(lookup, s) == len(s) // 2
     return stayed / total if total else 0.0
 
 

@@ -154,17 +154,6 @@ class Lookup:
             child.category = combined(child.sources)
         return list(merged.values())
 
-    def longest_prefix(self, steps: str) -> str:
-        """The longest prefix of ``steps`` (at token boundaries) that the book holds; the book is prefix-closed."""
-        lo, hi = 0, len(steps) // 2
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            if self.has(steps[: 2 * mid]):
-                lo = mid
-            else:
-                hi = mid - 1
-        return steps[: 2 * lo]
-
     def by_position(self, key: int) -> str | None:
         """The step string of the most travelled book node reaching the position ``key``, if any."""
         n, nb = self.node, self.node_book

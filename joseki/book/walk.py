@@ -62,7 +62,7 @@ def walk(book: Book, steps: str, first: Color = "b", rejoin: bool = True) -> Boo
     result = BookWalk(steps)
     board = LocalBoard()
     color = first
-    in_sequence = _longest_line(book, steps)
+    in_sequence = longest_line(book, steps)
     for index, zpoint in enumerate(iter_points(steps)):
         if zpoint is not None:
             board.play(color, zpoint, lenient=True)
@@ -84,7 +84,7 @@ def walk(book: Book, steps: str, first: Color = "b", rejoin: bool = True) -> Boo
     return result
 
 
-def _longest_line(book: Book, steps: str) -> int:
+def longest_line(book: Book, steps: str) -> int:
     """How many steps of ``steps`` are a book line by sequence, by binary search over its prefixes.
 
     The book is prefix-closed (every prefix of a line is a line), so the answer is the largest
