@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from joseki.book.favour import Favour, main_line, verdict
+from joseki.book.favour import Favour, main_lines, verdicts
 from joseki.book.lookup import Child, Lookup
 from joseki.book.stats import require_profile
 from joseki.book.store import Store
@@ -155,9 +155,11 @@ def rank_key(rank: str = "popularity") -> Callable[[Candidate], tuple[bool, floa
     return key
 
 
-def favour_of(lookup: Lookup, steps: str) -> Favour:
-    """A book move's favourability: that of its main line, the continuation most of the book's variations take."""
-    return verdict(lookup.conn, lookup.store, main_line(lookup, steps), lookup.collection_ids)
+def favours_of(lookup: Lookup, lines: list[str]) -> dict[str, Favour]:
+    """Book moves' favourability: that of each one's main line, the continuation most of the book's variations take."""
+    ends = main_lines(lookup, lines)
+    judged = verdicts(lookup.conn, lookup.store, sorted(set(ends.values())), lookup.collection_ids)
+    return {line: judged[end] for line, end in ends.items()}
 
 
 def _token_point(token: str) -> Point:
@@ -215,7 +217,7 @@ class Options:
     profile: str | None = None
     sgf: bool = False
     favour: bool = False
-    """Judge each shown candidate by its main line's favourability (:mod:`joseki.book.favour`; about 1 ms each)."""
+    """Judge each shown candidate by its main line's favourability (:mod:`joseki.book.favour`)."""
 
 
 def book_candidates(lookup: Lookup, base: str, children: list[Child],
@@ -250,8 +252,10 @@ def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first:
         cands.sort(key=order)
         shown = cands[: options.top] if options.top else cands
         if options.favour:
-            for cand in shown:
-                cand.favour = favour_of(lookup, base + (reflect(cand.token) if reflected else cand.token))
+            lines = [base + (reflect(c.token) if reflected else c.token) for c in shown]
+            favours = favours_of(lookup, lines)
+            for cand, line in zip(shown, lines, strict=True):
+                cand.favour = favours[line]
                 cand.mover_first = to_move(base) == 0
         return shown
 
