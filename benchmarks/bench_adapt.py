@@ -121,11 +121,11 @@ def mean_ci(values: list[float]) -> list[float]:
 
 def run_opponent(job: tuple[str, argparse.Namespace]) -> dict[str, Any]:
     opponent, args = job
-    work = CACHE / "adapt" / opponent
+    work = CACHE / args.cache / opponent
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     db = work / "book.sqlite"
-    shutil.copy(CACHE / "adapt" / "kogo.sqlite", db)
+    shutil.copy(CACHE / args.cache / "kogo.sqlite", db)
     store = Store(str(db))
     with store.write() as conn:
         profile_id(conn, store, opponent, create=True)
@@ -175,6 +175,7 @@ def main() -> None:
     parser.add_argument("--signal", default="local", choices=("result", "local", "both"))
     parser.add_argument("--opponents", default="gnugo-10,gnugo-1,gnugo-nojoseki")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--cache", default="adapt", help="work folder under benchmarks/.cache (removed first)")
     args = parser.parse_args()
     if args.games < 2 or args.train < 0 or args.round < 1:
         sys.exit("--games must be at least 2, --train at least 0, --round at least 1")
@@ -183,7 +184,7 @@ def main() -> None:
         if name not in OPPONENTS:
             sys.exit(f"unknown opponent {name!r} (expected {', '.join(OPPONENTS)})")
     need(Path(gnugo_path()))
-    root = CACHE / "adapt"
+    root = CACHE / args.cache
     shutil.rmtree(root, ignore_errors=True)
     root.mkdir(parents=True)
     start = time.perf_counter()
