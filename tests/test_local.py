@@ -4,6 +4,7 @@ move and profile, and used by the priority, the proxy's choices and the CLI."""
 from __future__ import annotations
 
 import json
+import math
 import os
 import subprocess
 import sys
@@ -29,6 +30,10 @@ from joseki.engine.judge import DRAW_BAND, Judge, Verdict, corner_margin, parse_
 from joseki.engine.local import learn_local
 from joseki.engine.opponents import OPPONENTS, opponent_command
 from joseki.engine.policy import BookPlayer
+from joseki.games.evaluate import evaluate
+from joseki.games.learn import learn
+
+from .conftest import GAMES, need
 
 GNUGO = Path("/usr/games/gnugo")
 GNUGO_CMD = f"{GNUGO} --mode gtp --level 1"
@@ -223,3 +228,20 @@ def test_bad_signal_and_opponent_are_one_line_errors(book: str, tmp_path: Path) 
     with Store(book) as store, store.read() as conn:
         assert conn.exec_driver_sql("SELECT count(*) FROM node_local").scalar() == 0
         assert conn.exec_driver_sql("SELECT count(*) FROM node_stats").scalar() == 0
+
+
+def test_evaluate_scores_the_priority_against_the_alternatives(new_db: Callable[..., str]) -> None:
+    files = sorted(need(GAMES / "kgs-highdan-2019-04").glob("*.sgf"))[:60]
+    store = Store(new_db("e"))
+    import_files(store, [starter_book()], "starter")
+    learn(store, files[:40], "kgs", workers=1)
+    result = evaluate(store, files[40:], "priority", "kgs")
+    figures = result.as_json()
+    assert result.scored > 0 and result.ahead + result.behind <= result.scored
+    assert result.ahead > 0 and result.behind > 0
+    assert figures["win_rate_ahead"] == round(result.ahead_wins / result.ahead, 4)
+    assert figures["win_rate_behind"] == round(result.behind_wins / result.behind, 4)
+    assert 0 < result.relative_loss_sum / result.scored < 1
+    # relative to the alternatives, a move no better or worse than them is predicted at exactly 0.5
+    even = result.scored - result.ahead - result.behind
+    assert result.relative_loss_sum >= even * math.log(2) - 1e-9
