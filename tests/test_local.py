@@ -148,6 +148,8 @@ def test_learn_local_credits_each_chooser_once_and_moves_the_priority(book: str,
     played = {c.move: c for c in after[0].candidates}[line[1]]
     first_record, _ = rows[node_id(verdict.steps[:4])]
     assert played.local == first_record
+    assert played.as_json()["local"] == {"corners": first_record.corners, "wins": first_record.wins,
+                                         "losses": first_record.losses, "draws": first_record.draws}
     assert played.priority == pytest.approx(priority(played.record, played.category, played.prior_games,
                                                      played.prior_wins, first_record))
     unplayed = {c.move: c for c in before[0].candidates}

@@ -87,6 +87,8 @@ class Candidate:
                 "category": self.category, "categories": dict(self.sources), "category_label": self.label,
                 "games": self.record.games, "corners": self.record.corners, "wins": self.record.wins,
                 "win_rate": None if rate is None else round(rate, 4), "conditions": self.conditions,
+                "local": {"corners": self.local.corners, "wins": self.local.wins, "losses": self.local.losses,
+                          "draws": self.local.draws},
                 "favourability": None if self.favour is None else {**self.favour.as_json(),
                                                                    "mover": round(self.mover_favour or 0.0, 4)}}
 
