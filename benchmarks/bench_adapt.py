@@ -44,8 +44,11 @@ from common import CACHE, KOGO, need, report
 
 from joseki.book.importer import import_file
 from joseki.book.index import BookIndex
+from joseki.book.query import move_numbers
 from joseki.book.stats import profile_id
 from joseki.book.store import Store
+from joseki.core.corners import CornerTable, corner_tables
+from joseki.core.notation import TENUKI
 from joseki.core.priority import wilson_interval
 from joseki.engine.judge import Judge, default_judge, gnugo_path
 from joseki.engine.local import learn_signals
@@ -57,11 +60,13 @@ NORMAL = statistics.NormalDist()
 ALPHA, POWER = 0.05, 0.8
 
 
-def phase(db: Path, out: Path, opponent: str, games: int, max_moves: int, seed: int, choose: str) -> list[GameRecord]:
+def phase(db: Path, out: Path, opponent: str, args: argparse.Namespace, seed: int, choose: str,
+          games: int | None = None) -> list[GameRecord]:
     engine = f"{gnugo_path()} --mode gtp --level 1"
     proxy = (f"{sys.executable} -m joseki --db {db} gtp --engine '{engine}' --profile {opponent} "
              f"--seed {seed} --choose {choose}")
-    return play_match(proxy, opponent_command(opponent), games, out, max_moves=max_moves,
+    return play_match(proxy, opponent_command(opponent), games or args.games, out, max_moves=args.max_moves,
+                      komi=args.komi,
                       progress=lambda n, r: print(f"  {opponent} {out.name} game {n}: {r.result}", file=sys.stderr))
 
 
@@ -69,16 +74,33 @@ def proxy_color(record: GameRecord) -> str:
     return "w" if record.swapped else "b"
 
 
-def local_outcomes(store: Store, records: list[GameRecord]) -> list[float]:
-    """Each game's mean local outcome for the proxy (games without a judged corner left out)."""
+def proxy_chose(table: CornerTable, in_book: int, proxy: str) -> bool:
+    """Whether the proxy chose a book move in this corner: an in-book step of its colour answering the
+    opponent's local move just before (when the policy is asked)."""
+    numbers = move_numbers(table)
+    steps, first = table.builder.steps, table.builder.first_color
+    return any((first == proxy) == (i % 2 == 0) and numbers[i] == numbers[i - 1] + 1
+               and steps[2 * i - 2 : 2 * i] != TENUKI for i in range(1, in_book))
+
+
+def local_outcomes(store: Store, records: list[GameRecord]) -> tuple[list[float], list[float]]:
+    """Each game's mean local outcome for the proxy over the corners where it chose a book move, and
+    over all corners with a book step (games without such corners left out)."""
     book = BookIndex.load(store)
-    found: list[float] = []
+    chosen: list[float] = []
+    every: list[float] = []
     with Judge(default_judge()) as judge:
         for r in records:
-            verdicts = judge.judge(book, read_game(r.path).moves)
+            moves = read_game(r.path).moves
+            tables = corner_tables(moves)
+            verdicts = judge.judge(book, moves)
+            proxy = proxy_color(r)
             if verdicts:
-                found.append(statistics.fmean(v.margin_for(proxy_color(r)) for v in verdicts))
-    return found
+                every.append(statistics.fmean(v.margin_for(proxy) for v in verdicts))
+            mine = [v.margin_for(proxy) for v in verdicts if proxy_chose(tables[v.corner], v.in_book, proxy)]
+            if mine:
+                chosen.append(statistics.fmean(mine))
+    return chosen, every
 
 
 def one_sided_proportions(w0: int, n0: int, w1: int, n1: int) -> float:
@@ -119,9 +141,18 @@ def mean_ci(values: list[float]) -> list[float]:
     return [round(m - half, 2), round(m + half, 2)]
 
 
-def run_opponent(job: tuple[str, argparse.Namespace]) -> dict[str, Any]:
-    opponent, args = job
-    work = CACHE / args.cache / opponent
+def recorded(folder: Path) -> list[GameRecord]:
+    """The games a phase wrote (for --reanalyse): the proxy is black in odd games."""
+    records = []
+    for number, path in enumerate(sorted(folder.glob("game-*.sgf")), start=1):
+        game = read_game(path)
+        records.append(GameRecord(number, path, game.black, game.white, game.result, len(game.moves), game.winner,
+                                  "", number % 2 == 0))
+    return records
+
+
+def play_opponent(opponent: str, args: argparse.Namespace, work: Path) -> tuple[list[GameRecord], list[GameRecord]]:
+    """Play the three phases in a fresh copy of the book; return the measured games before and after."""
     shutil.rmtree(work, ignore_errors=True)
     work.mkdir(parents=True)
     db = work / "book.sqlite"
@@ -129,36 +160,54 @@ def run_opponent(job: tuple[str, argparse.Namespace]) -> dict[str, Any]:
     store = Store(str(db))
     with store.write() as conn:
         profile_id(conn, store, opponent, create=True)
-    start = time.perf_counter()
-    before = phase(db, work / "before", opponent, args.games, args.max_moves, 1, "best")
-    local_before = local_outcomes(store, before)
+    before = phase(db, work / "before", opponent, args, 1, "best")
     learn_signals(store, [r.path for r in before], opponent, args.signal, workers=1)
     for number, first in enumerate(range(0, args.train, args.round), start=1):
         games = min(args.round, args.train - first)
-        train = phase(db, work / f"train-{number:02d}", opponent, games, args.max_moves, 100 + number, "sample")
+        train = phase(db, work / f"train-{number:02d}", opponent, args, 100 + number, "sample", games)
         learn_signals(store, [r.path for r in train], opponent, args.signal, workers=1)
-    after = phase(db, work / "after", opponent, args.games, args.max_moves, 2, "best")
-    local_after = local_outcomes(store, after)
-    figures: dict[str, Any] = {}
-    wins = {}
-    for name, records, local in (("before", before, local_before), ("after", after, local_after)):
-        wins[name] = sum(1 for r in records if r.winner == proxy_color(r))
-        low, high = wilson_interval(wins[name], len(records))
-        figures[name] = {"games": len(records), "win_rate": round(wins[name] / len(records), 4),
-                         "win_ci95": [round(low, 4), round(high, 4)], "judged_games": len(local),
-                         "local_mean": round(statistics.fmean(local), 2) if local else None,
-                         "local_ci95": mean_ci(local) if local else None}
-    ok = len(local_before) > 1 and len(local_after) > 1
-    effect = statistics.fmean(local_after) - statistics.fmean(local_before) if ok else None
-    sd = math.sqrt((statistics.variance(local_before) + statistics.variance(local_after)) / 2) if ok else None
-    p0 = wins["before"] / len(before)
+    after = phase(db, work / "after", opponent, args, 2, "best")
+    return before, after
+
+
+def interval_figures(records: list[GameRecord], chosen: list[float], every: list[float]) -> dict[str, Any]:
+    wins = sum(1 for r in records if r.winner == proxy_color(r))
+    low, high = wilson_interval(wins, len(records))
+    return {"games": len(records), "wins": wins, "win_rate": round(wins / len(records), 4),
+            "win_ci95": [round(low, 4), round(high, 4)], "judged_games": len(chosen),
+            "local_mean": round(statistics.fmean(chosen), 2) if chosen else None,
+            "local_ci95": mean_ci(chosen) if chosen else None,
+            "local_all_corners_mean": round(statistics.fmean(every), 2) if every else None,
+            "local_all_corners_ci95": mean_ci(every) if every else None}
+
+
+def run_opponent(job: tuple[str, argparse.Namespace]) -> dict[str, Any]:
+    opponent, args = job
+    work = CACHE / args.cache / opponent
+    start = time.perf_counter()
+    if args.reanalyse:
+        before, after = recorded(work / "before"), recorded(work / "after")
+    else:
+        before, after = play_opponent(opponent, args, work)
+    store = Store(str(work / "book.sqlite"))
+    chosen_before, every_before = local_outcomes(store, before)
+    chosen_after, every_after = local_outcomes(store, after)
+    figures: dict[str, Any] = {"before": interval_figures(before, chosen_before, every_before),
+                               "after": interval_figures(after, chosen_after, every_after)}
+    ok = len(chosen_before) > 1 and len(chosen_after) > 1
+    effect = statistics.fmean(chosen_after) - statistics.fmean(chosen_before) if ok else None
+    sd = math.sqrt((statistics.variance(chosen_before) + statistics.variance(chosen_after)) / 2) if ok else None
+    wins_before, wins_after = figures["before"]["wins"], figures["after"]["wins"]
+    p0 = wins_before / len(before)
     figures["tests"] = {
-        "win_rate_p": round(one_sided_proportions(wins["before"], len(before), wins["after"], len(after)), 4),
+        "win_rate_p": round(one_sided_proportions(wins_before, len(before), wins_after, len(after)), 4),
         "local_effect": None if effect is None else round(effect, 2),
+        "local_sd": None if sd is None else round(sd, 2),
         "local_effect_sd_units": None if effect is None or not sd else round(effect / sd, 3),
-        "local_welch_p": round(welch_p(local_before, local_after), 4) if ok else None,
-        "local_permutation_p": round(permutation_p(local_before, local_after), 4) if ok else None,
+        "local_welch_p": round(welch_p(chosen_before, chosen_after), 4) if ok else None,
+        "local_permutation_p": round(permutation_p(chosen_before, chosen_after), 4) if ok else None,
         "games_needed_local_effect": None if effect is None or sd is None else games_needed(effect, sd),
+        "games_needed_local_plus_2_points": None if not sd else games_needed(2.0, sd),
         "games_needed_win_rate_plus_10": games_needed(0.1, math.sqrt(max(p0 * (1 - p0), 0.01))),
     }
     figures["seconds"] = round(time.perf_counter() - start, 1)
@@ -175,7 +224,10 @@ def main() -> None:
     parser.add_argument("--signal", default="local", choices=("result", "local", "both"))
     parser.add_argument("--opponents", default="gnugo-10,gnugo-1,gnugo-nojoseki")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--komi", type=float, default=7.5)
     parser.add_argument("--cache", default="adapt", help="work folder under benchmarks/.cache (removed first)")
+    parser.add_argument("--reanalyse", action="store_true",
+                        help="measure the games a previous run left in --cache again, without playing")
     args = parser.parse_args()
     if args.games < 2 or args.train < 0 or args.round < 1:
         sys.exit("--games must be at least 2, --train at least 0, --round at least 1")
@@ -185,10 +237,11 @@ def main() -> None:
             sys.exit(f"unknown opponent {name!r} (expected {', '.join(OPPONENTS)})")
     need(Path(gnugo_path()))
     root = CACHE / args.cache
-    shutil.rmtree(root, ignore_errors=True)
-    root.mkdir(parents=True)
     start = time.perf_counter()
-    import_file(Store(str(root / "kogo.sqlite")), need(KOGO), "kogo")
+    if not args.reanalyse:
+        shutil.rmtree(root, ignore_errors=True)
+        root.mkdir(parents=True)
+        import_file(Store(str(root / "kogo.sqlite")), need(KOGO), "kogo")
     with Pool(min(args.jobs, len(opponents))) as pool:
         results = pool.map(run_opponent, [(name, args) for name in opponents], chunksize=1)
     figures: dict[str, Any] = {"games": args.games, "train": args.train, "max_moves": args.max_moves,
