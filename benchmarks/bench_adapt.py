@@ -15,7 +15,8 @@ Games last ``--max-moves`` moves (the opening, where the book plays) and are sco
 match referee's estimate of the area (:func:`joseki.engine.match.estimate_result`: stones
 plus the empty points the influence model gives each side, komi 7.5). The local outcome of a
 game is the mean, over its corners with a book step, of the proxy's margin in the corner's
-quadrant as GNU Go judges it where the joseki ended (:mod:`joseki.engine.judge`). Reported
+quadrant as GNU Go judges it where the joseki ended (:mod:`joseki.engine.judge`); beside it, the
+same mean over only the corners where the proxy chose a book move (``local_chosen``). Reported
 per opponent and phase: the proxy's win rate (95% Wilson interval) and mean local outcome
 (95% normal interval over games); one-sided tests of after > before (two-proportion z-test;
 Welch z-test and a permutation test of the local outcome); and a power calculation: games
@@ -170,15 +171,16 @@ def play_opponent(opponent: str, args: argparse.Namespace, work: Path) -> tuple[
     return before, after
 
 
-def interval_figures(records: list[GameRecord], chosen: list[float], every: list[float]) -> dict[str, Any]:
+def interval_figures(records: list[GameRecord], every: list[float], chosen: list[float]) -> dict[str, Any]:
     wins = sum(1 for r in records if r.winner == proxy_color(r))
     low, high = wilson_interval(wins, len(records))
     return {"games": len(records), "wins": wins, "win_rate": round(wins / len(records), 4),
-            "win_ci95": [round(low, 4), round(high, 4)], "judged_games": len(chosen),
-            "local_mean": round(statistics.fmean(chosen), 2) if chosen else None,
-            "local_ci95": mean_ci(chosen) if chosen else None,
-            "local_all_corners_mean": round(statistics.fmean(every), 2) if every else None,
-            "local_all_corners_ci95": mean_ci(every) if every else None}
+            "win_ci95": [round(low, 4), round(high, 4)], "judged_games": len(every),
+            "local_mean": round(statistics.fmean(every), 2) if every else None,
+            "local_ci95": mean_ci(every) if every else None,
+            "chosen_games": len(chosen),
+            "local_chosen_mean": round(statistics.fmean(chosen), 2) if chosen else None,
+            "local_chosen_ci95": mean_ci(chosen) if chosen else None}
 
 
 def run_opponent(job: tuple[str, argparse.Namespace]) -> dict[str, Any]:
@@ -190,13 +192,13 @@ def run_opponent(job: tuple[str, argparse.Namespace]) -> dict[str, Any]:
     else:
         before, after = play_opponent(opponent, args, work)
     store = Store(str(work / "book.sqlite"))
-    chosen_before, every_before = local_outcomes(store, before)
-    chosen_after, every_after = local_outcomes(store, after)
-    figures: dict[str, Any] = {"before": interval_figures(before, chosen_before, every_before),
-                               "after": interval_figures(after, chosen_after, every_after)}
-    ok = len(chosen_before) > 1 and len(chosen_after) > 1
-    effect = statistics.fmean(chosen_after) - statistics.fmean(chosen_before) if ok else None
-    sd = math.sqrt((statistics.variance(chosen_before) + statistics.variance(chosen_after)) / 2) if ok else None
+    chosen_before, local_before = local_outcomes(store, before)
+    chosen_after, local_after = local_outcomes(store, after)
+    figures: dict[str, Any] = {"before": interval_figures(before, local_before, chosen_before),
+                               "after": interval_figures(after, local_after, chosen_after)}
+    ok = len(local_before) > 1 and len(local_after) > 1
+    effect = statistics.fmean(local_after) - statistics.fmean(local_before) if ok else None
+    sd = math.sqrt((statistics.variance(local_before) + statistics.variance(local_after)) / 2) if ok else None
     wins_before, wins_after = figures["before"]["wins"], figures["after"]["wins"]
     p0 = wins_before / len(before)
     figures["tests"] = {
@@ -204,8 +206,10 @@ def run_opponent(job: tuple[str, argparse.Namespace]) -> dict[str, Any]:
         "local_effect": None if effect is None else round(effect, 2),
         "local_sd": None if sd is None else round(sd, 2),
         "local_effect_sd_units": None if effect is None or not sd else round(effect / sd, 3),
-        "local_welch_p": round(welch_p(chosen_before, chosen_after), 4) if ok else None,
-        "local_permutation_p": round(permutation_p(chosen_before, chosen_after), 4) if ok else None,
+        "local_welch_p": round(welch_p(local_before, local_after), 4) if ok else None,
+        "local_permutation_p": round(permutation_p(local_before, local_after), 4) if ok else None,
+        "local_chosen_welch_p": round(welch_p(chosen_before, chosen_after), 4)
+        if len(chosen_before) > 1 and len(chosen_after) > 1 else None,
         "games_needed_local_effect": None if effect is None or sd is None else games_needed(effect, sd),
         "games_needed_local_plus_2_points": None if not sd else games_needed(2.0, sd),
         "games_needed_win_rate_plus_10": games_needed(0.1, math.sqrt(max(p0 * (1 - p0), 0.01))),
@@ -244,8 +248,10 @@ def main() -> None:
         import_file(Store(str(root / "kogo.sqlite")), need(KOGO), "kogo")
     with Pool(min(args.jobs, len(opponents))) as pool:
         results = pool.map(run_opponent, [(name, args) for name in opponents], chunksize=1)
-    figures: dict[str, Any] = {"games": args.games, "train": args.train, "max_moves": args.max_moves,
-                               "signal": args.signal, "scoring": "estimate of the area at the move limit"}
+    figures: dict[str, Any] = ({"reanalysed": str(root)} if args.reanalyse else
+                               {"games": args.games, "train": args.train, "max_moves": args.max_moves,
+                                "komi": args.komi, "signal": args.signal})
+    figures["scoring"] = "the referee's estimate of the area at the move limit (or two passes: area count)"
     for result in results:
         figures.update(result)
     figures["seconds"] = round(time.perf_counter() - start, 1)
