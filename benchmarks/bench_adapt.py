@@ -23,7 +23,7 @@ Welch z-test and a permutation test of the local outcome); and a power calculati
 per phase that the measured local effect (and a 10-point win-rate gain) would need for
 p < 0.05 one-sided with 80% power. Opponents run in ``--jobs`` parallel processes.
 
-Usage: python benchmarks/bench_adapt.py [--games 30] [--train 40] [--max-moves 60] [--signal local]
+Usage: python benchmarks/bench_adapt.py [--games 30] [--train 40] [--max-moves 40] [--signal local]
        [--opponents gnugo-10,gnugo-1,gnugo-nojoseki] [--jobs 2]
 """
 
@@ -224,7 +224,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=30, help="measured games before and after learning")
     parser.add_argument("--train", type=int, default=40, help="training games between them (learnt, not measured)")
     parser.add_argument("--round", type=int, default=10, help="training games learnt at a time")
-    parser.add_argument("--max-moves", type=int, default=60)
+    parser.add_argument("--max-moves", type=int, default=40)
     parser.add_argument("--signal", default="local", choices=("result", "local", "both"))
     parser.add_argument("--opponents", default="gnugo-10,gnugo-1,gnugo-nojoseki")
     parser.add_argument("--jobs", type=int, default=2)
