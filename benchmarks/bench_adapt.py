@@ -51,6 +51,7 @@ from joseki.book.store import Store
 from joseki.core.corners import CornerTable, corner_tables
 from joseki.core.notation import TENUKI
 from joseki.core.priority import wilson_interval
+from joseki.engine.gtp import GtpError
 from joseki.engine.judge import Judge, default_judge, gnugo_path
 from joseki.engine.local import learn_signals
 from joseki.engine.match import GameRecord, play_match
@@ -94,7 +95,11 @@ def local_outcomes(store: Store, records: list[GameRecord]) -> tuple[list[float]
         for r in records:
             moves = read_game(r.path).moves
             tables = corner_tables(moves)
-            verdicts = judge.judge(book, moves)
+            try:
+                verdicts = judge.judge(book, moves)
+            except GtpError as exc:  # GNU Go refused a move the referee allowed: leave the game out
+                print(f"  {r.path}: not judged: {exc}", file=sys.stderr)
+                continue
             proxy = proxy_color(r)
             if verdicts:
                 every.append(statistics.fmean(v.margin_for(proxy) for v in verdicts))
