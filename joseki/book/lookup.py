@@ -67,7 +67,9 @@ class Child:
     record: Record = field(default_factory=Record)
     conditions: list[str] = field(default_factory=list)
     local: Record = field(default_factory=Record)
-    """Local outcomes under the profile (``games`` counts judged corners; none fall back to global)."""
+    """Judged corners (:mod:`joseki.engine.judge`) under the profile, or the global ones without a profile;
+    unlike game results, a profile's local outcomes never fall back to the global ones (the judge's verdicts
+    are about one opponent)."""
 
 
 class Lookup:
