@@ -198,7 +198,9 @@ def judge(store: Store, moves: list[str], first: Color = "b", collections: list[
         raise ValueError("no move to judge")
     mover, point = played[-1]
     before = corner_tables(played[:-1])
-    where = owner(point, before) if point is not None else _focus(played[:-1])
+    where = owner(point, before) if point is not None else None
+    if where is None:  # a move elsewhere: a tenuki of the corner played last
+        where, point = _focus(played[:-1]), None
     if where is None:
         return {"move": moves[-1], "corner": None, "in_book": False, "state": "elsewhere", "category": None,
                 "book_moves": [], "more_popular": [], "rank": None}
