@@ -9,6 +9,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from joseki.book.errors import StoreError
 from joseki.book.store import Store
 from joseki.core.limits import MAX_UPLOAD_BYTES
 from joseki.web.app import open_store
@@ -136,10 +137,25 @@ def test_the_api_is_documented(client: httpx.Client) -> None:
 def test_read_only_unless_writable(new_db: Callable[..., str], tmp_path: Path) -> None:
     """A read-only server writes nothing: an empty database is refused, not upgraded nor given the starter book."""
     url = new_db("empty")
-    with pytest.raises(ValueError, match="db upgrade"):
+    with pytest.raises(StoreError, match="db upgrade"):
         open_store(url, writable=False)
+    refused = joseki("serve", "--port", "1", db=url)
+    assert refused.returncode == 1 and refused.stderr.count("\n") == 1 and "db upgrade" in refused.stderr
     store = open_store(url, writable=True)
     try:
         assert store.collection_count() == 1
     finally:
         store.close()
+
+
+def test_games_behind_a_position_match_the_cli(client: httpx.Client, book: tuple[str, Store]) -> None:
+    data = client.get("/api/games", params={"moves": "Q16,R14,R11"}).json()
+    cli = json.loads(joseki("games", "Q16", "R14", "R11", "--json", db=book[0]).stdout)
+    assert {k: data[k] for k in cli} == cli
+    assert data["count"] == 2 and {g["black"] for g in data["games"]} == {"Black 0", "Black 1"}
+    newest = data["games"][0]
+    assert newest["date"] == "2024-02-01" and newest["move_number"] == 3
+    game = client.get(f"/api/game/{newest['key']}").json()["game"]
+    assert game["black"] == "Black 1" and game["moves"][:3] == [["b", "pd"], ["w", "qf"], ["b", "qi"]]
+    strongest = client.get("/api/games", params={"moves": "Q16,R14,R11", "order": "strongest"}).json()
+    assert strongest["games"][0]["black_rank"] == "2d"

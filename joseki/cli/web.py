@@ -25,5 +25,5 @@ def serve_command(
     """A joseki explorer in the browser: explore the book, see its games, review a game, practise."""
     from joseki.web.app import serve
 
-    err.print(f"[dim]joseki explorer on http://{host}:{port}/ (Ctrl-C to stop)[/]", highlight=False)
-    serve(CTX.db, host, port, writable, workers)
+    serve(CTX.db, host, port, writable, workers,
+          announce=lambda url: err.print(f"joseki explorer on {url} (Ctrl-C to stop)", style="dim", highlight=False))

@@ -17,6 +17,7 @@ the request; every SGF text reaches the page as JSON data and is written there a
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -97,7 +98,7 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
     @app.get("/api/catalogue")
     def catalogue() -> dict[str, Any]:
         """The collections and profiles of the store, and whether the server may write."""
-        return {**views.catalogue(store), "writable": writable, "games": gamerefs_views.available()}
+        return {**views.catalogue(store), "writable": writable}
 
     @app.get("/api/explore")
     def explore(moves: Moves = "", first: First = "black", corner: str = "top-right",
@@ -183,12 +184,17 @@ def app_from_env() -> FastAPI:
 
 
 def serve(db: str | None = None, host: str = "127.0.0.1", port: int = 8000, writable: bool = False,
-          workers: int = 1, log_level: str = "warning") -> None:
-    """Run the explorer until interrupted; with ``workers`` > 1 as that many processes (for a server database)."""
+          workers: int = 1, log_level: str = "warning", announce: Callable[[str], None] | None = None) -> None:
+    """Run the explorer until interrupted; with ``workers`` > 1 as that many processes (for a server database).
+
+    ``announce`` is told the page's address once the store is open.
+    """
     import uvicorn
 
     hosts = _hosts(host, port)
     store = open_store(db, writable)  # fail here, in one line, before any worker starts
+    if announce is not None:
+        announce(f"http://{'[' + host + ']' if ':' in host else host}:{port}/")
     if workers <= 1:
         uvicorn.run(create_app(store, writable, hosts), host=host, port=port, log_level=log_level)
         return

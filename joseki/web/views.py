@@ -116,7 +116,7 @@ def corner_first(a: CornerAnswer) -> Color:
 
 def focus_answer(played: Played, answers: list[CornerAnswer]) -> CornerAnswer:
     """The answer for the corner of the latest local move (the first answer before any)."""
-    focus = _focus(played)
+    focus = focus_corner(played)
     return next((a for a in answers if a.corner == focus), answers[0])
 
 
@@ -124,7 +124,7 @@ def _options(profile: str | None, rank: str, top: int | None) -> Options:
     return Options(top=top, rank=rank, profile=profile or None, favour=True)
 
 
-def _focus(played: Played) -> Corner | None:
+def focus_corner(played: Played) -> Corner | None:
     """The corner of the latest local move (the one the player is looking at), None before any."""
     best: tuple[int, Corner] | None = None
     for corner, table in corner_tables(played).items():
@@ -163,7 +163,7 @@ def review(store: Store, played: Played, collections: list[str] | None = None, p
            rank: str = "popularity", top: int | None = None) -> dict[str, Any]:
     """Every corner of a game after ``played`` (``joseki next --sgf --move N --json``), the focus line and board."""
     answers = next_in_game(store, played, _options(profile, rank, top), collections)
-    focus = _focus(played)
+    focus = focus_corner(played)
     answer = next((a for a in answers if a.corner == focus), None)
     return {"corners": [corner_json(a) for a in answers], "focus": None if focus is None else focus.value,
             "line": {} if answer is None else line_json(store, answer, collections, profile),
@@ -200,7 +200,7 @@ def judge(store: Store, moves: list[str], first: Color = "b", collections: list[
     before = corner_tables(played[:-1])
     where = owner(point, before) if point is not None else None
     if where is None:  # a move elsewhere: a tenuki of the corner played last
-        where, point = _focus(played[:-1]), None
+        where, point = focus_corner(played[:-1]), None
     if where is None:
         return {"move": moves[-1], "corner": None, "in_book": False, "state": "elsewhere", "category": None,
                 "book_moves": [], "more_popular": [], "rank": None}

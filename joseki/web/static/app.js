@@ -8,7 +8,7 @@ const state = {
   game: null, gameKey: null, gameMove: 0,
   practiseColour: "black", verdicts: [], seed: Math.floor(Math.random() * 1e9),
 };
-let board = null, catalogue = {collections: [], profiles: [], writable: false}, gamesAvailable = true;
+let board = null, catalogue = {collections: [], profiles: [], writable: false};
 let requestNumber = 0;
 
 function $(id) { return document.getElementById(id); }
@@ -221,16 +221,16 @@ async function explore() {
 
 async function games(focus) {
   const box = $("games-box");
-  if (!gamesAvailable || !state.moves.length) { box.hidden = true; return; }
+  if (!state.moves.length) { box.hidden = true; return; }
   let data;
   try {
-    data = await api("/api/games", {moves: state.moves.join(","), first: state.first, corner: state.corner,
-      profile: state.profile, order: state.order, limit: 20});
+    data = await api("/api/games", {moves: state.moves.join(","), first: state.first, profile: state.profile,
+      order: state.order, limit: 20});
   } catch (e) {
     box.hidden = true;
     return;
   }
-  box.hidden = false;
+  box.hidden = data.count === 0;
   $("games-count").textContent = `${data.count} game${data.count === 1 ? "" : "s"} reached this position in the ${focus.corner} corner` +
     (data.count > data.games.length ? ` (the first ${data.games.length} shown)` : "");
   const body = $("games").tBodies[0];
@@ -245,6 +245,7 @@ async function games(focus) {
     row.appendChild(el("td", g.result || ""));
     row.appendChild(el("td", String(g.source || "").split("/").pop()));
     row.appendChild(el("td", g.move_number));
+    row.dataset.key = g.key;
     row.addEventListener("click", () => openStoreGame(g.key, g.move_number));
   }
 }
@@ -452,7 +453,6 @@ async function start() {
   } catch (e) {
     showError(e.message);
   }
-  gamesAvailable = catalogue.games !== false;
   const box = $("collections");
   for (const name of catalogue.collections) {
     const label = el("label", null, "collection");
