@@ -37,7 +37,8 @@ def make_book(url: str, tmp: Path) -> Store:
     games = tmp / "games"
     games.mkdir()
     for i, (moves, result) in enumerate(GAMES):
-        write_game(games / f"game{i}.sgf", moves, result, extra=f"PB[Black {i}]PW[White {i}]BR[{i + 1}d]DT[2024-0{i + 1}-01]")
+        write_game(games / f"game{i}.sgf", moves, result,
+                   extra=f"PB[Black {i}]PW[White {i}]BR[{i + 1}d]DT[2024-0{i + 1}-01]")
     report = learn(store, [games], None, 1)
     assert report.learnt == len(GAMES), report.errors
     return store

@@ -112,7 +112,8 @@ class Shown:
 def show(store: Store, moves: list[str] | None = None, steps: str | None = None, first: Color = "b",
          corner: Corner = Corner.TOP_RIGHT, collections: list[str] | None = None,
          profile: str | None = None, swap: bool = False) -> Shown:
-    """One line of the book, given as ``steps`` (in ``corner``, reflected when ``swap``) or as one corner's ``moves``."""
+    """One line of the book, given as ``steps`` (in ``corner``, reflected when ``swap``) or as one corner's
+    ``moves``."""
     line, reflected, first, corner = _line(moves, steps, first, corner)
     swap = reflected != (swap and steps is not None)
     transform = Transform(corner, swap)

@@ -63,7 +63,7 @@ def parse_played(text: str) -> Played:
         c, x, y = text[i], text[i + 1], text[i + 2]
         if c not in "bw" or not ("a" <= x <= "s" or x == "t") or not ("a" <= y <= "s" or y == "t"):
             raise ValueError(f"bad game move {text[i : i + 3]!r} (move {i // 3 + 1})")
-        played.append((c, None if x + y == "tt" else (ord(x) - 97, ord(y) - 97)))  # type: ignore[arg-type]
+        played.append(("b" if c == "b" else "w", None if x + y == "tt" else (ord(x) - 97, ord(y) - 97)))
     return played
 
 
@@ -138,11 +138,9 @@ def line_json(store: Store, a: CornerAnswer, collections: list[str] | None, prof
     if not a.steps:
         return {}
     shown = show(store, None, a.steps, corner_first(a), a.corner, collections, profile, swap=a.transform.swap)
-    data = shown.as_json()
-    for info, move in zip(shown.moves, data["moves"], strict=True):  # type: ignore[call-overload]
-        move["comment_points"] = [format_sgf_point(p) for p in info.comment_points]
-        move["named"] = sorted(format_sgf_point(p) for p in info.named)
-    return data
+    moves = [{**m.as_json(), "comment_points": [format_sgf_point(p) for p in m.comment_points],
+              "named": sorted(format_sgf_point(p) for p in m.named)} for m in shown.moves]
+    return {**shown.as_json(), "moves": moves}
 
 
 def explore(store: Store, moves: list[str], first: Color = "b", corner: Corner = Corner.TOP_RIGHT,

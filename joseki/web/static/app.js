@@ -315,8 +315,7 @@ async function review() {
     row.appendChild(el("td", c.moves.join(" ")));
     const offered = c.alternatives && c.left_at ? c.alternatives : c.candidates;
     row.appendChild(el("td", offered.map((x) => (x.label ? x.label + " " : "") + x.move).join(", ")));
-    const focus = c.corner === data.focus;
-    drawCandidates(offered, !focus && !c.left_at);
+    if (c.corner === data.focus || c.left_at) drawCandidates(offered, c.corner !== data.focus);
   }
   comments(data.line);
   pathList(g.moves.slice(0, n).map(([c, p]) => (p === "tt" ? "pass" : xyToGtp(...sgfToXY(p)))),
