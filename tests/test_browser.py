@@ -133,6 +133,12 @@ def test_the_url_holds_the_position_and_tenuki_is_a_button(driver: Any, base: st
     assert driver.find_element(By.ID, "state").text.startswith("top-left")
 
 
+def test_a_transposition_is_said_as_such(driver: Any, base: str) -> None:
+    open_page(driver, base + "/?moves=R11,R14,Q16")
+    text = driver.find_element(By.ID, "state").text
+    assert "in book by transposition" in text and "the book's line Q16 R14 R11" in text
+
+
 def test_a_script_in_a_comment_is_shown_as_text(driver: Any, base: str) -> None:
     open_page(driver, base + "/?moves=Q16&collection=hostile")
     comment = until(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#comments .comment"))

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -67,12 +69,10 @@ def test_a_reflected_line_keeps_its_frame(client: httpx.Client) -> None:
 
 
 def test_transposition_is_said_with_the_book_line(client: httpx.Client) -> None:
-    # the starter's 4-4 knight's approach, small knight answer: Q16 O17 R14 Q18 R17; here in another order
-    data = client.get("/api/explore", params={"moves": "Q16,O17,R17,Q18,R14"}).json()
-    corner = data["corners"][0]
-    if corner["state"] != "in-book-by-transposition":
-        pytest.skip(f"the starter book has no such transposition here ({corner['state']})")
-    assert corner["book_position_moves"][0] == "Q16"
+    # the starter's Q16 R14 R11 (4-4, knight's approach, two-space pincer), Black's two moves swapped
+    corner = client.get("/api/explore", params={"moves": "R11,R14,Q16"}).json()["corners"][0]
+    assert corner["state"] == "in-book-by-transposition"
+    assert corner["book_position_moves"] == ["Q16", "R14", "R11"]
 
 
 def test_review_follows_the_cli_next_sgf(client: httpx.Client, book: tuple[str, Store], tmp_path: Path) -> None:
@@ -159,3 +159,11 @@ def test_games_behind_a_position_match_the_cli(client: httpx.Client, book: tuple
     assert game["black"] == "Black 1" and game["moves"][:3] == [["b", "pd"], ["w", "qf"], ["b", "qi"]]
     strongest = client.get("/api/games", params={"moves": "Q16,R14,R11", "order": "strongest"}).json()
     assert strongest["games"][0]["black_rank"] == "2d"
+
+
+def test_the_cli_loads_the_web_framework_only_to_serve() -> None:
+    code = ("import sys; import joseki.cli.main; "
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'fastapi', 'starlette', 'uvicorn', 'joseki'}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['joseki']"
+    assert "--writable" in joseki("serve", "--help").stdout
