@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from sqlalchemy import Connection, bindparam, func, select, update
+from sqlalchemy import Connection, bindparam, select, text, update
 
 from joseki.book.lookup import Lookup
 from joseki.book.store import ROOT_ID, Store, batched, node_id
@@ -77,20 +77,29 @@ def verdict(conn: Connection, store: Store, steps: str, collection_ids: Sequence
     return stored(conn, store, steps, collection_ids) or measure(steps)
 
 
+_MAIN_LINE = """WITH RECURSIVE line(id, steps, depth) AS (
+  SELECT :start, :steps, 0
+  UNION ALL
+  SELECT n.id, n.steps, line.depth + 1 FROM line JOIN {node} n ON n.id = (
+    SELECT c.id FROM {node} c JOIN {node_book} nb ON nb.node_id = c.id
+    WHERE c.parent_id = line.id{only}
+    GROUP BY c.id, c.steps ORDER BY SUM(nb.paths) DESC, c.steps LIMIT 1))
+SELECT steps FROM line ORDER BY depth DESC LIMIT 1"""
+
+
 def main_line(lookup: Lookup, steps: str) -> str:
-    """From ``steps`` on, the continuation most variations of the lookup's collections take, to a record's end."""
-    n, nb = lookup.node, lookup.node_book
-    paths = func.sum(nb.c.paths)
-    query = (select(n.c.steps).join(nb, nb.c.node_id == n.c.id).where(n.c.parent_id == bindparam("parent"))
-             .group_by(n.c.id, n.c.steps).order_by(paths.desc(), n.c.steps).limit(1))
+    """From ``steps`` on, the continuation most variations of the lookup's collections take, to a record's end.
+
+    One recursive query walks down the book, at each node to the child with the most paths (ties: the
+    first step string), so the cost is one round trip however long the line.
+    """
+    only = "" if lookup.collection_ids is None else " AND nb.collection_id IN :ids"
+    query = text(_MAIN_LINE.format(node=lookup.node.name, node_book=lookup.node_book.name, only=only))
+    params: dict[str, object] = {"start": node_id(steps) if steps else ROOT_ID, "steps": steps}
     if lookup.collection_ids is not None:
-        query = query.where(nb.c.collection_id.in_(lookup.collection_ids))
-    current = steps
-    while True:
-        child = lookup.conn.execute(query, {"parent": node_id(current) if current else ROOT_ID}).scalar()
-        if child is None:
-            return current
-        current = str(child)
+        query = query.bindparams(bindparam("ids", expanding=True))
+        params["ids"] = list(lookup.collection_ids)
+    return str(lookup.conn.execute(query, params).scalar())
 
 
 def fill(store: Store, collections: list[str] | None = None,

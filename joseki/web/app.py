@@ -42,6 +42,8 @@ Collections = Annotated[list[str] | None, Query(alias="collection", description=
 Profile = Annotated[str | None, Query(description="Statistics of this profile (falling back to global).")]
 Rank = Annotated[str, Query(description="Order: popularity, priority, winrate, games.")]
 Top = Annotated[int | None, Query(ge=1, le=100, description="At most this many candidates.")]
+Favour = Annotated[str, Query(pattern="^(focus|all)$", description="Favourability of the candidates of the focus "
+                              "corner only (focus: the corner of the last local move, whose table is shown) or all.")]
 
 
 def open_store(db: str | None, writable: bool) -> Store:
@@ -103,22 +105,23 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
     @app.get("/api/explore")
     def explore(moves: Moves = "", first: First = "black", corner: str = "top-right",
                 collection: Collections = None, profile: Profile = None, rank: Rank = "popularity",
-                top: Top = None) -> dict[str, Any]:
+                top: Top = None, favour: Favour = "focus") -> dict[str, Any]:
         """The book after MOVES: every corner (``joseki next --json``), the focus corner's line (``joseki show
         --json``), the board; ``corner`` is the corner asked about on an empty board."""
         return views.explore(store, views.split_moves(moves), views.colour(first), Corner.parse(corner),
-                             collection, profile, rank, top)
+                             collection, profile, rank, top, favour == "all")
 
     @app.get("/api/review")
     def review(game: Annotated[str, Query(description="A game's moves: colour + SGF point each, bpdwdd...")] = "",
                move: Annotated[int | None, Query(ge=0, description="After this many moves (default: all).")] = None,
                collection: Collections = None, profile: Profile = None, rank: Rank = "popularity",
-               top: Top = None) -> dict[str, Any]:
+               top: Top = None, favour: Favour = "focus") -> dict[str, Any]:
         """Every corner of a game after MOVE moves (``joseki next --sgf G --move N --json``), with the board."""
         played = views.parse_played(game)
         if move is not None and move > len(played):
             raise ValueError(f"move {move} is beyond the game's {len(played)} moves")
-        return views.review(store, played[:move] if move is not None else played, collection, profile, rank, top)
+        return views.review(store, played[:move] if move is not None else played, collection, profile, rank, top,
+                            favour == "all")
 
     @app.post("/api/upload")
     async def upload(request: Request) -> dict[str, Any]:
