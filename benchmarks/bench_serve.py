@@ -10,8 +10,8 @@ Requests are drawn from the learnt games themselves: each game's opening cut at 
 length (1 to 12 moves), asked as a position (``/api/explore``), as the games behind it
 (``/api/games``), as a review step (``/api/review``) and as a practice move
 (``/api/practise``). The run is bounded in count (``--requests``) and in time
-(``--seconds``); the load average is printed, since on a shared machine the tail is the
-scheduler's.
+(``--seconds``). The server's CPU time per request is reported beside the latencies, and the
+load average, since on a shared machine the tail is the scheduler's.
 
 Usage: python benchmarks/bench_serve.py [--games 2000] [--requests 4000] [--clients 20] [--workers 1]
        [--seconds 300] [--db URL]
@@ -53,6 +53,20 @@ def build(db: str, games: list[Path]) -> None:
             print(f"built {db}: Kogo + {result.learnt} games learnt in {time.perf_counter() - started:.0f} s")
     finally:
         store.close()
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds (user + system) used so far by process ``pid`` and its children alive (Linux /proc)."""
+    total = 0.0
+    tick = os.sysconf("SC_CLK_TCK")
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(stat.parent.name) == pid or int(fields[1]) == pid:
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
 
 
 def free_port() -> int:
@@ -158,7 +172,9 @@ def main() -> None:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:  # warm the caches once
             for _, path, params in work[:50]:
                 http.get(path, params=params)
+        cpu_before = cpu_seconds(server.pid)
         latencies, errors, wall = run(port, work, args.clients, args.seconds)
+        server_cpu = cpu_seconds(server.pid) - cpu_before
     finally:
         server.terminate()
         server.wait(30)
@@ -166,7 +182,9 @@ def main() -> None:
     figures: dict[str, object] = {"backend": "postgresql" if "://" in db and db.startswith("postgres") else "sqlite",
                                   "workers": args.workers, "clients": args.clients, "games": len(games),
                                   "requests": done, "errors": errors, "wall_s": round(wall, 1),
-                                  "requests_per_s": round(done / wall, 1), "load_average": os.getloadavg()[0]}
+                                  "requests_per_s": round(done / wall, 1),
+                                  "server_cpu_ms_per_request": round(1000 * server_cpu / max(done, 1), 1),
+                                  "load_average": os.getloadavg()[0]}
     for kind in sorted(latencies):
         values = latencies[kind]
         figures[f"{kind}_n"] = len(values)
