@@ -66,8 +66,9 @@ def stored(conn: Connection, store: Store, steps: str, collection_ids: Sequence[
     """The stored verdict of the record ``steps`` (in any of ``collection_ids``), if it has one."""
     var = store.tables["variation"]
     query = select(*(var.c[name] for name in COLUMNS)).where(var.c.steps == steps, var.c.favour_first.is_not(None))
-    if collection_ids is not None:
-        query = query.where(var.c.collection_id.in_(list(collection_ids)))
+    # the records' index is (collection_id, steps): naming the collections, all of them if need be, uses it
+    ids = list(collection_ids) if collection_ids is not None else select(store.tables["collection"].c.id)
+    query = query.where(var.c.collection_id.in_(ids))
     row = conn.execute(query.limit(1)).first()
     return None if row is None else Favour(*row)
 
