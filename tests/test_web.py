@@ -95,6 +95,7 @@ def test_practise_judges_and_answers_by_the_book(client: httpx.Client) -> None:
     assert good["judgement"]["in_book"] and good["judgement"]["rank"] == 1
     tenuki = client.get("/api/practise", params={"moves": "Q16,R14,K10", "seed": 1}).json()
     assert tenuki["judgement"]["corner"] == "top-right" and tenuki["judgement"]["in_book"]  # the book's tenuki
+    assert tenuki["judgement"]["tenuki"] and not good["judgement"]["tenuki"]
     bad = client.get("/api/practise", params={"moves": "Q16,R14,O14", "seed": 1}).json()
     assert not bad["judgement"]["in_book"] and bad["judgement"]["more_popular"][0] == "R11"
     assert bad["reply"] is None

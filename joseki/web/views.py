@@ -222,8 +222,8 @@ def judge(store: Store, moves: list[str], first: Color = "b", collections: list[
     if where is None:  # a move elsewhere: a tenuki of the corner played last
         where, point = focus_corner(played[:-1]), None
     if where is None:
-        return {"move": moves[-1], "corner": None, "in_book": False, "state": "elsewhere", "category": None,
-                "book_moves": [], "more_popular": [], "rank": None}
+        return {"move": moves[-1], "corner": None, "tenuki": True, "in_book": False, "state": "elsewhere",
+                "category": None, "book_moves": [], "more_popular": [], "rank": None}
     options = Options(profile=profile or None)
     with store.read() as conn:
         require_profile(conn, store, options.profile)
@@ -231,7 +231,8 @@ def judge(store: Store, moves: list[str], first: Color = "b", collections: list[
     offered = answer.candidates if answer.state != "left-book" else []
     index = next((i for i, c in enumerate(offered) if c.point == point), None)
     chosen = offered[index] if index is not None else None
-    return {"move": moves[-1], "corner": where.value, "state": answer.state, "in_book": chosen is not None,
+    return {"move": moves[-1], "corner": where.value, "tenuki": point is None, "state": answer.state,
+            "in_book": chosen is not None,
             "category": None if chosen is None else chosen.category,
             "category_label": None if chosen is None else chosen.label,
             "rank": None if index is None else index + 1,

@@ -355,9 +355,10 @@ async function practise() {
   let inBook = 0;
   for (const v of state.verdicts) {
     if (v.in_book) inBook++;
-    let text = `${v.move}: ` + (v.in_book ? `in book${v.category_label ? " (" + v.category_label + ")" : ""}` : "not in the book");
+    const move = v.tenuki ? `${v.move === "pass" ? "" : v.move + ", "}tenuki` : v.move;
+    let text = `${move}: ` + (v.in_book ? `in book${v.category_label ? " (" + v.category_label + ")" : ""}` : "not in the book");
     if (v.more_popular.length) text += `; more popular: ${v.more_popular.join(", ")}`;
-    text += v.reply ? `. The book answers ${v.reply.move}.` : ". The book has no answer here: the line ends.";
+    text += v.reply ? `. The book answers ${v.reply.move}.` : ". The book has no answer here: the line ends (restart).";
     list.appendChild(el("li", text, "verdict " + (v.in_book ? "good" : "bad")));
   }
   $("score").textContent = state.verdicts.length ? `score: ${inBook} of ${state.verdicts.length} moves in book` : "Play a move.";
