@@ -15,9 +15,9 @@ A reference costs a few bytes: the game's facts are in ``game_record``, once per
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from sqlalchemy import Connection, bindparam, delete, func, select
 
@@ -59,9 +59,9 @@ class GameInfo:
     """:func:`joseki.core.gameinfo.strength` of the ranks."""
 
     @classmethod
-    def of(cls, game: Game) -> GameInfo:
-        """The facts of a game read from its file."""
-        return cls(game.key, str(Path(game.source).resolve()), game.black[:200], game.white[:200], game.black_rank,
+    def of(cls, game: Game, key: str | None = None) -> GameInfo:
+        """The facts of a game read from its file (``key``: its :attr:`~joseki.sgf.game.Game.key`, if known)."""
+        return cls(key or game.key, os.path.abspath(game.source), game.black[:200], game.white[:200], game.black_rank,
                    game.white_rank, game.date, game.result[:40], len(game.moves),
                    strength(game.black_rank, game.white_rank))
 
@@ -93,9 +93,13 @@ CornerMoves = tuple[int, list[int]]
 """A corner's number in :data:`CORNERS` and the game move (from 1) of each step of its string."""
 
 
-def corner_moves(tables: Iterable[CornerTable]) -> list[CornerMoves]:
-    """Each corner with local moves, in the order :func:`joseki.games.credit.table_corners` lists them."""
-    return [(CORNERS.index(t.corner), move_numbers(t)) for t in tables if t.builder.first_color is not None]
+def corner_moves(tables: Iterable[CornerTable], steps: Sequence[int] | int) -> list[CornerMoves]:
+    """Each corner with local moves, in the order :func:`joseki.games.credit.table_corners` lists them, with
+    the game moves of its first ``steps`` steps (``steps[i]`` for the ``i``-th corner when a sequence)."""
+    played = [t for t in tables if t.builder.first_color is not None]
+    limits = [steps] * len(played) if isinstance(steps, int) else steps
+    return [(CORNERS.index(t.corner), move_numbers(t, limit) if limit else [])
+            for t, limit in zip(played, limits, strict=True)]
 
 
 @dataclass(slots=True)
