@@ -4,6 +4,7 @@
 ``mine`` of the same games into an empty store, each with and without references
 (``refs=False``), runs alternated and the best of ``--repeats`` kept. Bytes are the SQLite file
 after VACUUM (with minus without, per learnt game), split by table where SQLite has ``dbstat``.
+Last, :func:`games_at` latency (p50, p99) over positions of the learnt store.
 
 Usage: python benchmarks/bench_gamerefs.py [--set fox-pro] [--limit N] [--workers W] [--repeats R]
 """
@@ -11,6 +12,7 @@ Usage: python benchmarks/bench_gamerefs.py [--set fox-pro] [--limit N] [--worker
 from __future__ import annotations
 
 import argparse
+import random
 import shutil
 import sqlite3
 import time
@@ -19,6 +21,7 @@ from pathlib import Path
 from common import CACHE, KOGO, fresh_store, need, report
 from games_data import set_files
 
+from joseki.book.gamerefs import ORDERS, games_at
 from joseki.book.importer import import_file
 from joseki.book.store import Store
 from joseki.games.learn import learn
@@ -41,6 +44,24 @@ def table_bytes(db: Path) -> dict[str, int]:
     return out
 
 
+def query_ms(db: Path, count: int) -> dict[str, float]:
+    """p50 and p99 of :func:`games_at` in ms, over book positions with games (both orders), on one open store."""
+    store = Store(str(db))
+    with store.read() as conn:
+        lines = [str(r[0]) for r in conn.exec_driver_sql(
+            "SELECT DISTINCT node.steps FROM game_ref JOIN node ON node.id = game_ref.node_id ORDER BY node.steps")]
+    picked = random.Random(1).sample(lines, min(count, len(lines)))
+    times = []
+    for i, steps in enumerate(picked):
+        started = time.perf_counter()
+        games_at(store, steps, order=ORDERS[i % 2])
+        times.append((time.perf_counter() - started) * 1000)
+    store.close()
+    times.sort()
+    return {"games_at_p50_ms": round(times[len(times) // 2], 2),
+            "games_at_p99_ms": round(times[int(len(times) * 0.99)], 2), "games_at_queries": len(times)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--set", default="fox-pro")
@@ -48,6 +69,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--repeats", type=int, default=2)
     parser.add_argument("--min-games", type=int, default=5)
+    parser.add_argument("--queries", type=int, default=300, help="games_at calls timed on the learnt store")
     args = parser.parse_args()
     files = set_files(args.set)[: args.limit]
     base = fresh_store("gamerefs-kogo")
@@ -93,6 +115,7 @@ def main() -> None:
     with sqlite3.connect(CACHE / "gamerefs-learn-with.sqlite") as conn:
         figures["learn_refs"] = conn.execute("SELECT count(*) FROM game_ref").fetchone()[0]
         figures["learn_nodes_with_refs"] = conn.execute("SELECT count(DISTINCT node_id) FROM game_ref").fetchone()[0]
+    figures.update(query_ms(CACHE / "gamerefs-learn-with.sqlite", args.queries))
     print(f"{learnt['learn']} games learnt; learn {best['learn_with']} s with refs, {best['learn_without']} s "
           f"without; mine {best['mine_with']} s with, {best['mine_without']} s without")
     report(figures)
