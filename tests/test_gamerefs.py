@@ -255,3 +255,22 @@ def test_games_command_prints_the_same_data(starter: Store) -> None:
     assert table.returncode == 0 and f"{data['count']} games at Q16 R14" in table.stdout
     bad = joseki("games", "Q16", "D4", db=starter.url)
     assert bad.returncode == 1 and bad.stderr.count("\n") == 1 and "one corner" in bad.stderr
+
+
+def test_the_migration_adds_and_removes_the_tables(new_db: Callable[..., str]) -> None:
+    from alembic import command
+    from sqlalchemy import inspect
+
+    from joseki.book.store import alembic_config, head_revision
+
+    store = Store(new_db("migrate"), upgrade=False)
+    with store.write() as conn:
+        command.upgrade(alembic_config(conn), "0004")
+        assert not {"game_record", "game_ref"} & set(inspect(conn).get_table_names())
+    assert store.upgrade() == ("0004", head_revision())
+    learn(store, real_games(KGS, 3), workers=1)
+    with store.write() as conn:
+        assert {"game_record", "game_ref"} <= set(inspect(conn).get_table_names())
+        command.downgrade(alembic_config(conn), "0004")
+        assert not {"game_record", "game_ref"} & set(inspect(conn).get_table_names())
+    store.close()
