@@ -2,7 +2,8 @@
 
 ``learn`` of N real games into a copy of one SQLite store holding Kogo's dictionary, and
 ``mine`` of the same games into an empty store, each with and without references
-(``refs=False``), runs alternated and the best of ``--repeats`` kept. Bytes are the SQLite file
+(``refs=False``), runs alternated and the best of ``--repeats`` kept, wall and CPU time (the
+machine is shared: CPU seconds, workers included, move less with the load). Bytes are the SQLite file
 after VACUUM (with minus without, per learnt game), split by table where SQLite has ``dbstat``.
 Last, :func:`games_at` latency (p50, p99) over positions of the learnt store.
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import resource
 import shutil
 import sqlite3
 import time
@@ -42,6 +44,12 @@ def table_bytes(db: Path) -> dict[str, int]:
         table = owner.get(name, name)
         out[table] = out.get(table, 0) + int(size)
     return out
+
+
+def cpu_seconds() -> float:
+    """CPU seconds of this process and of its finished children (the worker pools)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def query_ms(db: Path, count: int) -> dict[str, float]:
@@ -86,18 +94,19 @@ def main() -> None:
             db = CACHE / f"gamerefs-learn-{name}.sqlite"
             shutil.copy(base_path, db)
             store = Store(str(db))
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), cpu_seconds()
             learnt["learn"] = learn(store, files, workers=args.workers, refs=refs).learnt
             times.setdefault(f"learn_{name}", []).append(time.perf_counter() - started)
+            times.setdefault(f"learn_{name}_cpu", []).append(cpu_seconds() - cpu)
             store.close()
             sizes[f"learn_{name}"] = table_bytes(db)
             files_bytes[f"learn_{name}"] = db.stat().st_size
             mined = fresh_store(f"gamerefs-mine-{name}")
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), cpu_seconds()
             learnt["mine"] = mine(mined, files, args.min_games, workers=args.workers, refs=refs)[0].learnt
-            seconds = time.perf_counter() - started
+            times.setdefault(f"mine_{name}", []).append(time.perf_counter() - started)
+            times.setdefault(f"mine_{name}_cpu", []).append(cpu_seconds() - cpu)
             mined.close()
-            times.setdefault(f"mine_{name}", []).append(seconds)
             db = CACHE / f"gamerefs-mine-{name}.sqlite"
             sizes[f"mine_{name}"] = table_bytes(db)
             files_bytes[f"mine_{name}"] = db.stat().st_size
@@ -106,6 +115,7 @@ def main() -> None:
     for command in ("learn", "mine"):
         extra = files_bytes[f"{command}_with"] - files_bytes[f"{command}_without"]
         figures[f"{command}_overhead"] = round(best[f"{command}_with"] / best[f"{command}_without"] - 1, 3)
+        figures[f"{command}_cpu_overhead"] = round(best[f"{command}_with_cpu"] / best[f"{command}_without_cpu"] - 1, 3)
         figures[f"{command}_bytes_per_game"] = round(extra / max(learnt[command], 1))
         split = sizes[f"{command}_with"]
         if split:
