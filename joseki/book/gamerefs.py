@@ -10,13 +10,15 @@ keeps; ``count`` is every game credited there (the node's statistics), kept or n
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from typing import Any
+from weakref import WeakKeyDictionary
 
-from sqlalchemy import desc, func, select
+from sqlalchemy import Select, bindparam, desc, func, select
 
 from joseki.book.lookup import Lookup
 from joseki.book.query import check_legal, parse_moves
 from joseki.book.refstore import CORNERS, REFS_PER_NODE, UNKNOWN_STRENGTH
-from joseki.book.stats import profile_id, require_profile
+from joseki.book.stats import GLOBAL, require_profile
 from joseki.book.store import Store, node_id
 from joseki.book.walk import walk
 from joseki.core.corners import corner_tables
@@ -74,6 +76,25 @@ def _color(first: str) -> Color:
     return "b" if color == "b" else "w"
 
 
+_STATEMENTS: WeakKeyDictionary[Store, dict[str, Select[Any]]] = WeakKeyDictionary()
+
+
+def _statements(store: Store) -> dict[str, Select[Any]]:
+    """The count query and one list query per order, built once per store (building costs more than running)."""
+    if store not in _STATEMENTS:
+        ns, gr, g = store.tables["node_stats"], store.tables["game_ref"], store.tables["game_record"]
+        listed = (select(g.c.game_key, g.c.black, g.c.white, g.c.black_rank, g.c.white_rank, g.c.date, g.c.result,
+                         g.c.source, gr.c.move_number, gr.c.corner)
+                  .join(g, g.c.id == gr.c.game_id)
+                  .where(gr.c.profile_id == bindparam("pid"), gr.c.node_id == bindparam("node")))
+        strongest = desc(func.coalesce(g.c.strength, UNKNOWN_STRENGTH))
+        _STATEMENTS[store] = {
+            "count": select(ns.c.games).where(ns.c.node_id == bindparam("node"), ns.c.profile_id == bindparam("pid")),
+            "newest": listed.order_by(desc(g.c.date), desc(g.c.game_key)).limit(bindparam("limit")),
+            "strongest": listed.order_by(strongest, desc(g.c.date), desc(g.c.game_key)).limit(bindparam("limit"))}
+    return _STATEMENTS[store]
+
+
 def games_at(store: Store, steps: str, *, first: str = "B", profile: str | None = None, order: str = "newest",
              limit: int = 20) -> GamesAt:
     """The games that reached the corner position of play-step string ``steps`` (``first`` played its first step).
@@ -89,23 +110,22 @@ def games_at(store: Store, steps: str, *, first: str = "B", profile: str | None 
     color = _color(first)
     prefix, _ = canonical(parse_steps(steps))
     with store.read() as conn:
-        require_profile(conn, store, profile)
-        pid = profile_id(conn, store, profile)
+        lookup = Lookup(store, conn)
+        pid = lookup.profile_id(profile or GLOBAL)
+        if pid is None:
+            require_profile(conn, store, profile)
         if not prefix or pid is None:
             return GamesAt(0)
-        route = walk(Lookup(store, conn), prefix, color, rejoin=False)
+        route = walk(lookup, prefix, color, rejoin=False)
         if route.left_at is not None:
             return GamesAt(0)
-        nid = node_id(route.base)
-        ns, gr, g = store.tables["node_stats"], store.tables["game_ref"], store.tables["game_record"]
-        count = conn.execute(select(ns.c.games).where(ns.c.node_id == nid, ns.c.profile_id == pid)).scalar()
-        keys = ([desc(g.c.date), desc(g.c.game_key)] if order == "newest" else
-                [desc(func.coalesce(g.c.strength, UNKNOWN_STRENGTH)), desc(g.c.date), desc(g.c.game_key)])
-        query = (select(g.c.game_key, g.c.black, g.c.white, g.c.black_rank, g.c.white_rank, g.c.date, g.c.result,
-                        g.c.source, gr.c.move_number, gr.c.corner)
-                 .join(g, g.c.id == gr.c.game_id).where(gr.c.profile_id == pid, gr.c.node_id == nid)
-                 .order_by(*keys).limit(limit))
-        games = [GameRef(*row[:9], corner=CORNERS[row[9]]) for row in conn.execute(query)]
+        queries = _statements(store)
+        params = {"node": node_id(route.base), "pid": pid}
+        count = conn.execute(queries["count"], params).scalar()
+        rows = conn.execute(queries[order], {**params, "limit": limit})
+        games = [GameRef(str(key), black, white, black_rank, white_rank, date, result, source, int(number),
+                         CORNERS[corner])
+                 for key, black, white, black_rank, white_rank, date, result, source, number, corner in rows]
     return GamesAt(int(count or 0), games, route.base)
 
 

@@ -15,9 +15,9 @@ A reference costs a few bytes: the game's facts are in ``game_record``, once per
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from sqlalchemy import Connection, bindparam, delete, func, select
 
@@ -55,16 +55,15 @@ class GameInfo:
     date: str = ""
     result: str = ""
     moves: int = 0
+    strength: int | None = None
+    """:func:`joseki.core.gameinfo.strength` of the ranks."""
 
     @classmethod
-    def of(cls, game: Game) -> GameInfo:
-        """The facts of a game read from its file."""
-        return cls(game.key, str(Path(game.source).resolve()), game.black[:200], game.white[:200], game.black_rank,
-                   game.white_rank, game.date, game.result[:40], len(game.moves))
-
-    @property
-    def strength(self) -> int | None:
-        return strength(self.black_rank, self.white_rank)
+    def of(cls, game: Game, key: str | None = None) -> GameInfo:
+        """The facts of a game read from its file (``key``: its :attr:`~joseki.sgf.game.Game.key`, if known)."""
+        return cls(key or game.key, os.path.abspath(game.source), game.black[:200], game.white[:200], game.black_rank,
+                   game.white_rank, game.date, game.result[:40], len(game.moves),
+                   strength(game.black_rank, game.white_rank))
 
     def row(self) -> tuple[object, ...]:
         return (self.key, self.source, self.black, self.white, self.black_rank, self.white_rank, self.date,
@@ -94,9 +93,13 @@ CornerMoves = tuple[int, list[int]]
 """A corner's number in :data:`CORNERS` and the game move (from 1) of each step of its string."""
 
 
-def corner_moves(tables: Iterable[CornerTable]) -> list[CornerMoves]:
-    """Each corner with local moves, in the order :func:`joseki.games.credit.table_corners` lists them."""
-    return [(CORNERS.index(t.corner), move_numbers(t)) for t in tables if t.builder.first_color is not None]
+def corner_moves(tables: Iterable[CornerTable], steps: Sequence[int] | int) -> list[CornerMoves]:
+    """Each corner with local moves, in the order :func:`joseki.games.credit.table_corners` lists them, with
+    the game moves of its first ``steps`` steps (``steps[i]`` for the ``i``-th corner when a sequence)."""
+    played = [t for t in tables if t.builder.first_color is not None]
+    limits = [steps] * len(played) if isinstance(steps, int) else steps
+    return [(CORNERS.index(t.corner), move_numbers(t, limit) if limit else [])
+            for t, limit in zip(played, limits, strict=True)]
 
 
 @dataclass(slots=True)
@@ -133,14 +136,18 @@ def record_games(conn: Connection, store: Store, pid: int, games: Sequence[GameR
     gr = store.tables["game_ref"]
     for chunk in batched(sorted(ids[k] for k in set(replace) if k in ids)):
         conn.execute(delete(gr).where(gr.c.profile_id == pid, gr.c.game_id.in_(chunk)))
-    per_node: dict[int, list[tuple[GameInfo, int, int]]] = {}
+    per_node: dict[int, list[tuple[tuple[str, int | None, str], int, int, int]]] = {}
     for g in games:
+        order, gid = (g.info.date, g.info.strength, g.info.key), ids[g.info.key]
         for nid, number, corner in g.nodes:
-            per_node.setdefault(nid, []).append((g.info, number, corner))
+            per_node.setdefault(nid, []).append((order, gid, number, corner))
     rows: list[tuple[int, int, int, int, int]] = []
     for nid, refs in per_node.items():
-        keep = kept([(i.date, i.strength, i.key) for i, _, _ in refs])
-        rows.extend((pid, nid, ids[i.key], number, corner) for i, number, corner in refs if i.key in keep)
+        if len(refs) <= REFS_PER_NODE:
+            rows.extend((pid, nid, gid, number, corner) for _, gid, number, corner in refs)
+            continue
+        keep = kept([order for order, _, _, _ in refs])
+        rows.extend((pid, nid, gid, number, corner) for order, gid, number, corner in refs if order[2] in keep)
     rows.sort()
     columns = ("profile_id", "node_id", "game_id", "move_number", "corner")
     if conn.dialect.name in FAST_DIALECTS:

@@ -106,7 +106,7 @@ def examine(path: str, index: BookIndex | None = None, refs: bool | None = None)
     reached: list[list[int]] | None = [] if refs else None
     out.records, out.corners = game_records(index, table_corners(tables), game.winner, reached)
     if reached is not None:
-        out.refs = game_refs(GameInfo.of(game), corner_moves(tables), reached)
+        out.refs = game_refs(GameInfo.of(game, out.key), corner_moves(tables, [len(r) for r in reached]), reached)
     return out
 
 

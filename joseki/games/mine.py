@@ -67,7 +67,7 @@ def reduce_game(path: str) -> MinedGame:
     out.result, out.winner, out.key = game.result, game.winner, game.key
     tables = corner_tables(game.moves).values()
     out.corners = table_corners(tables)
-    out.info, out.moves = GameInfo.of(game), corner_moves(tables)
+    out.info, out.moves = GameInfo.of(game, out.key), corner_moves(tables, MINE_DEPTH)
     return out
 
 
