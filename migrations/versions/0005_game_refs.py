@@ -1,7 +1,7 @@
 """Games behind book positions: each learnt game's facts, and bounded references from nodes to games.
 
 Revision ID: 0005
-Revises: 0004
+Revises: 0006
 Create Date: 2026-12-01
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0005"
-down_revision = "0004"
+down_revision = "0006"
 branch_labels = None
 depends_on = None
 
