@@ -1,7 +1,7 @@
 """Games behind book positions: each learnt game's facts, and bounded references from nodes to games.
 
 Revision ID: 0005
-Revises: 0004
+Revises: 0006
 Create Date: 2026-12-01
 """
 
