@@ -182,12 +182,18 @@ def test_a_postgresql_database_that_goes_away_mid_learn(new_db: Callable[..., st
 
 # --- Ctrl-C and kill -------------------------------------------------------------------------------
 
+def _default_interrupts() -> None:
+    """Ctrl-C as a shell's child gets it: an ignored SIGINT (say, left by a test run) would be inherited."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _learning(store: Path, sig: signal.Signals, group: bool) -> subprocess.CompletedProcess[str]:
     """Start ``joseki learn`` with workers over real games, wait until its first batch is in the store, signal it."""
     command = [sys.executable, "-m", "joseki", "--db", str(store), "learn", str(need(GAME_FOLDER)),
                "--workers", "2", "--batch", "20"]
     learn = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                             start_new_session=True, env={**os.environ, "COLUMNS": "120"})
+                             start_new_session=True, env={**os.environ, "COLUMNS": "120"},
+                             preexec_fn=_default_interrupts)
     conn = sqlite3.connect(store)
     try:
         while not conn.execute("SELECT count(*) FROM learnt_game").fetchone()[0]:
