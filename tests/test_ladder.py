@@ -114,7 +114,8 @@ _NEAR = st.builds(lambda k, d: (min(18, max(0, 3 + k + d)), 15 - k), st.integers
 
 
 @settings(max_examples=150, deadline=None)
-@given(extra=st.dictionaries(st.one_of(_NEAR, _ANY), st.sampled_from("bw"), max_size=6), index=st.integers(0, 7), swap=st.booleans())
+@given(extra=st.dictionaries(st.one_of(_NEAR, _ANY), st.sampled_from("bw"), max_size=6), index=st.integers(0, 7),
+       swap=st.booleans())
 def test_verdict_invariant_under_symmetry_and_colour_swap(extra: dict[Point, Color], index: int, swap: bool) -> None:
     stones = {**{p: c for p, c in extra.items() if p not in START}, **START}
     board = board_of(stones)

@@ -27,7 +27,7 @@ from joseki.cli.common import (
 
 if TYPE_CHECKING:
     from joseki.book.importer import FileReport
-    from joseki.book.query import CornerAnswer
+    from joseki.book.query import Candidate, CornerAnswer
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
                   help="A Go joseki database: import SGF collections, ask for the next joseki move.", cls=Group)
@@ -222,12 +222,21 @@ def _print_answer(a: CornerAnswer, show_steps: bool = False) -> None:
         favour = c.mover_favour
         table.add_row(label, c.move, str(c.paths), str(c.record.games), "" if rate is None else f"{100 * rate:.0f}",
                       f"{c.priority:.2f}", "" if favour is None else f"{favour:+.2f}", category,
-                      Text("\n".join(c.conditions)))
+                      _conditions_text(c))
     if not shown:
         table.add_row("", "[dim]the book has no move here[/]", "", "", "", "", "", "", "")
     diagram = Text("\n".join(corner_diagram(a.corner, a.stones, labels, marks=marks)), style="bold")
     print_beside(diagram, table)
     out.print()
+
+
+def _conditions_text(c: Candidate) -> Text:
+    """A candidate's conditions, each ladder followed by its reading on this board (red when it fails the line)."""
+    text = Text("\n".join(c.conditions))
+    for check in c.ladders:
+        style = {True: "green", False: "bold red", None: "dim"}[check.holds]
+        text.append(f"\n  -> {check}", style=style)
+    return text
 
 
 @app.command("flatten")

@@ -17,8 +17,9 @@ basic ko rule. The answer says whether the ladder works, and why:
 A prey with one liberty and the prey's side to move reads the escape; with two liberties and
 the chaser to move, the chase. The verdict is the same in the eight symmetries of the board and
 with the colours swapped (the tests check it): the search is exhaustive, and where several
-lines fail the reason is chosen by kind and then by the points' positions in the frame-free
-order of the chase, never by the order moves are tried in.
+lines fail the one reported is the chaser's longest try (the ladder players mean), and among
+escapes at one move the kind (a breaker before a counter-capture before the open), never the
+order moves are tried in.
 """
 
 from __future__ import annotations
@@ -56,6 +57,10 @@ class Reading:
     """Whether the prey was captured on the first line (driven to the edge)."""
 
 
+_Played = tuple[list[tuple[Point, Color]], Point | None]
+"""A move's removed stones and the ko point it leaves."""
+
+
 class _Budget(Exception):
     """The reading went past MAX_NODES."""
 
@@ -89,6 +94,7 @@ class _Reader:
         self.board = board
         self.prey = prey
         self.chaser = chaser
+        self.initial = frozenset(board.stones)
         self.nodes = 0
         self.memo: dict[tuple[frozenset[tuple[Point, Color]], Point | None, bool], Reading] = {}
         self.path: set[tuple[frozenset[tuple[Point, Color]], Point | None, bool]] = set()
@@ -119,7 +125,7 @@ class _Reader:
         if self.nodes > MAX_NODES:
             raise _Budget
 
-    def _play(self, color: Color, point: Point, ko: Point | None) -> tuple[list[tuple[Point, Color]], Point | None] | None:
+    def _play(self, color: Color, point: Point, ko: Point | None) -> _Played | None:
         """Play if legal (not occupied, not suicide, not retaking a ko); the removed stones and the new ko point."""
         board = self.board
         if point in board.stones or point == ko:
@@ -167,7 +173,8 @@ class _Reader:
             return Reading(False, "escape", self.prey)  # no atari can be played
         if any(f.works is None for f in failures):
             return next(f for f in failures if f.works is None)
-        return self._pick(failures)
+        # by kind, then the chaser's longest try: the ladder players mean
+        return min(failures, key=lambda r: (_FAIL_RANK.get(r.reason, 9), -len(r.line)))
 
     def _defend(self, ko: Point | None, depth: int) -> Reading:
         """The prey in atari, its side to move: extend, or capture a chaser string in atari next to it.
@@ -199,7 +206,7 @@ class _Reader:
             now, now_libs = string_at(board, self.prey)
             if len(now_libs) >= 3:
                 taken = sorted(p for p, c in removed if c == self.chaser)
-                joined = sorted(now - string - {point})
+                joined = sorted(p for p in now - string - {point} if p in self.initial)  # a stone there before
                 escapes.append(Reading(False, "counter-capture", taken[0], (point,)) if taken
                                else Reading(False, "breaker", joined[0], (point,)) if joined
                                else Reading(False, "escape", point, (point,)))
@@ -234,7 +241,7 @@ class _Reader:
 
     @staticmethod
     def _pick(failures: list[Reading]) -> Reading:
-        """The failure to report: by kind (:data:`_FAIL_RANK`), then the shortest line (the first way out)."""
+        """The escape to report: by kind (:data:`_FAIL_RANK`), then the shortest line."""
         return min(failures, key=lambda r: (_FAIL_RANK.get(r.reason, 9), len(r.line)))
 
 
