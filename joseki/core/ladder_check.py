@@ -59,6 +59,10 @@ class LadderCheck:
     needed: str | None
     """What the line needs: ``works``, ``fails``, or None when the condition does not say."""
     reason: str
+    chaser: Color | None = None
+    """Who ataris, when the ladder was found."""
+    line: tuple[Point, ...] = ()
+    """The chase read (board points), when the ladder was found."""
 
     @property
     def holds(self) -> bool | None:
@@ -69,7 +73,7 @@ class LadderCheck:
 
     def as_json(self) -> dict[str, object]:
         return {"condition": self.condition, "ladder": self.ladder, "needed": self.needed, "holds": self.holds,
-                "reason": self.reason}
+                "reason": self.reason, "chaser": None if self.chaser is None else _name(self.chaser).lower()}
 
     def __str__(self) -> str:
         verdict = {True: "holds", False: "FAILS", None: "unknown"}[self.holds]
@@ -145,7 +149,7 @@ def _pachi(m: re.Match[str], text: str, setting: Setting, setup: dict[str, list[
         return LadderCheck(text, UNKNOWN, needed, f"no {_name(other(chaser))} string with two liberties next to "
                                                   f"{fmt(points[0])} here")
     return LadderCheck(text, reading.verdict, needed, f"{_name(chaser)} ataris at {fmt(points[0])}: "
-                                                      + explain(reading, fmt))
+                       + explain(reading, fmt), chaser, reading.line)
 
 
 def _words(condition: Condition, text: str, setting: Setting) -> LadderCheck:
@@ -177,8 +181,8 @@ def _words(condition: Condition, text: str, setting: Setting) -> LadderCheck:
     if isinstance(found, str):
         return LadderCheck(text, UNKNOWN, needed, found)
     prey, reading = found
-    return LadderCheck(text, reading.verdict, needed,
-                       f"{_name(needer)}'s ladder on {fmt(prey)}: " + explain(reading, fmt))
+    return LadderCheck(text, reading.verdict, needed, f"{_name(needer)}'s ladder on {fmt(prey)}: "
+                       + explain(reading, fmt), needer, reading.line)
 
 
 def the_ladder(board: LocalBoard, chaser: Color, transform: Transform) -> tuple[Point, Reading] | str:
