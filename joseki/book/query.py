@@ -27,6 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from joseki.book.favour import Favour, main_line, verdict
+from joseki.book.ladders import candidate_ladders
 from joseki.book.lookup import Child, Lookup
 from joseki.book.stats import require_profile
 from joseki.book.store import Store
@@ -36,7 +37,7 @@ from joseki.core.conditions import display
 from joseki.core.corners import CornerTable, corner_tables
 from joseki.core.geometry import Corner, Point, Transform
 from joseki.core.ladder import board_of
-from joseki.core.ladder_check import LadderCheck, Setting, board_after, check_ladders
+from joseki.core.ladder_check import LadderCheck, board_after
 from joseki.core.notation import TENUKI, format_gtp_vertex, format_sgf_point, parse_move
 from joseki.core.position import LocalBoard, position_key, replay
 from joseki.core.priority import NEUTRAL, RANKS, Record, priority
@@ -255,9 +256,8 @@ def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first:
                 cand.conditions.append(shown_condition.text)
                 cand.named.extend(shown_condition.points)
                 cand.setup.update(shown_condition.stones)
-            if whole is not None and read and any(c.startswith("ladder:") for c in ch.conditions):
-                setting = Setting(whole, cand.point, answer.to_move, frame, first, fmt)
-                cand.ladders = check_ladders(ch.conditions, setting, lambda c: display(c, frame, first, fmt).text)
+            if whole is not None and read:
+                cand.ladders = candidate_ladders(lookup, whole, base, ch, cand.point, answer.to_move, frame, first, fmt)
             cands.append(cand)
         cands.sort(key=order)
         shown = cands[: options.top] if options.top else cands

@@ -15,7 +15,9 @@ is ``unknown`` on this board, what the line needs, and why.
   several moves or both ways is ``unknown``). The words never say which stones, so the ladder is
   the one the rest of the board decides: after the candidate, the one string of the other side
   in this corner with two liberties that the needer, to move, captures in a ladder reading the
-  corner's stones alone, with a chase that runs out of the corner. None or several: ``unknown``.
+  corner's stones alone, with a chase that runs out of the corner; if there is none, the same
+  after each of the next :data:`AHEAD` moves of the book's main line where the needer is to move
+  (the ladder the book's line leads to). None, or several at once: ``unknown``.
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ from joseki.core.position import LocalBoard
 from joseki.core.steps import Color, other
 from joseki.core.zone import in_zone
 
+AHEAD = 6
+"""How many moves of the book's main line after the candidate are searched for the ladder its words mean."""
 _KEY = re.compile(r"^(no)?ladder_(own|other)(2?)(?:_setup_(own|other))?\s*=\s*(.*)$")
 _ZONE = re.compile(r"\{p:([A-S]{2})\}")
 _COLOUR = re.compile(r"\{c:([12]):[^{}]*\}")
@@ -91,6 +95,8 @@ class Setting:
     first: Color
     """The colour that moved first in this corner's line (the book's ``{c:1:...}``)."""
     fmt: Callable[[Point], str] = format_gtp_vertex
+    continuation: tuple[Point | None, ...] = ()
+    """The book's main line after the candidate (board points, None for a tenuki): where its ladder may show."""
 
 
 def check_ladders(stored: list[Condition] | list[str], setting: Setting,
@@ -172,16 +178,26 @@ def _words(condition: Condition, text: str, setting: Setting) -> LadderCheck:
     if setting.point is None:
         return LadderCheck(text, UNKNOWN, needed, "a tenuki: no ladder to read")
     board = setting.board.copy()
-    try:
-        board.play(setting.mover, setting.point)
-    except ValueError:
-        return LadderCheck(text, UNKNOWN, needed, "the move cannot be played on this board")
-    found = the_ladder(board, needer, setting.transform)
     fmt = setting.fmt
+    colour, played = setting.mover, []
+    found: tuple[Point, Reading] | str = "the move cannot be played on this board"
+    for point in (setting.point, *setting.continuation[:AHEAD]):
+        if point is not None:
+            try:
+                board.play(colour, point)
+            except ValueError:
+                break
+            played.append(fmt(point))
+        colour = other(colour)
+        if len(played) == 1 or colour == needer:  # after the candidate, then where the needer is to move
+            found = the_ladder(board, needer, setting.transform)
+            if not isinstance(found, str):
+                break
     if isinstance(found, str):
         return LadderCheck(text, UNKNOWN, needed, found)
     prey, reading = found
-    return LadderCheck(text, reading.verdict, needed, f"{_name(needer)}'s ladder on {fmt(prey)}: "
+    after = f" after the book's {' '.join(played[1:])}" if len(played) > 1 else ""
+    return LadderCheck(text, reading.verdict, needed, f"{_name(needer)}'s ladder on {fmt(prey)}{after}: "
                        + explain(reading, fmt), needer, reading.line)
 
 
