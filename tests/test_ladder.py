@@ -136,3 +136,44 @@ def _libs(board: object, point: Point) -> set[Point]:
 
     assert isinstance(board, LocalBoard)
     return string_at(board, point)[1]
+
+
+@pytest.mark.parametrize(("text", "needed"), [
+    ("{c:2:White} must have the ladder to play this way.", "works"),
+    ("{c:1:Black} needs the ladder for {p:CE}.", "works"),
+    ("{c:1:Black} can only play 16 with a favorable ladder.", "works"),
+    ("{c:1:Black} extends if the ladder is unfavorable.", "fails"),
+    ("{p:DC} punishes if {c:2:White} doesn't have the ladder.", "fails"),
+    ("{c:1:Black} continues with {p:CG} or {p:BF}, regardless of the ladder.", None),
+    ("{c:2:White} plays {p:CC} if the ladder is favorable, {p:DD} if not.", None),
+    ("Ladder.", None),
+])
+def test_what_the_words_need(text: str, needed: str | None) -> None:
+    from joseki.core.conditions import Condition
+    from joseki.core.geometry import Corner
+    from joseki.core.ladder_check import Setting, check_ladders
+
+    setting = Setting(board_of({}), (15, 3), "b", Transform(Corner.TOP_RIGHT), "b")
+    [check] = check_ladders([Condition("ladder", text)], setting)
+    assert check.needed == needed and check.ladder == "unknown" and check.holds is None  # nothing to ladder here
+
+
+def test_pachi_key_on_a_hand_made_board() -> None:
+    from joseki.core.conditions import Condition
+    from joseki.core.geometry import Corner
+    from joseki.core.ladder_check import Setting, check_ladders
+
+    # White (the side to play, "own") ataris at E4 (zone point of the lower-left frame) a two-liberty Black stone
+    stones = {(3, 15): "b", (2, 15): "w", (3, 14): "w", (4, 16): "w"}
+    corner = Transform(Corner.BOTTOM_LEFT)
+    key = "{p:" + "".join(chr(65 + v) for v in corner.to_zone((3, 16), 19)) + "}"
+    setting = Setting(board_of(stones), None, "w", corner, "b")
+    [works] = check_ladders([Condition("ladder", f"ladder_own = {key}")], setting)
+    assert (works.ladder, works.needed, works.holds, works.chaser) == ("works", "works", True, "w")
+    [against] = check_ladders([Condition("ladder", f"noladder_own = {key}")], setting)
+    assert (against.ladder, against.holds) == ("works", False)
+    # a setup stone of the other side's (Black) on the way breaks it
+    setup = "{p:" + "".join(chr(65 + v) for v in corner.to_zone((10, 8), 19)) + "}"
+    [broken] = check_ladders([Condition("ladder", f"ladder_own = {key}"),
+                              Condition("ladder", f"ladder_own_setup_other = {setup}")], setting)
+    assert (broken.ladder, broken.holds) == ("fails", False) and "breaker" in broken.reason

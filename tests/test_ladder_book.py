@@ -143,3 +143,19 @@ def test_pachi_keys_read_and_broken(josekifix: Store, steps: str) -> None:
 
 def _candidate(answers: list, point: object) -> Candidate:  # type: ignore[type-arg]
     return next(c for a in answers for c in a.candidates if c.point == point)
+
+
+def test_kogo_ladder_found_along_the_book_line(kogo: Store) -> None:
+    # "White needs the ladder for R15": the ladder shows only after the book's next moves
+    moves = "Q16 R14 Q12 O16 Q14 Q13 R13 P13".split()
+    r15 = _candidate(next_moves(kogo, moves), parse_gtp_vertex("R15"))
+    [check] = r15.ladders
+    assert check.condition == "ladder: White needs the ladder for R15."
+    assert (check.ladder, check.needed, check.chaser) == ("works", "works", "w")
+    assert "after the book's" in check.reason
+    corner = Transform(Corner.TOP_RIGHT)
+    outside = [p for p in check.line if not in_zone(corner.to_zone(p, 19))]
+    far = format_gtp_vertex(outside[len(outside) // 2])
+    broken = _candidate(next_moves(kogo, [far, "pass", *moves]), parse_gtp_vertex("R15"))
+    assert [(c.ladder, c.holds) for c in broken.ladders] == [("fails", False)]
+    assert broken.ladders[0].reason.endswith(f"breaker at {far}")
