@@ -147,7 +147,7 @@ def _candidate(answers: list, point: object) -> Candidate:  # type: ignore[type-
 
 def test_kogo_ladder_found_along_the_book_line(kogo: Store) -> None:
     # "White needs the ladder for R15": the ladder shows only after the book's next moves
-    moves = "Q16 R14 Q12 O16 Q14 Q13 R13 P13".split()
+    moves = ["Q16", "R14", "Q12", "O16", "Q14", "Q13", "R13", "P13"]
     r15 = _candidate(next_moves(kogo, moves), parse_gtp_vertex("R15"))
     [check] = r15.ladders
     assert check.condition == "ladder: White needs the ladder for R15."
