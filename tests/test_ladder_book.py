@@ -159,3 +159,19 @@ def test_kogo_ladder_found_along_the_book_line(kogo: Store) -> None:
     broken = _candidate(next_moves(kogo, [far, "pass", *moves]), parse_gtp_vertex("R15"))
     assert [(c.ladder, c.holds) for c in broken.ladders] == [("fails", False)]
     assert broken.ladders[0].reason.endswith(f"breaker at {far}")
+
+
+def test_setup_stones_of_a_game_break_the_ladder(kogo: Store, tmp_path: Path) -> None:
+    # a position set up with White's stone on D4 (AW), then the Kogo line: the setup stone is the breaker
+    path = tmp_path / "setup.sgf"
+    path.write_text("(;GM[1]FF[4]SZ[19]AW[dp];B[qd];W[oc];B[ld];W[of];B[od];W[nd])")
+    game = read_game(path)
+    assert game.stones == {(3, 15): "w"}
+    broken = _o15(next_in_game(kogo, game.moves, setup=game.stones))
+    assert broken.ladders and all(c.holds is False for c in broken.ladders)
+    assert not all(c.holds is False for c in _o15(next_in_game(kogo, game.moves)).ladders)
+    result = joseki("next", "--sgf", str(path), "--json", db=kogo.url)
+    assert result.returncode == 0, result.stderr
+    [top_right] = [c for c in json.loads(result.stdout)["corners"] if c["corner"] == "top-right"]
+    [o15] = [c for c in top_right["candidates"] if c["move"] == "O15"]
+    assert o15["ladders"][0]["reason"] == "Black's ladder on O16: fails: breaker at D4"

@@ -382,17 +382,18 @@ def next_moves(store: Store, moves: list[str] | None = None, steps: str | None =
 
 
 def next_in_game(store: Store, played: list[tuple[Color, Point | None]], options: Options = Options(),
-                 collections: list[str] | None = None) -> list[CornerAnswer]:
-    """Every corner's state and candidates after the moves of a game (all four corners)."""
+                 collections: list[str] | None = None, setup: dict[Point, Color] | None = None) -> list[CornerAnswer]:
+    """Every corner's state and candidates after the moves of a game (all four corners), ``setup`` stones first."""
     next_color = other(played[-1][0]) if played else "b"
-    options = replace(options, board=whole_board(played))
+    options = replace(options, board=whole_board(played, setup))
     with store.read() as conn:
         require_profile(conn, store, options.profile)
         lookup = Lookup(store, conn, collections)
         return [answer_table(lookup, table, next_color, options) for table in corner_tables(played).values()]
 
 
-def whole_board(played: list[tuple[Color, Point | None]]) -> tuple[tuple[Point, Color], ...]:
-    """The stones on the board after ``played``, with captures: what ladders are read on."""
-    return tuple(sorted(board_after(played).stones.items()))
+def whole_board(played: list[tuple[Color, Point | None]],
+                setup: dict[Point, Color] | None = None) -> tuple[tuple[Point, Color], ...]:
+    """The stones on the board after ``setup`` and ``played``, with captures: what ladders are read on."""
+    return tuple(sorted(board_after(played, setup=setup).stones.items()))
 

@@ -144,8 +144,9 @@ def next_command(
     if sgf is not None and (first is not None or corner is not None):
         raise ValueError("--first and --corner have no effect with --sgf (the game record says both)")
     played: list[tuple[str, tuple[int, int] | None]] | None = None
+    setup: dict[tuple[int, int], str] = {}
     if sgf is not None:
-        played = _game_moves(sgf, move)
+        played, setup = _game_moves(sgf, move)
     elif steps is not None:
         parse_steps(steps)
     else:
@@ -156,7 +157,7 @@ def next_command(
     with open_store() as store:
         ensure_starter(store)
         if played is not None:
-            answers = next_in_game(store, played, options, collection)
+            answers = next_in_game(store, played, options, collection, setup)
         else:
             answers = next_moves(store, moves, steps, first_color, where, options, collection)
     if as_json:
@@ -166,8 +167,9 @@ def next_command(
         _print_answer(answer, show_steps)
 
 
-def _game_moves(path: Path, move: int | None) -> list[tuple[str, tuple[int, int] | None]]:
-    """The main line of a game file up to ``move``; ValueError naming the file for bad input."""
+def _game_moves(path: Path, move: int | None) -> tuple[list[tuple[str, tuple[int, int] | None]],
+                                                      dict[tuple[int, int], str]]:
+    """The main line of a game file up to ``move``, and its setup stones; ValueError naming the file for bad input."""
     from joseki.core.zone import check_zone_size
     from joseki.sgf.game import read_game
 
@@ -178,7 +180,7 @@ def _game_moves(path: Path, move: int | None) -> list[tuple[str, tuple[int, int]
         raise ValueError(f"{path}: {exc}") from None
     if move is not None and move > len(game.moves):
         raise ValueError(f"{path}: --move {move} is beyond the game's {len(game.moves)} moves")
-    return game.moves[:move] if move is not None else game.moves
+    return (game.moves[:move] if move is not None else game.moves), game.stones
 
 
 LABELS = "abcdefghijklmnopqrstuvwxyz"

@@ -248,9 +248,10 @@ def _name(colour: Color) -> str:
     return "Black" if colour == "b" else "White"
 
 
-def board_after(moves: list[tuple[Color, Point | None]], size: int = 19) -> LocalBoard:
-    """The whole board after ``moves`` (colour, point or None for a pass), with captures."""
-    board = LocalBoard(size)
+def board_after(moves: list[tuple[Color, Point | None]], size: int = 19,
+                setup: dict[Point, Color] | None = None) -> LocalBoard:
+    """The whole board after ``setup`` stones and ``moves`` (colour, point or None for a pass), with captures."""
+    board = board_of(setup or {}, size)
     for colour, point in moves:
         if point is not None:
             board.play(colour, point, lenient=True)
