@@ -58,6 +58,15 @@ def test_chaser_stones_captured_on_the_way() -> None:
     assert (r.works, r.reason, r.point) == (False, "counter-capture", (3, 16))
 
 
+def test_chaser_string_captured_mid_ladder() -> None:
+    # White's G4 joins the chaser's atari at F4 into a string that Black's H4, G3 and F3 leave short of
+    # liberties: some moves into the chase Black takes it and the ladder fails
+    r = read({(6, 15): "w", (7, 15): "b", (6, 16): "b", (5, 16): "b"})
+    assert (r.works, r.reason, r.point) == (False, "counter-capture", (5, 15))
+    assert len(r.line) > 8
+    assert read({(6, 15): "w", (7, 15): "b", (6, 16): "b"}).works is True  # one liberty more: it holds
+
+
 def test_white_stones_shore_up_the_weak_chaser() -> None:
     # with White stones next to it, the same pair is not in atari and the ladder works again
     assert read({(2, 16): "b", (3, 17): "b", (5, 16): "w"}).works is True

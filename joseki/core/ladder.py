@@ -173,8 +173,7 @@ class _Reader:
             return Reading(False, "escape", self.prey)  # no atari can be played
         if any(f.works is None for f in failures):
             return next(f for f in failures if f.works is None)
-        # by kind, then the chaser's longest try: the ladder players mean
-        return min(failures, key=lambda r: (_FAIL_RANK.get(r.reason, 9), -len(r.line)))
+        return _main(failures)
 
     def _defend(self, ko: Point | None, depth: int) -> Reading:
         """The prey in atari, its side to move: extend, or capture a chaser string in atari next to it.
@@ -216,6 +215,7 @@ class _Reader:
         if escapes:
             return self._pick(escapes)
         longest: Reading | None = None
+        failures: list[Reading] = []
         for point, _ in onward:
             kind = moves[point]
             removed, new_ko = self._play(prey_color, point, ko) or ([], None)
@@ -224,12 +224,16 @@ class _Reader:
             finally:
                 board.remove(point, removed)
             result = Reading(deeper.works, deeper.reason, deeper.point, (point, *deeper.line), edge=deeper.edge)
-            if not result.works:
-                if result.works is False and kind is not None and deeper.reason == "escape":
-                    result = Reading(False, "counter-capture", kind, result.line)
+            if result.works is None:
                 return result
-            if longest is None or len(result.line) > len(longest.line):
+            if not result.works:
+                if kind is not None and deeper.reason == "escape":
+                    result = Reading(False, "counter-capture", kind, result.line)
+                failures.append(result)
+            elif longest is None or len(result.line) > len(longest.line):
                 longest = result
+        if failures:
+            return _main(failures)
         if longest is not None:
             return longest  # the prey's longest run before the capture
         lib = min(libs)
@@ -243,6 +247,11 @@ class _Reader:
     def _pick(failures: list[Reading]) -> Reading:
         """The escape to report: by kind (:data:`_FAIL_RANK`), then the shortest line."""
         return min(failures, key=lambda r: (_FAIL_RANK.get(r.reason, 9), len(r.line)))
+
+
+def _main(failures: list[Reading]) -> Reading:
+    """The failure to report of several: the longest line (the chase players mean), then by kind."""
+    return min(failures, key=lambda r: (-len(r.line), _FAIL_RANK.get(r.reason, 9)))
 
 
 def read_ladder(board: LocalBoard, prey: Point, chaser: Color | None = None) -> Reading:
