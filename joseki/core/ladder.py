@@ -215,7 +215,7 @@ class _Reader:
         if escapes:
             return self._pick(escapes)
         longest: Reading | None = None
-        failures: list[Reading] = []
+        onward.sort(key=lambda move: moves[move[0]] is None)  # captures before the extension, in any frame
         for point, _ in onward:
             kind = moves[point]
             removed, new_ko = self._play(prey_color, point, ko) or ([], None)
@@ -229,11 +229,9 @@ class _Reader:
             if not result.works:
                 if kind is not None and deeper.reason == "escape":
                     result = Reading(False, "counter-capture", kind, result.line)
-                failures.append(result)
-            elif longest is None or len(result.line) > len(longest.line):
+                return result  # one way out is enough
+            if longest is None or len(result.line) > len(longest.line):
                 longest = result
-        if failures:
-            return _main(failures)
         if longest is not None:
             return longest  # the prey's longest run before the capture
         lib = min(libs)
