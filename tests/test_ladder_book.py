@@ -69,7 +69,7 @@ def test_kogo_ladder_broken_in_the_other_corner(kogo: Store, tmp_path: Path) -> 
     # a game: White's 4-4 stone in the lower left stands on the ladder's path
     broken = _o15(next_in_game(kogo, read_game(_game(tmp_path, "dp")).moves))
     assert [(c.ladder, c.holds) for c in broken.ladders] == [("fails", False)] * len(broken.ladders)
-    assert broken.ladders[0].reason == "Black's ladder on O16: fails: breaker at D4"
+    assert broken.ladders[0].reason == "Black's ladder on O16: breaker at D4"
     # the same game with White's stone in the lower right instead: the ladder works
     fine = _o15(next_in_game(kogo, read_game(_game(tmp_path, "pp")).moves))
     assert all(c.holds for c in fine.ladders)
@@ -90,11 +90,11 @@ def test_cli_json_and_table(kogo: Store, tmp_path: Path) -> None:
     corners = {c["corner"]: c for c in json.loads(result.stdout)["corners"]}
     [o15] = [c for c in corners["top-right"]["candidates"] if c["move"] == "O15"]
     assert o15["ladders"][0] == {"condition": o15["conditions"][0], "ladder": "fails", "needed": "works",
-                                 "holds": False, "reason": "Black's ladder on O16: fails: breaker at D4",
+                                 "holds": False, "reason": "Black's ladder on O16: breaker at D4",
                                  "chaser": "black"}
     assert all(c["ladders"] == [] for c in corners["top-right"]["candidates"] if c["move"] != "O15")
     table = joseki("next", "--sgf", str(_game(tmp_path, "dp")), db=db, env={"COLUMNS": "200"})
-    assert table.returncode == 0 and "ladder fails here (Black's ladder on O16: fails: breaker at D4)" in table.stdout
+    assert table.returncode == 0 and "ladder fails here (Black's ladder on O16: breaker at D4)" in table.stdout
 
 
 def test_policy_never_plays_a_line_whose_ladder_fails(kogo: Store, tmp_path: Path) -> None:
@@ -174,4 +174,4 @@ def test_setup_stones_of_a_game_break_the_ladder(kogo: Store, tmp_path: Path) ->
     assert result.returncode == 0, result.stderr
     [top_right] = [c for c in json.loads(result.stdout)["corners"] if c["corner"] == "top-right"]
     [o15] = [c for c in top_right["candidates"] if c["move"] == "O15"]
-    assert o15["ladders"][0]["reason"] == "Black's ladder on O16: fails: breaker at D4"
+    assert o15["ladders"][0]["reason"] == "Black's ladder on O16: breaker at D4"

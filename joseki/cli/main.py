@@ -235,9 +235,8 @@ def _print_answer(a: CornerAnswer, show_steps: bool = False) -> None:
 def _conditions_text(c: Candidate) -> Text:
     """A candidate's conditions, each ladder followed by its reading on this board (red when it fails the line)."""
     text = Text("\n".join(c.conditions))
-    for check in c.ladders:
-        style = {True: "green", False: "bold red", None: "dim"}[check.holds]
-        text.append(f"\n  -> {check}", style=style)
+    for line in dict.fromkeys((str(check), check.holds) for check in c.ladders):  # one line for repeated conditions
+        text.append(f"\n  -> {line[0]}", style={True: "green", False: "bold red", None: "dim"}[line[1]])
     return text
 
 

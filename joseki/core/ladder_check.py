@@ -236,11 +236,11 @@ def explain(reading: Reading, fmt: Callable[[Point], str] = format_gtp_vertex) -
     if reading.reason == "captured":
         return f"captured at {where}{' at the edge' if reading.edge else ''} after {len(reading.line)} moves"
     if reading.reason == "breaker":
-        return f"fails: breaker at {where}"
+        return f"breaker at {where}"
     if reading.reason == "counter-capture":
-        return f"fails: the prey captures the chaser's stone at {where}"
+        return f"the prey captures the chaser's stone at {where}"
     if reading.reason == "escape":
-        return f"fails: the prey gets out at {where}"
+        return f"the prey gets out at {where}"
     return "too long to read"
 
 
