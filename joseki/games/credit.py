@@ -43,15 +43,17 @@ def corner_credits(book: Book, steps: str, first: Color, winner: Color | None) -
     return out
 
 
-def game_records(book: Book, corners: Iterable[tuple[str, Color]],
-                 winner: Color | None) -> tuple[dict[int, Record], int]:
+def game_records(book: Book, corners: Iterable[tuple[str, Color]], winner: Color | None,
+                 reached: list[list[int]] | None = None) -> tuple[dict[int, Record], int]:
     """Each credited node's record from one game whose corners are (canonical string, first colour),
-    and how many of those corners were credited at all."""
+    and how many of those corners were credited at all; ``reached`` gets each corner's credited nodes."""
     counts: dict[int, list[int]] = {}
     credited = 0
     for steps, first in corners:
         credits = corner_credits(book, steps, first, winner)
         credited += bool(credits)
+        if reached is not None:
+            reached.append([nid for nid, _ in credits])
         for nid, result in credits:
             row = counts.setdefault(nid, [1, 0, 0, 0])
             row[1 + OUTCOMES.index(result)] += 1

@@ -26,6 +26,7 @@ from sqlalchemy import select
 
 from joseki.book.importer import FileReport, expand_paths, import_forest
 from joseki.book.index import BookIndex
+from joseki.book.refstore import CornerMoves, GameInfo, GameRefs, corner_moves, game_refs, record_games
 from joseki.book.stats import add_records, claim_games, drop_empty, profile_id
 from joseki.book.store import Store, node_id
 from joseki.core.corners import corner_tables
@@ -51,6 +52,9 @@ class MinedGame:
     skipped: str | None = None
     corners: list[tuple[str, Color]] = field(default_factory=list)
     """(play-step string, first colour) of each corner with local moves."""
+    info: GameInfo | None = None
+    moves: list[CornerMoves] = field(default_factory=list)
+    """The game move of each step of ``corners``, for the games behind a position (:mod:`joseki.book.refstore`)."""
 
 
 def reduce_game(path: str) -> MinedGame:
@@ -61,7 +65,9 @@ def reduce_game(path: str) -> MinedGame:
         out.result = game.result if game else ""
         return out
     out.result, out.winner, out.key = game.result, game.winner, game.key
-    out.corners = table_corners(corner_tables(game.moves).values())
+    tables = corner_tables(game.moves).values()
+    out.corners = table_corners(tables)
+    out.info, out.moves = GameInfo.of(game, out.key), corner_moves(tables, MINE_DEPTH)
     return out
 
 
@@ -121,8 +127,11 @@ def _change(old: dict[int, Record], new: dict[int, Record]) -> dict[int, Record]
 
 def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: str = "mined",
          profile: str | None = None, workers: int | None = None,
-         progress: Callable[[int, int], None] | None = None) -> tuple[LearnReport, FileReport | None]:
+         progress: Callable[[int, int], None] | None = None,
+         refs: bool = True) -> tuple[LearnReport, FileReport | None]:
     """Build collection ``collection`` from the games in ``paths``; their results go to ``profile``.
+
+    ``refs``: also keep the games behind each position (:mod:`joseki.book.gamerefs`).
 
     Nothing is written when no file holds a usable game (the book report is then None), nor a
     collection when no sequence was played in ``min_games`` games.
@@ -165,17 +174,23 @@ def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: 
                                                  if k not in learnt])
         index = BookIndex.load(store, conn)
         records: list[dict[int, Record]] = []
+        behind: list[GameRefs] = []
         for key, game in games.items():
-            found, corners = game_records(index, game.corners, game.winner)
+            reached: list[list[int]] = []
+            found, corners = game_records(index, game.corners, game.winner, reached)
             if key in claimed:
                 report.corners += corners
             elif before is not None:  # learnt before, against the book without this run's lines
                 found = _change(game_records(before, game.corners, game.winner)[0], found)
             else:  # claimed by a concurrent learner meanwhile: its credits are its own
-                found = {}
+                found, reached = {}, []
             records.append(found)
+            if refs and reached and game.info is not None:
+                behind.append(game_refs(game.info, game.moves, reached))
         total = total_records(records)
         add_records(conn, store, pid, total)
+        record_games(conn, store, pid, sorted(behind, key=lambda r: r.info.key),
+                     replace=[r.info.key for r in behind if r.info.key not in claimed])
         drop_empty(conn, store, pid, [nid for nid, r in total.items() if min(r.games, r.wins, r.losses, r.draws) < 0])
     report.learnt = len(claimed)
     report.duplicates += len(games) - len(claimed)
