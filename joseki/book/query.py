@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from itertools import islice
 
 from joseki.book.favour import Favour, main_lines, verdicts
+from joseki.book.ladders import candidate_ladders
 from joseki.book.lookup import Child, Lookup
 from joseki.book.stats import require_profile
 from joseki.book.store import Store
@@ -36,6 +37,8 @@ from joseki.core.category import NEVER_FIRST, category_label, combined, merge_so
 from joseki.core.conditions import display
 from joseki.core.corners import CornerTable, corner_tables
 from joseki.core.geometry import Corner, Point, Transform
+from joseki.core.ladder import board_of
+from joseki.core.ladder_check import LadderCheck, board_after
 from joseki.core.notation import TENUKI, format_gtp_vertex, format_sgf_point, parse_move
 from joseki.core.position import LocalBoard, position_key, replay
 from joseki.core.priority import NEUTRAL, RANKS, Record, priority
@@ -69,6 +72,8 @@ class Candidate:
     sources: dict[str, str | None] = field(default_factory=dict)
     """Each collection holding the move and its verdict (None: silent); ``category`` is their
     :func:`~joseki.core.category.combined` verdict, what ordering and priority use."""
+    ladders: list[LadderCheck] = field(default_factory=list)
+    """Its ladder conditions read on the whole board, when the board is known (:mod:`joseki.core.ladder_check`)."""
 
     @property
     def label(self) -> str:
@@ -88,6 +93,7 @@ class Candidate:
                 "category": self.category, "categories": dict(self.sources), "category_label": self.label,
                 "games": self.record.games, "corners": self.record.corners, "wins": self.record.wins,
                 "win_rate": None if rate is None else round(rate, 4), "conditions": self.conditions,
+                "ladders": [check.as_json() for check in self.ladders],
                 "local": {"corners": self.local.corners, "wins": self.local.wins, "losses": self.local.losses,
                           "draws": self.local.draws},
                 "favourability": None if self.favour is None else {**self.favour.as_json(),
@@ -224,6 +230,8 @@ class Options:
     sgf: bool = False
     favour: bool = False
     """Judge each shown candidate by its main line's favourability (:mod:`joseki.book.favour`)."""
+    board: tuple[tuple[Point, Color], ...] | None = None
+    """The whole board's stones when known (moves, a game): the candidates' ladder conditions are read on it."""
 
 
 def book_candidates(lookup: Lookup, base: str, children: list[Child],
@@ -242,7 +250,9 @@ def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first:
     answer.sgf = options.sgf
     order = rank_key(options.rank)
 
-    def mapped(children: list[Child], base: str, reflected: bool = False) -> list[Candidate]:
+    whole = None if options.board is None else board_of(dict(options.board))
+
+    def mapped(children: list[Child], base: str, reflected: bool = False, read: bool = True) -> list[Candidate]:
         cands = []
         frame, fmt = transform.reflected() if reflected else transform, point_format(options.sgf)
         for ch, record, prio in book_candidates(lookup, base, children, options):
@@ -254,6 +264,8 @@ def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first:
                 cand.conditions.append(shown_condition.text)
                 cand.named.extend(shown_condition.points)
                 cand.setup.update(shown_condition.stones)
+            if whole is not None and read:
+                cand.ladders = candidate_ladders(lookup, whole, base, ch, cand.point, answer.to_move, frame, first, fmt)
             cands.append(cand)
         cands.sort(key=order)
         shown = cands[: options.top] if options.top else cands
@@ -286,7 +298,7 @@ def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first:
     answer.left_move = _candidate(steps[2 * index : 2 * index + 2], 0, None, transform, options.sgf).move
     if move_numbers is not None:
         answer.left_move_number = move_numbers[index]
-    answer.alternatives = mapped(lookup.children(base, profile), base, orientation(base, steps[: 2 * index]))
+    answer.alternatives = mapped(lookup.children(base, profile), base, orientation(base, steps[: 2 * index]), False)
     if route.rejoined is not None:
         answer.state, answer.via = "in-book-by-transposition", route.rejoined
         answer.via_reflected = orientation(route.rejoined, steps)
@@ -371,7 +383,7 @@ def next_moves(store: Store, moves: list[str] | None = None, steps: str | None =
             return [answer_corner(lookup, corner, prefix, swap, first, options)]
         played, sgf = parse_moves(moves or [], first)
         check_legal(played, moves or [])
-        options = replace(options, sgf=sgf)
+        options = replace(options, sgf=sgf, board=whole_board(played))
         active = [t for t in corner_tables(played).values() if t.moves]
         if not active:
             next_color = other(played[-1][0]) if played else first
@@ -380,11 +392,18 @@ def next_moves(store: Store, moves: list[str] | None = None, steps: str | None =
 
 
 def next_in_game(store: Store, played: list[tuple[Color, Point | None]], options: Options = Options(),
-                 collections: list[str] | None = None) -> list[CornerAnswer]:
-    """Every corner's state and candidates after the moves of a game (all four corners)."""
+                 collections: list[str] | None = None, setup: dict[Point, Color] | None = None) -> list[CornerAnswer]:
+    """Every corner's state and candidates after the moves of a game (all four corners), ``setup`` stones first."""
     next_color = other(played[-1][0]) if played else "b"
+    options = replace(options, board=whole_board(played, setup))
     with store.read() as conn:
         require_profile(conn, store, options.profile)
         lookup = Lookup(store, conn, collections)
         return [answer_table(lookup, table, next_color, options) for table in corner_tables(played).values()]
+
+
+def whole_board(played: list[tuple[Color, Point | None]],
+                setup: dict[Point, Color] | None = None) -> tuple[tuple[Point, Color], ...]:
+    """The stones on the board after ``setup`` and ``played``, with captures: what ladders are read on."""
+    return tuple(sorted(board_after(played, setup=setup).stones.items()))
 

@@ -28,7 +28,7 @@ from joseki.cli.common import (
 
 if TYPE_CHECKING:
     from joseki.book.importer import FileReport
-    from joseki.book.query import CornerAnswer
+    from joseki.book.query import Candidate, CornerAnswer
 
 app = App(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
                   help="A Go joseki database: import SGF collections, ask for the next joseki move.", cls=Group)
@@ -145,8 +145,9 @@ def next_command(
     if sgf is not None and (first is not None or corner is not None):
         raise ValueError("--first and --corner have no effect with --sgf (the game record says both)")
     played: list[tuple[str, tuple[int, int] | None]] | None = None
+    setup: dict[tuple[int, int], str] = {}
     if sgf is not None:
-        played = _game_moves(sgf, move)
+        played, setup = _game_moves(sgf, move)
     elif steps is not None:
         parse_steps(steps)
     else:
@@ -157,7 +158,7 @@ def next_command(
     with open_store() as store:
         ensure_starter(store)
         if played is not None:
-            answers = next_in_game(store, played, options, collection)
+            answers = next_in_game(store, played, options, collection, setup)
         else:
             answers = next_moves(store, moves, steps, first_color, where, options, collection)
     if as_json:
@@ -167,8 +168,9 @@ def next_command(
         _print_answer(answer, show_steps)
 
 
-def _game_moves(path: Path, move: int | None) -> list[tuple[str, tuple[int, int] | None]]:
-    """The main line of a game file up to ``move``; ValueError naming the file for bad input."""
+def _game_moves(path: Path, move: int | None) -> tuple[list[tuple[str, tuple[int, int] | None]],
+                                                      dict[tuple[int, int], str]]:
+    """The main line of a game file up to ``move``, and its setup stones; ValueError naming the file for bad input."""
     from joseki.core.zone import check_zone_size
     from joseki.sgf.game import read_game
 
@@ -179,7 +181,7 @@ def _game_moves(path: Path, move: int | None) -> list[tuple[str, tuple[int, int]
         raise ValueError(f"{path}: {exc}") from None
     if move is not None and move > len(game.moves):
         raise ValueError(f"{path}: --move {move} is beyond the game's {len(game.moves)} moves")
-    return game.moves[:move] if move is not None else game.moves
+    return (game.moves[:move] if move is not None else game.moves), game.stones
 
 
 LABELS = "abcdefghijklmnopqrstuvwxyz"
@@ -223,12 +225,20 @@ def _print_answer(a: CornerAnswer, show_steps: bool = False) -> None:
         favour = c.mover_favour
         table.add_row(label, c.move, str(c.paths), str(c.record.games), "" if rate is None else f"{100 * rate:.0f}",
                       f"{c.priority:.2f}", "" if favour is None else f"{favour:+.2f}", category,
-                      Text("\n".join(c.conditions)))
+                      _conditions_text(c))
     if not shown:
         table.add_row("", "[dim]the book has no move here[/]", "", "", "", "", "", "", "")
     diagram = Text("\n".join(corner_diagram(a.corner, a.stones, labels, marks=marks)), style="bold")
     print_beside(diagram, table)
     out.print()
+
+
+def _conditions_text(c: Candidate) -> Text:
+    """A candidate's conditions, each ladder followed by its reading on this board (red when it fails the line)."""
+    text = Text("\n".join(c.conditions))
+    for line in dict.fromkeys((str(check), check.holds) for check in c.ladders):  # one line for repeated conditions
+        text.append(f"\n  -> {line[0]}", style={True: "green", False: "bold red", None: "dim"}[line[1]])
+    return text
 
 
 @app.command("flatten")

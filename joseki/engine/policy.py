@@ -10,7 +10,9 @@ Thompson sampling: one draw from each move's Beta posterior
 (:func:`joseki.core.priority.thompson`), the highest draw wins. Moves that have won against this
 opponent are drawn high more often; moves with few games still get tried. With ``choose="best"``
 the highest priority wins instead (no exploration: to play what the book has learnt). If the draw picks
-``tenuki``, or nothing calls for a book move, the wrapped engine plays.
+``tenuki``, or nothing calls for a book move, the wrapped engine plays. A move whose ladder
+condition fails on the board (:mod:`joseki.core.ladder_check`: the ladder it needs does not work,
+or one it needs to fail works) is never offered.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from __future__ import annotations
 import random
 
 from joseki.book.lookup import Lookup
-from joseki.book.query import Options, answer_table
+from joseki.book.query import Options, answer_table, whole_board
 from joseki.book.stats import require_profile
 from joseki.book.store import Store
 from joseki.core.category import NEVER_FIRST
@@ -54,10 +56,11 @@ class BookPlayer:
             return None
         with self.store.read() as conn:
             answer = answer_table(Lookup(self.store, conn, self.collections), tables[corner], color,
-                                  Options(profile=self.profile, rank="popularity"))
+                                  Options(profile=self.profile, rank="popularity", board=whole_board(moves)))
         if answer.state not in BOOK_STATES or answer.to_move != color:
             return None
-        offered = [c for c in answer.candidates if c.category not in NEVER_FIRST][:CHOICES]
+        offered = [c for c in answer.candidates if c.category not in NEVER_FIRST  # never a line whose ladder fails
+                   and not any(check.holds is False for check in c.ladders)][:CHOICES]
         if not offered:
             return None
         if self.choose_by == "best":

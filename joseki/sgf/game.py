@@ -39,6 +39,8 @@ class Game:
     """``"b"``, ``"w"``, ``"d"`` for a draw, None when unknown or void."""
     handicap: int = 0
     setup: bool = False
+    stones: dict[Point, Color] = field(default_factory=dict)
+    """The setup stones (AB/AW: handicap, a problem's position) on the board before the first move."""
     black: str = ""
     white: str = ""
     black_rank: str = ""
@@ -136,6 +138,8 @@ def game_from_bytes(data: bytes, source: str = "<bytes>") -> Game:
                 game.setup = True
             if board is not None and ("AB" in props or "AW" in props or "AE" in props):
                 apply_setup(board, props)
+                if not game.moves:
+                    game.stones = dict(board.stones)
             for key, color in (("B", "b"), ("W", "w")):
                 if key in props:
                     point = _point(props[key][0], size)

@@ -1,0 +1,312 @@
+"""Ladders read on the whole board: does a chain chased by successive ataris get captured?
+
+A ladder (shicho) is the chase in which the chaser keeps the prey in atari: each time the
+prey extends to two liberties the chaser takes one of them, until the prey is captured or
+escapes. :func:`read_ladder` reads it out with captures on a :class:`~joseki.core.position.LocalBoard`
+of any size (the whole board, not one corner): the chaser tries both ataris, the prey both
+extending and capturing any chaser string in atari next to it (the counter-atari), with the
+basic ko rule. The answer says whether the ladder works, and why:
+
+- ``captured``: the prey is taken (``point``: the last atari; at the edge when it is on the first line);
+- ``breaker``: the prey ran into a stone of its own colour (``point``) and got three liberties;
+- ``counter-capture``: the prey captured a chaser string (``point``, a stone of it) and got out;
+- ``escape``: the prey got three liberties in the open (``point``: where; the chaser could not
+  keep it in atari, as near the edge where the atari would have to come from off the board);
+- ``unread``: the reading went past :data:`MAX_NODES` positions (the verdict is None).
+
+A prey with one liberty and the prey's side to move reads the escape; with two liberties and
+the chaser to move, the chase. The verdict is the same in the eight symmetries of the board and
+with the colours swapped (the tests check it): the search is exhaustive, and where several
+lines fail the one reported is the chaser's longest try (the ladder players mean), and among
+escapes at one move the kind (a breaker before a counter-capture before the open), never the
+order moves are tried in.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from joseki.core.geometry import Point
+from joseki.core.position import LocalBoard
+from joseki.core.steps import Color, other
+
+MAX_NODES = 10000
+"""Positions read before the answer is ``unread``: a ladder is a narrow search, this is generous."""
+
+WORKS, FAILS, UNKNOWN = "works", "fails", "unknown"
+REASONS = ("captured", "breaker", "counter-capture", "escape", "unread")
+_FAIL_RANK = {"breaker": 0, "counter-capture": 1, "escape": 2}
+"""Which failure to report when several lines fail: a breaker first (what players name), then a counter-capture."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """A ladder read out: whether it works (None: not read to the end), why, where, and the line read."""
+
+    works: bool | None
+    reason: str
+    point: Point | None = None
+    line: tuple[Point, ...] = ()
+
+    @property
+    def verdict(self) -> str:
+        """``works``, ``fails`` or ``unknown``."""
+        return UNKNOWN if self.works is None else WORKS if self.works else FAILS
+
+    edge: bool = False
+    """Whether the prey was captured on the first line (driven to the edge)."""
+
+
+_Played = tuple[list[tuple[Point, Color]], Point | None]
+"""A move's removed stones and the ko point it leaves."""
+
+
+class _Budget(Exception):
+    """The reading went past MAX_NODES."""
+
+
+def string_at(board: LocalBoard, point: Point) -> tuple[set[Point], set[Point]]:
+    """The string at ``point`` (which must hold a stone) and its liberties."""
+    stones, size = board.stones, board.size
+    color = stones[point]
+    string, libs, frontier = {point}, set(), [point]
+    while frontier:
+        x, y = frontier.pop()
+        for q in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)):
+            if not (0 <= q[0] < size and 0 <= q[1] < size):
+                continue
+            owner = stones.get(q)
+            if owner is None:
+                libs.add(q)
+            elif owner == color and q not in string:
+                string.add(q)
+                frontier.append(q)
+    return string, libs
+
+
+def _neighbours(point: Point, size: int) -> list[Point]:
+    x, y = point
+    return [q for q in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)) if 0 <= q[0] < size and 0 <= q[1] < size]
+
+
+class _Reader:
+    def __init__(self, board: LocalBoard, prey: Point, chaser: Color) -> None:
+        self.board = board
+        self.prey = prey
+        self.chaser = chaser
+        self.initial = frozenset(board.stones)
+        self.nodes = 0
+        self.memo: dict[tuple[frozenset[tuple[Point, Color]], Point | None, bool], Reading] = {}
+        self.path: set[tuple[frozenset[tuple[Point, Color]], Point | None, bool]] = set()
+
+    def _remembered(self, attacking: bool, ko: Point | None, depth: int) -> Reading:
+        """:meth:`_attack` or :meth:`_defend`, read once per position (transpositions are common once strings merge)."""
+        key = (frozenset(self.board.stones.items()), ko, attacking)
+        if key in self.memo:
+            return self.memo[key]
+        if key in self.path:  # a cycle of captures: the chaser cannot force it
+            return Reading(False, "escape", self.prey)
+        self.path.add(key)
+        try:
+            result = self._attack(ko, depth) if attacking else self._defend(ko, depth)
+        finally:
+            self.path.discard(key)
+        self.memo[key] = result
+        return result
+
+    def attack(self, ko: Point | None, depth: int) -> Reading:
+        return self._remembered(True, ko, depth)
+
+    def defend(self, ko: Point | None, depth: int) -> Reading:
+        return self._remembered(False, ko, depth)
+
+    def _tick(self) -> None:
+        self.nodes += 1
+        if self.nodes > MAX_NODES:
+            raise _Budget
+
+    def _play(self, color: Color, point: Point, ko: Point | None) -> _Played | None:
+        """Play if legal (not occupied, not suicide, not retaking a ko); the removed stones and the new ko point."""
+        board = self.board
+        if point in board.stones or point == ko:
+            return None
+        try:
+            removed = board.play(color, point)
+        except ValueError:
+            return None
+        new_ko = None
+        if len(removed) == 1:
+            string, libs = string_at(board, point)
+            if len(string) == 1 and len(libs) == 1:
+                new_ko = removed[0][0]
+        return removed, new_ko
+
+    def _attack(self, ko: Point | None, depth: int) -> Reading:
+        """The chaser to move, the prey with two liberties: try both ataris."""
+        self._tick()
+        board = self.board
+        _, libs = string_at(board, self.prey)
+        if len(libs) == 1:
+            (lib,) = libs
+            return Reading(True, "captured", lib, (lib,), edge=self._on_edge(lib))
+        if len(libs) > 2:
+            return Reading(False, "escape", self.prey)
+        failures: list[Reading] = []
+        for lib in sorted(libs):
+            played = self._play(self.chaser, lib, ko)
+            if played is None:
+                continue
+            removed, new_ko = played
+            try:
+                if self.prey not in board.stones:
+                    result = Reading(True, "captured", lib, edge=self._on_edge(lib))
+                elif len(string_at(board, self.prey)[1]) != 1:
+                    continue  # not an atari (the chaser's stone was taken back at once)
+                else:
+                    result = self.defend(new_ko, depth + 1)
+            finally:
+                board.remove(lib, removed)
+            if result.works:
+                return Reading(True, result.reason, result.point, (lib, *result.line), edge=result.edge)
+            failures.append(Reading(result.works, result.reason, result.point, (lib, *result.line)))
+        if not failures:
+            return Reading(False, "escape", self.prey)  # no atari can be played
+        if any(f.works is None for f in failures):
+            return next(f for f in failures if f.works is None)
+        return _main(failures)
+
+    def _defend(self, ko: Point | None, depth: int) -> Reading:
+        """The prey in atari, its side to move: extend, or capture a chaser string in atari next to it.
+
+        A move that gets three liberties at once is an escape, reported by kind (a breaker before a
+        counter-capture before the open); else the moves that leave two liberties are read on, and
+        the ladder works only if every one of them is captured (its line: the prey's longest run).
+        """
+        self._tick()
+        board = self.board
+        string, libs = string_at(board, self.prey)
+        prey_color = other(self.chaser)
+        moves: dict[Point, Point | None] = {}
+        for stone in string:
+            for q in _neighbours(stone, board.size):
+                if board.stones.get(q) == self.chaser:
+                    chaser_string, chaser_libs = string_at(board, q)
+                    if len(chaser_libs) == 1:
+                        moves.setdefault(next(iter(chaser_libs)), min(chaser_string))
+        for lib in libs:
+            moves.setdefault(lib, None)
+        escapes: list[Reading] = []
+        onward: list[tuple[Point, Point | None]] = []
+        for point in sorted(moves):
+            played = self._play(prey_color, point, ko)
+            if played is None:
+                continue
+            removed, new_ko = played
+            now, now_libs = string_at(board, self.prey)
+            if len(now_libs) >= 3:
+                taken = sorted(p for p, c in removed if c == self.chaser)
+                joined = sorted(p for p in now - string - {point} if p in self.initial)  # a stone there before
+                escapes.append(Reading(False, "counter-capture", taken[0], (point,)) if taken
+                               else Reading(False, "breaker", joined[0], (point,)) if joined
+                               else Reading(False, "escape", point, (point,)))
+            elif len(now_libs) == 2:
+                onward.append((point, new_ko))
+            board.remove(point, removed)
+        if escapes:
+            return self._pick(escapes)
+        longest: Reading | None = None
+        onward.sort(key=lambda move: moves[move[0]] is None)  # captures before the extension, in any frame
+        for point, _ in onward:
+            kind = moves[point]
+            removed, new_ko = self._play(prey_color, point, ko) or ([], None)
+            try:
+                deeper = self.attack(new_ko, depth + 1)
+            finally:
+                board.remove(point, removed)
+            result = Reading(deeper.works, deeper.reason, deeper.point, (point, *deeper.line), edge=deeper.edge)
+            if result.works is None:
+                return result
+            if not result.works:
+                if kind is not None and deeper.reason == "escape":
+                    result = Reading(False, "counter-capture", kind, result.line)
+                return result  # one way out is enough
+            if longest is None or len(result.line) > len(longest.line):
+                longest = result
+        if longest is not None:
+            return longest  # the prey's longest run before the capture
+        lib = min(libs)
+        return Reading(True, "captured", lib, (lib,), edge=self._on_edge(lib))
+
+    def _on_edge(self, point: Point) -> bool:
+        x, y = point
+        return min(x, y) == 0 or max(x, y) == self.board.size - 1
+
+    @staticmethod
+    def _pick(failures: list[Reading]) -> Reading:
+        """The escape to report: by kind (:data:`_FAIL_RANK`), then the shortest line."""
+        return min(failures, key=lambda r: (_FAIL_RANK.get(r.reason, 9), len(r.line)))
+
+
+def _main(failures: list[Reading]) -> Reading:
+    """The failure to report of several: the longest line (the chase players mean), then by kind."""
+    return min(failures, key=lambda r: (-len(r.line), _FAIL_RANK.get(r.reason, 9)))
+
+
+def read_ladder(board: LocalBoard, prey: Point, chaser: Color | None = None) -> Reading:
+    """Whether the ladder on the string at ``prey`` works, on ``board`` (left as it was).
+
+    The string must have one liberty (its side to move: can it escape?) or two (the chaser,
+    ``chaser`` or else the other colour, to move: can an atari capture it?). ValueError for an
+    empty point or a string with more liberties.
+    """
+    if prey not in board.stones:
+        raise ValueError(f"no stone at {prey} to ladder")
+    prey_color = board.stones[prey]
+    chaser = chaser or other(prey_color)
+    if chaser == prey_color:
+        raise ValueError(f"the chaser ({chaser}) is the prey's own colour")
+    _, libs = string_at(board, prey)
+    if len(libs) not in (1, 2):
+        raise ValueError(f"the string at {prey} has {len(libs)} liberties (a ladder needs one or two)")
+    reader = _Reader(board.copy(), prey, chaser)
+    try:
+        return reader.defend(None, 0) if len(libs) == 1 else reader.attack(None, 0)
+    except _Budget:
+        return Reading(None, "unread", prey)
+
+
+def ladder_from(board: LocalBoard, atari: Point, chaser: Color) -> Reading | None:
+    """Whether ``chaser``'s atari at ``atari`` starts a ladder that works (Pachi's ``ladder_own = F4``).
+
+    The prey is the string next to ``atari`` of the other colour with two liberties; None when
+    there is none or the point is taken or illegal.
+    """
+    if atari in board.stones:
+        return None
+    prey_color = other(chaser)
+    prey = next((q for q in sorted(_neighbours(atari, board.size)) if board.stones.get(q) == prey_color
+                 and len(string_at(board, q)[1]) == 2), None)
+    if prey is None:
+        return None
+    after = board.copy()
+    try:
+        removed = after.play(chaser, atari)
+    except ValueError:
+        return None
+    if prey not in after.stones:
+        return Reading(True, "captured", atari, (atari,))
+    if any(c == prey_color for _, c in removed) or len(string_at(after, prey)[1]) != 1:
+        return None
+    reader = _Reader(after, prey, chaser)
+    try:
+        result = reader.defend(None, 1)
+    except _Budget:
+        return Reading(None, "unread", prey)
+    return Reading(result.works, result.reason, result.point, (atari, *result.line), edge=result.edge)
+
+
+def board_of(stones: dict[Point, Color], size: int = 19) -> LocalBoard:
+    """A board holding ``stones`` as they are (no captures: they are a real position)."""
+    board = LocalBoard(size)
+    board.stones = dict(stones)
+    return board
