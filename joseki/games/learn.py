@@ -17,11 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from joseki.book.importer import expand_paths
+from joseki.book.context import ContextKey, add_context_records, total_context_records
 from joseki.book.index import BookIndex
 from joseki.book.stats import add_records, claim_games, profile_id
 from joseki.book.store import Store
 from joseki.core.corners import corner_tables
 from joseki.core.priority import Record
+from joseki.games.context import as_records, table_contexts
 from joseki.games.credit import game_records, table_corners
 from joseki.games.pool import worker_pool
 from joseki.sgf.game import read_learnable
@@ -41,6 +43,8 @@ class GameOutcome:
     """Each credited node's record from this game (:func:`joseki.games.credit.game_records`)."""
     corners: int = 0
     """Corners of the game with at least one step in the book."""
+    context_records: dict[ContextKey, Record] = field(default_factory=dict)
+    """The same credits by whole-board context (:mod:`joseki.games.context`)."""
 
 
 @dataclass(slots=True)
@@ -96,7 +100,11 @@ def examine(path: str, index: BookIndex | None = None) -> GameOutcome:
         return out
     out.result = game.result
     out.key = game.key
-    out.records, out.corners = game_records(index, table_corners(corner_tables(game.moves).values()), game.winner)
+    tables = corner_tables(game.moves).values()
+    by_context: dict[ContextKey, list[int]] = {}
+    out.records, out.corners = game_records(index, table_corners(tables), game.winner,
+                                            table_contexts(game.moves, tables), by_context)
+    out.context_records = as_records(by_context)
     return out
 
 
@@ -152,6 +160,7 @@ def _write(store: Store, profile: str | None, batch: list[GameOutcome], report: 
         assert pid is not None
         claimed = claim_games(conn, store, pid, [(k, o.source, o.result) for k, o in unique.items()])
         add_records(conn, store, pid, total_records(unique[k].records for k in claimed))
+        add_context_records(conn, store, pid, total_context_records(unique[k].context_records for k in claimed))
     report.duplicates += len(unique) - len(claimed)
     report.learnt += len(claimed)
     report.corners += sum(unique[k].corners for k in claimed)

@@ -25,6 +25,7 @@ from pathlib import Path
 from sqlalchemy import select
 
 from joseki.book.importer import FileReport, expand_paths, import_forest
+from joseki.book.context import ContextKey, add_context_records
 from joseki.book.index import BookIndex
 from joseki.book.stats import add_records, claim_games, drop_empty, profile_id
 from joseki.book.store import Store, node_id
@@ -32,6 +33,7 @@ from joseki.core.corners import corner_tables
 from joseki.core.geometry import Corner
 from joseki.core.priority import Record
 from joseki.core.steps import Color
+from joseki.games.context import add_counts, as_records, table_contexts
 from joseki.games.credit import game_records, table_corners
 from joseki.games.learn import LearnReport, total_records
 from joseki.games.pool import worker_pool
@@ -51,6 +53,8 @@ class MinedGame:
     skipped: str | None = None
     corners: list[tuple[str, Color]] = field(default_factory=list)
     """(play-step string, first colour) of each corner with local moves."""
+    contexts: list[list[str | None]] = field(default_factory=list)
+    """Each of those corners' context before each step (:func:`joseki.games.context.table_contexts`)."""
 
 
 def reduce_game(path: str) -> MinedGame:
@@ -61,7 +65,9 @@ def reduce_game(path: str) -> MinedGame:
         out.result = game.result if game else ""
         return out
     out.result, out.winner, out.key = game.result, game.winner, game.key
-    out.corners = table_corners(corner_tables(game.moves).values())
+    tables = corner_tables(game.moves).values()
+    out.corners = table_corners(tables)
+    out.contexts = table_contexts(game.moves, tables)
     return out
 
 
@@ -165,17 +171,23 @@ def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: 
                                                  if k not in learnt])
         index = BookIndex.load(store, conn)
         records: list[dict[int, Record]] = []
+        by_context: dict[ContextKey, list[int]] = {}
         for key, game in games.items():
-            found, corners = game_records(index, game.corners, game.winner)
+            game_context: dict[ContextKey, list[int]] = {}
+            found, corners = game_records(index, game.corners, game.winner, game.contexts, game_context)
             if key in claimed:
                 report.corners += corners
             elif before is not None:  # learnt before, against the book without this run's lines
-                found = _change(game_records(before, game.corners, game.winner)[0], found)
+                old_context: dict[ContextKey, list[int]] = {}
+                found = _change(game_records(before, game.corners, game.winner, game.contexts, old_context)[0], found)
+                add_counts(by_context, old_context, -1)
             else:  # claimed by a concurrent learner meanwhile: its credits are its own
-                found = {}
+                found, game_context = {}, {}
+            add_counts(by_context, game_context)
             records.append(found)
         total = total_records(records)
         add_records(conn, store, pid, total)
+        add_context_records(conn, store, pid, as_records(by_context))
         drop_empty(conn, store, pid, [nid for nid, r in total.items() if min(r.games, r.wins, r.losses, r.draws) < 0])
     report.learnt = len(claimed)
     report.duplicates += len(games) - len(claimed)

@@ -1,0 +1,116 @@
+"""Statistics per whole-board context: writing them, reading them, and ranking with back-off.
+
+``learn`` and ``mine`` credit each in-book local move of a corner twice: to its book node
+(``node_stats``, the context-free statistics) and to (book line before it, the corner's context
+signature, the move) in ``context_stats`` (:mod:`joseki.core.context`, move and context in the
+book line's frame, :func:`joseki.core.context.book_frame`). A query for a corner whose whole
+board is known ranks the book's moves by the games played in that context when the context
+has at least :data:`CONTEXT_MIN_GAMES` games after that line; otherwise it **backs off** to the
+context-free order. Moves never played in the context keep their context-free order after
+the ones that were (a tenuki is never credited to a context, so it comes after them too).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from sqlalchemy import Connection, bindparam, select, update
+
+from joseki.book.stats import GLOBAL
+from joseki.book.store import FAST_DIALECTS, Store, batched, insert_rows
+from joseki.core.priority import Record
+
+CONTEXT_MIN_GAMES = 10
+"""Games a (book line, context) needs before its statistics replace the context-free ones."""
+
+ContextKey = tuple[int, str, str]
+"""(node id of the book line before the move, context signature, move token)."""
+
+
+def add_context_records(conn: Connection, store: Store, pid: int, records: dict[ContextKey, Record]) -> None:
+    """Add ``records`` to the profile's context statistics (sums, so concurrent writers lose nothing)."""
+    if not records:
+        return
+    rows = [(parent, context, pid, move, r.games, r.wins, r.losses, r.draws)
+            for (parent, context, move), r in sorted(records.items())]
+    cs = store.tables["context_stats"]
+    columns = ("parent_id", "context", "profile_id", "move", "games", "wins", "losses", "draws")
+    if conn.dialect.name in FAST_DIALECTS:
+        insert_rows(conn, cs, columns, rows,
+                    "ON CONFLICT (parent_id, context, profile_id, move) DO UPDATE SET "
+                    "games = context_stats.games + excluded.games, wins = context_stats.wins + excluded.wins, "
+                    "losses = context_stats.losses + excluded.losses, draws = context_stats.draws + excluded.draws",
+                    chunk=10000)
+        return
+    existing: set[tuple[int, str, str]] = set()
+    for chunk in batched(sorted({r[0] for r in rows})):
+        existing.update((p, c, m) for p, c, m in conn.execute(
+            select(cs.c.parent_id, cs.c.context, cs.c.move).where(cs.c.profile_id == pid, cs.c.parent_id.in_(chunk))))
+    new = [r for r in rows if (r[0], r[1], r[3]) not in existing]
+    old = [r for r in rows if (r[0], r[1], r[3]) in existing]
+    if new:
+        conn.execute(cs.insert(), [dict(zip(columns, r, strict=True)) for r in new])
+    if old:
+        conn.execute(update(cs).where(cs.c.parent_id == bindparam("k_p"), cs.c.context == bindparam("k_c"),
+                                      cs.c.move == bindparam("k_m"), cs.c.profile_id == pid).values(
+            games=cs.c.games + bindparam("k_g"), wins=cs.c.wins + bindparam("k_w"),
+            losses=cs.c.losses + bindparam("k_l"), draws=cs.c.draws + bindparam("k_d")),
+            [{"k_p": r[0], "k_c": r[1], "k_m": r[3], "k_g": r[4], "k_w": r[5], "k_l": r[6], "k_d": r[7]}
+             for r in old])
+
+
+def total_context_records(games: Iterable[dict[ContextKey, Record]]) -> dict[ContextKey, Record]:
+    """The per-key sums of some games' context records."""
+    total: dict[ContextKey, Record] = {}
+    for records in games:
+        for key, r in records.items():
+            total[key] = total[key] + r if key in total else r
+    return total
+
+
+def context_moves(conn: Connection, store: Store, parent: int, context: str,
+                  profile: str | None = None) -> dict[str, Record]:
+    """The moves played after book line ``parent`` in ``context``: the profile's, else the global ones."""
+    cs, p = store.tables["context_stats"], store.tables["profile"]
+    names = [GLOBAL] if not profile or profile == GLOBAL else [profile, GLOBAL]
+    query = (select(p.c.name, cs.c.move, cs.c.games, cs.c.wins, cs.c.losses, cs.c.draws)
+             .join(p, p.c.id == cs.c.profile_id)
+             .where(cs.c.parent_id == parent, cs.c.context == context, p.c.name.in_(names)))
+    found: dict[str, dict[str, Record]] = {name: {} for name in names}
+    for name, move, g, w, lo, d in conn.execute(query):
+        if g > 0:
+            found[name][move] = Record(g, w, lo, d)
+    return found[names[0]] if found[names[0]] or len(names) == 1 else found[GLOBAL]
+
+
+@dataclass(slots=True)
+class ContextRanking:
+    """Moves in the order the context gives, and whether the context or the back-off decided it."""
+
+    context: str
+    moves: list[str]
+    used: str
+    """``context`` when the context had :data:`CONTEXT_MIN_GAMES` games, else ``back-off``."""
+    games: int = 0
+    """Games played in the context after this book line."""
+    played: dict[str, int] = field(default_factory=dict)
+    """Games per move in the context (moves in the context's frame)."""
+
+
+def rank_in_context(context: str, order: Sequence[str], played: dict[str, Record],
+                    min_games: int = CONTEXT_MIN_GAMES) -> ContextRanking:
+    """``order`` (the context-free ranking) re-ranked by ``played`` (:func:`context_moves`) with back-off.
+
+    Moves played in the context come first, most played first (ties: the context-free
+    order); the moves of ``order`` follow. A move played in the context but absent from
+    ``order`` (possible only in the context's own reflection of a symmetric line) is kept.
+    """
+    games = sum(r.games for r in played.values())
+    counts = {move: r.games for move, r in played.items()}
+    if games < min_games:
+        return ContextRanking(context, list(order), "back-off", games, counts)
+    place = {move: i for i, move in enumerate(order)}
+    ranked = sorted(counts, key=lambda m: (-counts[m], place.get(m, len(place)), m))
+    seen = set(ranked)
+    return ContextRanking(context, ranked + [m for m in order if m not in seen], "context", games, counts)

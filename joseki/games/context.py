@@ -1,0 +1,75 @@
+"""A game's corners in their whole-board contexts: each local move's signature, and its credit by context.
+
+The signature (:mod:`joseki.core.context`) of each local move is taken just before the move,
+from every stone on the board, in the frame the corner's string is written in; a credit goes
+under the book line before the move, with move and context put in that line's frame
+(:func:`joseki.core.context.book_frame`): the rule ``learn``, ``mine``, ``evaluate`` and
+``next`` share.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from joseki.book.context import ContextKey
+from joseki.book.query import orientation
+from joseki.book.store import ROOT_ID
+from joseki.book.walk import BookWalk
+from joseki.core.context import book_frame, game_contexts, token_contexts
+from joseki.core.corners import CornerTable
+from joseki.core.geometry import Point
+from joseki.core.priority import Record
+from joseki.core.steps import Color, reflection_needed
+
+_RESULT = {"win": 1, "loss": 2, "draw": 3}
+
+
+def table_contexts(moves: list[tuple[Color, Point | None]], tables: Iterable[CornerTable]) -> list[list[str | None]]:
+    """For each corner with local moves (in the order of :func:`joseki.games.credit.table_corners`), the
+    signature before each token of its string (None for an ``XX``)."""
+    active = [t for t in tables if t.builder.first_color is not None]
+    found = game_contexts(moves, {t.corner: ([n for n, _, _ in t.moves], bool(t.builder.swap)) for t in active})
+    return [token_contexts(t.builder.steps, found[t.corner]) for t in active]
+
+
+def step_key(route: BookWalk, index: int, context: str, parent: int) -> ContextKey:
+    """The context key of in-book step ``index`` of ``route`` played in ``context`` (game frame);
+    ``parent`` is the node id of the book line before it."""
+    steps = route.steps
+    token = steps[2 * index : 2 * index + 2]
+    base = route.nodes[index - 1] if index else ""
+    prefix = steps[: 2 * index]
+    reflected = base != prefix and orientation(base, prefix)
+    context, token = book_frame(context, token, reflected, reflection_needed(base) is None)
+    return parent, context, token
+
+
+def credit_contexts(out: dict[ContextKey, list[int]], route: BookWalk, credits: list[tuple[int, str]],
+                    contexts: list[str | None]) -> None:
+    """Add one corner's credits (:func:`joseki.games.credit.route_credits`) by context to ``out``:
+    [games, wins, losses, draws] per key, the game counted once per key."""
+    for index, (_, result) in enumerate(credits):
+        context = contexts[index] if index < len(contexts) else None
+        if context is None:
+            continue
+        key = step_key(route, index, context, credits[index - 1][0] if index else ROOT_ID)
+        row = out.get(key)
+        if row is None:
+            row = out[key] = [1, 0, 0, 0]
+        row[_RESULT[result]] += 1
+
+
+def as_records(counts: dict[ContextKey, list[int]]) -> dict[ContextKey, Record]:
+    """The rows :func:`credit_contexts` filled, as records."""
+    return {key: Record(*row) for key, row in counts.items() if any(row)}
+
+
+def add_counts(total: dict[ContextKey, list[int]], counts: dict[ContextKey, list[int]], sign: int = 1) -> None:
+    """Add one game's :func:`credit_contexts` rows to ``total`` (``sign`` -1 takes them back)."""
+    for key, row in counts.items():
+        kept = total.get(key)
+        if kept is None:
+            total[key] = [sign * n for n in row]
+        else:
+            for i in range(4):
+                kept[i] += sign * row[i]
