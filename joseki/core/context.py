@@ -45,6 +45,8 @@ FIELDS = ("corner_v", "side_v", "side_h", "corner_h")
 EMPTY, MOVER, OPPONENT, EVEN = ".", "m", "o", "x"
 VALUES = (EMPTY, MOVER, OPPONENT, EVEN)
 BOARD = 19
+CONTEXT_STEPS = 30
+"""Local moves per corner whose context is taken (as deep as mining counts; books rarely go deeper)."""
 
 
 def region(zpoint: Point) -> int | None:
@@ -95,9 +97,9 @@ def _regions() -> dict[Point, tuple[tuple[int, int], ...]]:
 _REGIONS = _regions()
 
 
-def game_contexts(moves: list[tuple[Color, Point | None]],
-                  local: dict[Corner, tuple[list[int], bool]]) -> dict[Corner, list[str]]:
-    """Each corner's signature before each of its local moves, in one pass over the game.
+def game_contexts(moves: list[tuple[Color, Point | None]], local: dict[Corner, tuple[list[int], bool]],
+                  limit: int = CONTEXT_STEPS) -> dict[Corner, list[str]]:
+    """Each corner's signature before each of its first ``limit`` local moves, in one pass over the game.
 
     ``moves`` are the game's (colour, board point or None); ``local[corner]`` is (the move
     numbers from 1 of the corner's local moves, whether the corner's string is written
@@ -107,17 +109,19 @@ def game_contexts(moves: list[tuple[Color, Point | None]],
     corners = list(Corner)
     wanted: dict[int, list[int]] = {}
     for number, corner in enumerate(corners):
-        for move_number in local.get(corner, ((), False))[0]:
+        for move_number in local.get(corner, ((), False))[0][:limit]:
             wanted.setdefault(move_number, []).append(number)
     out: dict[Corner, list[str]] = {corner: [] for corner in local}
     counts = [0] * 32  # corner * 8 + region * 2 + (0 black, 1 white)
     last = max(wanted, default=0)
+    value = _value
     for move_number, (color, point) in enumerate(moves[:last], start=1):
-        for number in wanted.get(move_number, ()):
-            base = number * 8
+        if move_number in wanted:
             mover = color != "b"
-            out[corners[number]].append("".join(
-                _value(counts[base + 2 * i + mover], counts[base + 2 * i + 1 - mover]) for i in range(4)))
+            for number in wanted[move_number]:
+                m, o = number * 8 + mover, number * 8 + 1 - mover
+                out[corners[number]].append(value(counts[m], counts[o]) + value(counts[m + 2], counts[o + 2])
+                                            + value(counts[m + 4], counts[o + 4]) + value(counts[m + 6], counts[o + 6]))
         if point is not None:
             shift = color != "b"
             for number, index in _REGIONS[point]:
@@ -129,9 +133,11 @@ def game_contexts(moves: list[tuple[Color, Point | None]],
 
 
 def token_contexts(steps: str, contexts: list[str]) -> list[str | None]:
-    """``contexts`` (one per local move) aligned with the tokens of ``steps``: None for each ``XX``."""
+    """``contexts`` (one per local move) aligned with the tokens of ``steps``: None for each ``XX``
+    and for the local moves past the last context given."""
     local = iter(contexts)
     return [None if steps[i : i + 2] == TENUKI else next(local, None) for i in range(0, len(steps), 2)]
+
 
 
 def book_frame(context: str, token: str, reflected: bool, symmetric: bool) -> tuple[str, str]:

@@ -11,15 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from joseki.book.context import ContextKey
+from sqlalchemy import Connection
+
+from joseki.book.context import ContextKey, ContextRanking, context_moves, rank_in_context
 from joseki.book.query import orientation
-from joseki.book.store import ROOT_ID
+from joseki.book.store import ROOT_ID, Store, node_id
 from joseki.book.walk import BookWalk
 from joseki.core.context import book_frame, game_contexts, token_contexts
 from joseki.core.corners import CornerTable
 from joseki.core.geometry import Point
 from joseki.core.priority import Record
-from joseki.core.steps import Color, reflection_needed
+from joseki.core.steps import Color, reflection_needed, swap_token
 
 _RESULT = {"win": 1, "loss": 2, "draw": 3}
 
@@ -73,3 +75,36 @@ def add_counts(total: dict[ContextKey, list[int]], counts: dict[ContextKey, list
         else:
             for i in range(4):
                 kept[i] += sign * row[i]
+
+
+class ContextScorer:
+    """The book's moves after a line, re-ranked by a corner's context (cached per line and context)."""
+
+    def __init__(self, conn: Connection, store: Store, profile: str | None = None) -> None:
+        self.conn, self.store, self.profile = conn, store, profile
+        self.cache: dict[tuple[int, str], dict[str, Record]] = {}
+
+    def played(self, parent: int, context: str) -> dict[str, Record]:
+        """:func:`joseki.book.context.context_moves`, cached."""
+        key = (parent, context)
+        if key not in self.cache:
+            self.cache[key] = context_moves(self.conn, self.store, parent, context, self.profile)
+        return self.cache[key]
+
+    def rank(self, route: BookWalk, index: int, context: str, order: list[str]) -> tuple[ContextRanking, str]:
+        """The ranking of the moves at in-book step ``index`` of ``route`` in ``context`` (game frame),
+        from the context-free ``order``, and the step's own token in the ranking's frame."""
+        base = route.nodes[index - 1] if index else ""
+        parent, frame_context, token = step_key(route, index, context, node_id(base))
+        return rank_in_context(frame_context, order, self.played(parent, frame_context)), token
+
+
+def side_free(moves: list[str]) -> list[str]:
+    """``moves`` in canonical form, duplicates dropped: the ranking as a line with all stones on the diagonal
+    sees it, where a move and its reflection are one (:func:`joseki.book.query.merge_symmetric`)."""
+    out: list[str] = []
+    for move in moves:
+        move = swap_token(move) if move[0] > move[1] else move
+        if move not in out:
+            out.append(move)
+    return out

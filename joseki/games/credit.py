@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from joseki.book.store import node_id
 from joseki.book.context import ContextKey
+from joseki.book.store import node_id
 from joseki.book.walk import Book, BookWalk, walk
 from joseki.core.corners import CornerTable
 from joseki.core.priority import Record

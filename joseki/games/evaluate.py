@@ -8,13 +8,22 @@ played elsewhere since the last local move, the prefix already ends with ``XX``:
 is known, and only the local move itself is predicted. Where the played move is in the book
 and the game has a winner, its priority is taken as the mover's chance to win and scored by
 log-loss against the constant 0.5.
+
+With context (:mod:`joseki.games.context`), the same positions are ranked again by the moves
+played in the corner's whole-board context after that book line, backing off to the
+context-free order where the context has too few games
+(:data:`joseki.book.context.CONTEXT_MIN_GAMES`). Its top-1/top-3 count a move and its reflection
+as one after a line whose stones all lie on the diagonal, as the context-free book does
+(``context_top1``); ``side_top1`` asks for the very point, side included. Coverage is the
+book's and the same with or without context. ``by_index`` gives the figures per local move
+number of the corner (1 = the corner's first stone; the last entry is every later move).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
@@ -28,11 +37,39 @@ from joseki.core.corners import corner_tables
 from joseki.core.geometry import Corner
 from joseki.core.notation import TENUKI
 from joseki.core.priority import log_loss
-from joseki.core.steps import other, swap_token
+from joseki.core.steps import other, reflection_needed, swap_token
+from joseki.games.context import ContextScorer, side_free, table_contexts
 from joseki.games.credit import outcome
 from joseki.sgf.game import read_game
 
 COVERAGE_MOVES = 20
+
+
+@dataclass(slots=True)
+class Counts:
+    """Hits at some positions, without and with context."""
+
+    positions: int = 0
+    top1: int = 0
+    top3: int = 0
+    context_top1: int = 0
+    context_top3: int = 0
+    side_top1: int = 0
+    side_top3: int = 0
+    decided: int = 0
+    """Positions whose context had enough games to decide the order (the others backed off)."""
+    covered: int = 0
+    coverable: int = 0
+
+    def as_json(self) -> dict[str, object]:
+        def ratio(a: int, b: int) -> float | None:
+            return round(a / b, 4) if b else None
+
+        n = self.positions
+        return {"positions": n, "top1": ratio(self.top1, n), "top3": ratio(self.top3, n),
+                "context_top1": ratio(self.context_top1, n), "context_top3": ratio(self.context_top3, n),
+                "side_top1": ratio(self.side_top1, n), "side_top3": ratio(self.side_top3, n),
+                "context_decided": ratio(self.decided, n), "coverage": ratio(self.covered, self.coverable)}
 
 
 @dataclass(slots=True)
@@ -49,6 +86,17 @@ class Evaluation:
     coverable: int = 0
     scored: int = 0
     loss_sum: float = 0.0
+    context: Counts = field(default_factory=Counts)
+    """Every position, with context too."""
+    by_index: dict[int, Counts] = field(default_factory=dict)
+    """The same per local move number (:data:`COVERAGE_MOVES` + 1: every later move)."""
+
+    def at(self, local: int) -> Counts:
+        """The counts of local move number ``local``."""
+        local = min(local, COVERAGE_MOVES + 1)
+        if local not in self.by_index:
+            self.by_index[local] = Counts()
+        return self.by_index[local]
 
     def as_json(self) -> dict[str, object]:
         def ratio(a: float, b: float) -> float | None:
@@ -58,13 +106,16 @@ class Evaluation:
                 "top1": ratio(self.top1_hits, self.positions), "top3": ratio(self.top3_hits, self.positions),
                 "coverage": ratio(self.covered, self.coverable), "scored_moves": self.scored,
                 "logloss": ratio(self.loss_sum, self.scored),
-                "logloss_baseline": round(math.log(2), 4) if self.scored else None}
+                "logloss_baseline": round(math.log(2), 4) if self.scored else None,
+                **{key: value for key, value in self.context.as_json().items() if key.startswith(("context", "side"))},
+                "by_index": [{"local_move": str(k) if k <= COVERAGE_MOVES else f">{COVERAGE_MOVES}",
+                              **self.by_index[k].as_json()} for k in sorted(self.by_index)]}
 
 
 def evaluate(store: Store, paths: Iterable[Path | str], rank: str = "popularity", profile: str | None = None,
              collections: list[str] | None = None, progress: Callable[[int, int], None] | None = None,
-             trace: Callable[[Path, Corner, int, bool], None] | None = None) -> Evaluation:
-    """Replay the games of ``paths`` against the book and measure its predictions.
+             trace: Callable[[Path, Corner, int, bool], None] | None = None, context: bool = True) -> Evaluation:
+    """Replay the games of ``paths`` against the book and measure its predictions (also with ``context``).
 
     ``trace`` is told (file, corner, game move number, whether the book holds the position
     before it) for each local move looked at.
@@ -78,6 +129,7 @@ def evaluate(store: Store, paths: Iterable[Path | str], rank: str = "popularity"
         require_profile(conn, store, profile)
         lookup = Lookup(store, conn, collections)
         book = CachedBook(lookup)
+        scorer = ContextScorer(conn, store, profile) if context else None
 
         def ranked(base: str) -> tuple[list[str], dict[str, float]]:
             if base not in cache:
@@ -94,6 +146,7 @@ def evaluate(store: Store, paths: Iterable[Path | str], rank: str = "popularity"
                 if game.size != 19:
                     raise ValueError("not 19x19")
                 tables = corner_tables(game.moves).values()
+                contexts = iter(table_contexts(game.moves, tables) if scorer is not None else ())
             except ValueError:
                 result.skipped += 1
                 continue
@@ -105,7 +158,7 @@ def evaluate(store: Store, paths: Iterable[Path | str], rank: str = "popularity"
                 result.corners += 1
                 seen = None if trace is None else partial(_tell, trace, path, table.corner, move_numbers(table))
                 _score_corner(walk(book, b.steps, b.first_color, rejoin=False), b.first_color, game.winner,
-                              ranked, result, seen)
+                              ranked, result, seen, scorer, next(contexts, None))
             if progress is not None:
                 progress(done, len(files))
     return result
@@ -137,7 +190,8 @@ class CachedBook:
 
 def _score_corner(route: BookWalk, first: str, winner: str | None,
                   ranked: Callable[[str], tuple[list[str], dict[str, float]]], result: Evaluation,
-                  seen: Callable[[int, bool], None] | None = None) -> None:
+                  seen: Callable[[int, bool], None] | None = None, scorer: ContextScorer | None = None,
+                  contexts: list[str | None] | None = None) -> None:
     steps = route.steps
     local = 0
     for index in range(0, len(steps), 2):
@@ -149,9 +203,12 @@ def _score_corner(route: BookWalk, first: str, winner: str | None,
         in_book = index // 2 <= route.in_book
         if seen is not None:
             seen(index // 2, in_book)
+        at = result.at(local)
         if local <= COVERAGE_MOVES:
             result.coverable += 1
             result.covered += in_book
+            at.coverable += 1
+            at.covered += in_book
         if not in_book:
             if local >= COVERAGE_MOVES:
                 break
@@ -163,6 +220,21 @@ def _score_corner(route: BookWalk, first: str, winner: str | None,
         result.positions += 1
         result.top1_hits += order[:1] == [token]
         result.top3_hits += token in order[:3]
+        for counts in (result.context, at):
+            counts.positions += 1
+            counts.top1 += order[:1] == [token]
+            counts.top3 += token in order[:3]
+        context = contexts[index // 2] if contexts is not None and index // 2 < len(contexts) else None
+        if scorer is not None and context is not None:
+            ranking, side_token = scorer.rank(route, index // 2, context, order)
+            moves = ranking.moves
+            same = side_free(moves) if reflection_needed(base) is None else moves
+            for counts in (result.context, at):
+                counts.decided += ranking.used == "context"
+                counts.context_top1 += same[:1] == [token]
+                counts.context_top3 += token in same[:3]
+                counts.side_top1 += moves[:1] == [side_token]
+                counts.side_top3 += side_token in moves[:3]
         won = outcome(mover, winner)
         if token in priorities and won in ("win", "loss"):
             result.scored += 1

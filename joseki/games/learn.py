@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from joseki.book.importer import expand_paths
 from joseki.book.context import ContextKey, add_context_records, total_context_records
+from joseki.book.importer import expand_paths
 from joseki.book.index import BookIndex
 from joseki.book.stats import add_records, claim_games, profile_id
 from joseki.book.store import Store

@@ -24,8 +24,8 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from joseki.book.importer import FileReport, expand_paths, import_forest
 from joseki.book.context import ContextKey, add_context_records
+from joseki.book.importer import FileReport, expand_paths, import_forest
 from joseki.book.index import BookIndex
 from joseki.book.stats import add_records, claim_games, drop_empty, profile_id
 from joseki.book.store import Store, node_id
