@@ -26,12 +26,23 @@ from joseki.core.steps import Color, reflection_needed, swap_token
 _RESULT = {"win": 1, "loss": 2, "draw": 3}
 
 
-def table_contexts(moves: list[tuple[Color, Point | None]], tables: Iterable[CornerTable]) -> list[list[str | None]]:
+NO_CONTEXT = "----"
+"""A token without a context (an ``XX``, or past :data:`joseki.core.context.CONTEXT_STEPS`) in a packed string."""
+
+
+def table_contexts(moves: list[tuple[Color, Point | None]], tables: Iterable[CornerTable]) -> list[str]:
     """For each corner with local moves (in the order of :func:`joseki.games.credit.table_corners`), the
-    signature before each token of its string (None for an ``XX``)."""
+    signature before each token of its string, packed four characters a token (one string a corner
+    keeps tens of thousands of mined games small): read it with :func:`context_at`."""
     active = [t for t in tables if t.builder.first_color is not None]
     found = game_contexts(moves, {t.corner: ([n for n, _, _ in t.moves], bool(t.builder.swap)) for t in active})
-    return [token_contexts(t.builder.steps, found[t.corner]) for t in active]
+    return ["".join(c or NO_CONTEXT for c in token_contexts(t.builder.steps, found[t.corner])) for t in active]
+
+
+def context_at(packed: str, index: int) -> str | None:
+    """The context of token ``index`` in a :func:`table_contexts` string, if it has one."""
+    context = packed[4 * index : 4 * index + 4]
+    return None if len(context) < 4 or context == NO_CONTEXT else context
 
 
 def step_key(route: BookWalk, index: int, context: str, parent: int) -> ContextKey:
@@ -47,11 +58,11 @@ def step_key(route: BookWalk, index: int, context: str, parent: int) -> ContextK
 
 
 def credit_contexts(out: dict[ContextKey, list[int]], route: BookWalk, credits: list[tuple[int, str]],
-                    contexts: list[str | None]) -> None:
+                    contexts: str) -> None:
     """Add one corner's credits (:func:`joseki.games.credit.route_credits`) by context to ``out``:
     [games, wins, losses, draws] per key, the game counted once per key."""
     for index, (_, result) in enumerate(credits):
-        context = contexts[index] if index < len(contexts) else None
+        context = context_at(contexts, index)
         if context is None:
             continue
         key = step_key(route, index, context, credits[index - 1][0] if index else ROOT_ID)

@@ -50,7 +50,7 @@ def route_credits(route: BookWalk, first: Color, winner: Color) -> list[tuple[in
 
 
 def game_records(book: Book, corners: Iterable[tuple[str, Color]], winner: Color | None,
-                 contexts: Sequence[list[str | None]] | None = None,
+                 contexts: Sequence[str] | None = None,
                  context_out: dict[ContextKey, list[int]] | None = None) -> tuple[dict[int, Record], int]:
     """Each credited node's record from one game whose corners are (canonical string, first colour),
     and how many of those corners were credited at all.

@@ -38,7 +38,7 @@ from joseki.core.geometry import Corner
 from joseki.core.notation import TENUKI
 from joseki.core.priority import log_loss
 from joseki.core.steps import other, reflection_needed, swap_token
-from joseki.games.context import ContextScorer, side_free, table_contexts
+from joseki.games.context import ContextScorer, context_at, side_free, table_contexts
 from joseki.games.credit import outcome
 from joseki.sgf.game import read_game
 
@@ -191,7 +191,7 @@ class CachedBook:
 def _score_corner(route: BookWalk, first: str, winner: str | None,
                   ranked: Callable[[str], tuple[list[str], dict[str, float]]], result: Evaluation,
                   seen: Callable[[int, bool], None] | None = None, scorer: ContextScorer | None = None,
-                  contexts: list[str | None] | None = None) -> None:
+                  contexts: str | None = None) -> None:
     steps = route.steps
     local = 0
     for index in range(0, len(steps), 2):
@@ -224,7 +224,7 @@ def _score_corner(route: BookWalk, first: str, winner: str | None,
             counts.positions += 1
             counts.top1 += order[:1] == [token]
             counts.top3 += token in order[:3]
-        context = contexts[index // 2] if contexts is not None and index // 2 < len(contexts) else None
+        context = None if contexts is None else context_at(contexts, index // 2)
         if scorer is not None and context is not None:
             ranking, side_token = scorer.rank(route, index // 2, context, order)
             moves = ranking.moves

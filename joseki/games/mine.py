@@ -53,7 +53,7 @@ class MinedGame:
     skipped: str | None = None
     corners: list[tuple[str, Color]] = field(default_factory=list)
     """(play-step string, first colour) of each corner with local moves."""
-    contexts: list[list[str | None]] = field(default_factory=list)
+    contexts: list[str] = field(default_factory=list)
     """Each of those corners' context before each step (:func:`joseki.games.context.table_contexts`)."""
 
 
