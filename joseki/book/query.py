@@ -66,6 +66,8 @@ class Candidate:
     sources: dict[str, str | None] = field(default_factory=dict)
     """Each collection holding the move and its verdict (None: silent); ``category`` is their
     :func:`~joseki.core.category.combined` verdict, what ordering and priority use."""
+    context_games: int | None = None
+    """Games that played the move in the corner's whole-board context (:mod:`joseki.book.context_next`)."""
 
     @property
     def label(self) -> str:
@@ -85,6 +87,7 @@ class Candidate:
                 "category": self.category, "categories": dict(self.sources), "category_label": self.label,
                 "games": self.record.games, "corners": self.record.corners, "wins": self.record.wins,
                 "win_rate": None if rate is None else round(rate, 4), "conditions": self.conditions,
+                **({} if self.context_games is None else {"context_games": self.context_games}),
                 "favourability": None if self.favour is None else {**self.favour.as_json(),
                                                                    "mover": round(self.mover_favour or 0.0, 4)}}
 
@@ -113,6 +116,11 @@ class CornerAnswer:
     stones: dict[Point, Color] = field(default_factory=dict)
     sgf: bool = False
     """Whether the caller typed SGF points, so moves are shown that way."""
+    context: str | None = None
+    """The corner's whole-board context signature when the board was known (:mod:`joseki.core.context`)."""
+    statistics: str | None = None
+    """Which statistics ordered the candidates then: ``context`` or ``back-off`` (too few games in it)."""
+    context_games: int = 0
 
     def line(self, steps: str, reflected: bool = False) -> str:
         """The moves of a canonical step string of this corner (``Q16 R14``), for people to read."""
@@ -130,6 +138,8 @@ class CornerAnswer:
             data.update(left_at=self.left_at, left_move=self.left_move, left_move_number=self.left_move_number)
         if self.via is not None:
             data["book_position_steps"] = self.via
+        if self.statistics is not None:
+            data.update(context=self.context, statistics=self.statistics, context_games=self.context_games)
         return data
 
 
@@ -370,11 +380,18 @@ def next_moves(store: Store, moves: list[str] | None = None, steps: str | None =
 
 
 def next_in_game(store: Store, played: list[tuple[Color, Point | None]], options: Options = Options(),
-                 collections: list[str] | None = None) -> list[CornerAnswer]:
-    """Every corner's state and candidates after the moves of a game (all four corners)."""
+                 collections: list[str] | None = None, context: bool = False) -> list[CornerAnswer]:
+    """Every corner's state and candidates after the moves of a game (all four corners);
+    with ``context``, ranked by each corner's whole-board context (:mod:`joseki.book.context_next`)."""
     next_color = other(played[-1][0]) if played else "b"
     with store.read() as conn:
         require_profile(conn, store, options.profile)
         lookup = Lookup(store, conn, collections)
-        return [answer_table(lookup, table, next_color, options) for table in corner_tables(played).values()]
+        asked = replace(options, top=None) if context else options
+        answers = [answer_table(lookup, table, next_color, asked) for table in corner_tables(played).values()]
+        if context:
+            from joseki.book.context_next import apply_context  # it builds on this module
+
+            apply_context(conn, store, answers, played, options.profile, options.top)
+        return answers
 

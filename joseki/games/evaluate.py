@@ -88,6 +88,7 @@ class Evaluation:
     loss_sum: float = 0.0
     context: Counts = field(default_factory=Counts)
     """Every position, with context too."""
+    with_context: bool = False
     by_index: dict[int, Counts] = field(default_factory=dict)
     """The same per local move number (:data:`COVERAGE_MOVES` + 1: every later move)."""
 
@@ -107,7 +108,8 @@ class Evaluation:
                 "coverage": ratio(self.covered, self.coverable), "scored_moves": self.scored,
                 "logloss": ratio(self.loss_sum, self.scored),
                 "logloss_baseline": round(math.log(2), 4) if self.scored else None,
-                **{key: value for key, value in self.context.as_json().items() if key.startswith(("context", "side"))},
+                **{key: value for key, value in self.context.as_json().items()
+                   if self.with_context and key.startswith(("context", "side"))},
                 "by_index": [{"local_move": str(k) if k <= COVERAGE_MOVES else f">{COVERAGE_MOVES}",
                               **self.by_index[k].as_json()} for k in sorted(self.by_index)]}
 
@@ -130,6 +132,7 @@ def evaluate(store: Store, paths: Iterable[Path | str], rank: str = "popularity"
         lookup = Lookup(store, conn, collections)
         book = CachedBook(lookup)
         scorer = ContextScorer(conn, store, profile) if context else None
+        result.with_context = context
 
         def ranked(base: str) -> tuple[list[str], dict[str, float]]:
             if base not in cache:
