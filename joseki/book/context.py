@@ -5,9 +5,9 @@
 signature, the move) in ``context_stats`` (:mod:`joseki.core.context`, move and context in the
 book line's frame, :func:`joseki.core.context.book_frame`). A query for a corner whose whole
 board is known ranks the book's moves by the games played in that context when the context
-has at least :data:`CONTEXT_MIN_GAMES` games after that line; otherwise it **backs off** to the
-context-free order. Moves never played in the context keep their context-free order after
-the ones that were (a tenuki is never credited to a context, so it comes after them too).
+has at least :data:`CONTEXT_MIN_GAMES` games after that line, smoothed towards the context-free
+popularity (:func:`rank_in_context`); otherwise it **backs off** to the context-free order. A
+tenuki is never credited to a context, so it keeps only its share of that popularity.
 """
 
 from __future__ import annotations
@@ -20,9 +20,12 @@ from sqlalchemy import Connection, bindparam, select, update
 from joseki.book.stats import GLOBAL
 from joseki.book.store import FAST_DIALECTS, Store, batched, insert_rows
 from joseki.core.priority import Record
+from joseki.core.steps import swap_token
 
 CONTEXT_MIN_GAMES = 10
 """Games a (book line, context) needs before its statistics replace the context-free ones."""
+CONTEXT_PRIOR_GAMES = 10
+"""How many games' weight the context-free popularity keeps once a context decides (smoothing)."""
 
 ContextKey = tuple[int, str, str]
 """(node id of the book line before the move, context signature, move token)."""
@@ -98,19 +101,36 @@ class ContextRanking:
     """Games per move in the context (moves in the context's frame)."""
 
 
-def rank_in_context(context: str, order: Sequence[str], played: dict[str, Record],
-                    min_games: int = CONTEXT_MIN_GAMES) -> ContextRanking:
+def rank_in_context(context: str, order: Sequence[str], played: dict[str, Record], min_games: int | None = None,
+                    prior: dict[str, float] | None = None, symmetric: bool = False) -> ContextRanking:
     """``order`` (the context-free ranking) re-ranked by ``played`` (:func:`context_moves`) with back-off.
 
-    Moves played in the context come first, most played first (ties: the context-free
-    order); the moves of ``order`` follow. A move played in the context but absent from
-    ``order`` (possible only in the context's own reflection of a symmetric line) is kept.
+    Below ``min_games`` (:data:`CONTEXT_MIN_GAMES`) games in the context, ``order`` is kept.
+    Otherwise each move scores its share of the context's games, smoothed towards its share
+    of the context-free popularity ``prior`` (book paths plus games, as ``next`` ranks) with
+    the weight of :data:`CONTEXT_PRIOR_GAMES` games: (n + K q) / (N + K). Without ``prior``, the
+    moves of ``order`` count as equally popular. After a line whose stones all lie on the
+    diagonal (``symmetric``), a move of ``order`` stands for itself and its reflection, each with
+    half its popularity: the context decides the side.
     """
+    limit = CONTEXT_MIN_GAMES if min_games is None else min_games
     games = sum(r.games for r in played.values())
     counts = {move: r.games for move, r in played.items()}
-    if games < min_games:
+    if games < limit:
         return ContextRanking(context, list(order), "back-off", games, counts)
+    weights = {m: float(prior.get(m, 0.0)) if prior is not None else 1.0 for m in order}
+    if symmetric:
+        for m in list(weights):
+            if m[0] != m[1]:
+                weights[m] /= 2
+                weights[swap_token(m)] = weights[m]
+    total = sum(weights.values()) or 1.0
     place = {move: i for i, move in enumerate(order)}
-    ranked = sorted(counts, key=lambda m: (-counts[m], place.get(m, len(place)), m))
-    seen = set(ranked)
-    return ContextRanking(context, ranked + [m for m in order if m not in seen], "context", games, counts)
+    moves = set(weights) | set(counts)
+    k = CONTEXT_PRIOR_GAMES
+
+    def score(m: str) -> tuple[float, int, str]:
+        share = (counts.get(m, 0) + k * weights.get(m, 0.0) / total) / (games + k)
+        return (-share, place.get(m, place.get(swap_token(m), len(place))), m)
+
+    return ContextRanking(context, sorted(moves, key=score), "context", games, counts)

@@ -19,6 +19,7 @@ from sqlalchemy import Connection
 from joseki.book.context import context_moves, rank_in_context
 from joseki.book.query import Candidate, CornerAnswer
 from joseki.book.store import Store, node_id
+from joseki.core.category import NEVER_FIRST
 from joseki.core.context import book_frame, signature
 from joseki.core.geometry import Point
 from joseki.core.notation import format_gtp_vertex, format_sgf_point
@@ -54,7 +55,8 @@ def _rerank(conn: Connection, store: Store, answer: CornerAnswer, stones: list[t
         return swap_token(token) if flip else token
 
     by_token = {in_frame(c.token): c for c in answer.candidates}
-    ranking = rank_in_context(frame_context, list(by_token), played)
+    popularity = {token: float(c.paths + c.record.games) for token, c in by_token.items()}
+    ranking = rank_in_context(frame_context, list(by_token), played, prior=popularity, symmetric=symmetric)
     answer.context, answer.statistics, answer.context_games = frame_context, ranking.used, ranking.games
     for shown in answer.candidates:
         shown.context_games = ranking.played.get(in_frame(shown.token), 0)
@@ -72,7 +74,9 @@ def _rerank(conn: Connection, store: Store, answer: CornerAnswer, stones: list[t
             cand.context_games = ranking.played.get(move, 0)
             ordered.append(cand)
             taken.add(id(cand))
-    answer.candidates = ordered + [c for c in answer.candidates if id(c) not in taken]
+    rest = ordered + [c for c in answer.candidates if id(c) not in taken]
+    answer.candidates = [c for c in rest if c.category not in NEVER_FIRST] + [c for c in rest
+                                                                              if c.category in NEVER_FIRST]
 
 
 def _move_to(cand: Candidate, token: str, answer: CornerAnswer) -> None:

@@ -102,12 +102,15 @@ class ContextScorer:
             self.cache[key] = context_moves(self.conn, self.store, parent, context, self.profile)
         return self.cache[key]
 
-    def rank(self, route: BookWalk, index: int, context: str, order: list[str]) -> tuple[ContextRanking, str]:
+    def rank(self, route: BookWalk, index: int, context: str, order: list[str],
+             popularity: dict[str, float] | None = None) -> tuple[ContextRanking, str]:
         """The ranking of the moves at in-book step ``index`` of ``route`` in ``context`` (game frame),
-        from the context-free ``order``, and the step's own token in the ranking's frame."""
+        from the context-free ``order`` and ``popularity``, and the step's own token in the ranking's frame."""
         base = route.nodes[index - 1] if index else ""
         parent, frame_context, token = step_key(route, index, context, node_id(base))
-        return rank_in_context(frame_context, order, self.played(parent, frame_context)), token
+        ranking = rank_in_context(frame_context, order, self.played(parent, frame_context), prior=popularity,
+                                  symmetric=reflection_needed(base) is None)
+        return ranking, token
 
 
 def side_free(moves: list[str]) -> list[str]:

@@ -126,7 +126,7 @@ def evaluate(store: Store, paths: Iterable[Path | str], rank: str = "popularity"
     options = Options(rank=rank, profile=profile)
     order = rank_key(rank)
     result = Evaluation()
-    cache: dict[str, tuple[list[str], dict[str, float]]] = {}
+    cache: dict[str, tuple[list[str], dict[str, float], dict[str, float]]] = {}
     with store.read() as conn:
         require_profile(conn, store, profile)
         lookup = Lookup(store, conn, collections)
@@ -134,13 +134,14 @@ def evaluate(store: Store, paths: Iterable[Path | str], rank: str = "popularity"
         scorer = ContextScorer(conn, store, profile) if context else None
         result.with_context = context
 
-        def ranked(base: str) -> tuple[list[str], dict[str, float]]:
+        def ranked(base: str) -> tuple[list[str], dict[str, float], dict[str, float]]:
             if base not in cache:
                 rows = book_candidates(lookup, base, lookup.children(base, profile), options)
                 cands = [Candidate(ch.token, ch.token, None, ch.paths, prio, ch.category, record)
                          for ch, record, prio in rows]
                 cands.sort(key=order)
-                cache[base] = ([c.token for c in cands], {c.token: c.priority for c in cands})
+                cache[base] = ([c.token for c in cands], {c.token: c.priority for c in cands},
+                               {c.token: float(c.paths + c.record.games) for c in cands})
             return cache[base]
 
         for done, path in enumerate(files, start=1):
@@ -192,7 +193,7 @@ class CachedBook:
 
 
 def _score_corner(route: BookWalk, first: str, winner: str | None,
-                  ranked: Callable[[str], tuple[list[str], dict[str, float]]], result: Evaluation,
+                  ranked: Callable[[str], tuple[list[str], dict[str, float], dict[str, float]]], result: Evaluation,
                   seen: Callable[[int, bool], None] | None = None, scorer: ContextScorer | None = None,
                   contexts: str | None = None) -> None:
     steps = route.steps
@@ -219,7 +220,7 @@ def _score_corner(route: BookWalk, first: str, winner: str | None,
         base = route.nodes[index // 2 - 1] if index else ""
         if base != steps[:index] and orientation(base, steps[:index]):
             token = swap_token(token)
-        order, priorities = ranked(base)
+        order, priorities, popularity = ranked(base)
         result.positions += 1
         result.top1_hits += order[:1] == [token]
         result.top3_hits += token in order[:3]
@@ -229,7 +230,7 @@ def _score_corner(route: BookWalk, first: str, winner: str | None,
             counts.top3 += token in order[:3]
         context = None if contexts is None else context_at(contexts, index // 2)
         if scorer is not None and context is not None:
-            ranking, side_token = scorer.rank(route, index // 2, context, order)
+            ranking, side_token = scorer.rank(route, index // 2, context, order, popularity)
             moves = ranking.moves
             same = side_free(moves) if reflection_needed(base) is None else moves
             for counts in (result.context, at):
