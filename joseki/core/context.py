@@ -95,6 +95,8 @@ def _regions() -> dict[Point, tuple[tuple[int, int], ...]]:
 
 
 _REGIONS = _regions()
+_SLOTS = tuple({p: tuple(n * 8 + 2 * i + shift for n, i in found) for p, found in _REGIONS.items()} for shift in (0, 1))
+"""For black (0) and white (1), the counters of :func:`game_contexts` a stone on each point adds to."""
 
 
 def game_contexts(moves: list[tuple[Color, Point | None]], local: dict[Corner, tuple[list[int], bool]],
@@ -114,7 +116,7 @@ def game_contexts(moves: list[tuple[Color, Point | None]], local: dict[Corner, t
     out: dict[Corner, list[str]] = {corner: [] for corner in local}
     counts = [0] * 32  # corner * 8 + region * 2 + (0 black, 1 white)
     last = max(wanted, default=0)
-    value = _value
+    value, slots = _value, _SLOTS
     for move_number, (color, point) in enumerate(moves[:last], start=1):
         if move_number in wanted:
             mover = color != "b"
@@ -123,9 +125,8 @@ def game_contexts(moves: list[tuple[Color, Point | None]], local: dict[Corner, t
                 out[corners[number]].append(value(counts[m], counts[o]) + value(counts[m + 2], counts[o + 2])
                                             + value(counts[m + 4], counts[o + 4]) + value(counts[m + 6], counts[o + 6]))
         if point is not None:
-            shift = color != "b"
-            for number, index in _REGIONS[point]:
-                counts[number * 8 + 2 * index + shift] += 1
+            for slot in slots[color != "b"][point]:
+                counts[slot] += 1
     for corner, (_, reflected) in local.items():
         if reflected:
             out[corner] = [reflect_context(c) for c in out[corner]]
