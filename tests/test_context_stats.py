@@ -85,7 +85,7 @@ def top_right(store: Store, moves: list[str]) -> dict[str, object]:
 def test_next_on_a_whole_board_ranks_by_context_and_picks_the_side(starter: Store, tmp_path: Path) -> None:
     learnt_openings(starter, tmp_path)
     answer = top_right(starter, OPENING[:3])
-    assert (answer["statistics"], answer["context"], answer["context_games"]) == ("context", "m..o", 10)
+    assert (answer["statistics"], answer["context"], answer["context_games"]) == ("context", "m..o", CONTEXT_MIN_GAMES)
     first = answer["candidates"][0]  # type: ignore[index]
     assert (first["move"], first["context_games"]) == ("R14", CONTEXT_MIN_GAMES)
     # the same board reflected across the top-right diagonal: the approach moves to the top side
@@ -105,7 +105,7 @@ def test_next_sgf_shows_the_statistics_used(starter: Store, tmp_path: Path) -> N
     assert corners["top-right"]["statistics"] == "context"
     assert corners["top-right"]["candidates"][0]["move"] == "R14"
     text = joseki("next", "--sgf", str(game), db=starter.url).stdout
-    assert "ranked by the whole-board context m..o (10 games)" in text
+    assert f"ranked by the whole-board context m..o ({CONTEXT_MIN_GAMES} games)" in text
 
 
 def test_mine_after_learn_gives_the_context_statistics_of_mine_alone(new_db: Callable[..., str]) -> None:

@@ -22,7 +22,7 @@ from joseki.book.store import FAST_DIALECTS, Store, batched, insert_rows
 from joseki.core.priority import Record
 from joseki.core.steps import swap_token
 
-CONTEXT_MIN_GAMES = 10
+CONTEXT_MIN_GAMES = 5
 """Games a (book line, context) needs before its statistics replace the context-free ones."""
 CONTEXT_PRIOR_GAMES = 10
 """How many games' weight the context-free popularity keeps once a context decides (smoothing)."""
