@@ -106,6 +106,11 @@ def test_next_sgf_shows_the_statistics_used(starter: Store, tmp_path: Path) -> N
     assert corners["top-right"]["candidates"][0]["move"] == "R14"
     text = joseki("next", "--sgf", str(game), db=starter.url).stdout
     assert f"ranked by the whole-board context m..o ({CONTEXT_MIN_GAMES} games)" in text
+    typed = json.loads(joseki("next", *OPENING[:3], "--json", db=starter.url).stdout)["corners"]
+    assert [(c["statistics"], c["candidates"][0]["move"]) for c in typed if c["corner"] == "top-right"] == [
+        ("context", "R14")]
+    steps = json.loads(joseki("next", "--steps", "DD", "--json", db=starter.url).stdout)["corners"]
+    assert "statistics" not in steps[0]  # a lone corner: no whole board, no context
 
 
 def test_mine_after_learn_gives_the_context_statistics_of_mine_alone(new_db: Callable[..., str]) -> None:

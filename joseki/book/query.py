@@ -361,8 +361,9 @@ def check_legal(played: list[tuple[Color, Point | None]], tokens: list[str]) -> 
 
 def next_moves(store: Store, moves: list[str] | None = None, steps: str | None = None, first: Color = "b",
                corner: Corner = Corner.TOP_RIGHT, options: Options = Options(),
-               collections: list[str] | None = None) -> list[CornerAnswer]:
-    """The book's answer for every corner of ``moves`` (or for ``steps`` in ``corner``)."""
+               collections: list[str] | None = None, context: bool = False) -> list[CornerAnswer]:
+    """The book's answer for every corner of ``moves`` (or for ``steps`` in ``corner``); with ``context``,
+    moves from the empty board are a whole board and ranked by it (:mod:`joseki.book.context_next`)."""
     with store.read() as conn:
         require_profile(conn, store, options.profile)
         lookup = Lookup(store, conn, collections)
@@ -376,7 +377,13 @@ def next_moves(store: Store, moves: list[str] | None = None, steps: str | None =
         if not active:
             next_color = other(played[-1][0]) if played else first
             return [answer_corner(lookup, corner, "", False, next_color, options)]
-        return [answer_table(lookup, table, first, options) for table in active]
+        if not context:
+            return [answer_table(lookup, table, first, options) for table in active]
+        answers = [answer_table(lookup, table, first, replace(options, top=None)) for table in active]
+        from joseki.book.context_next import apply_context  # it builds on this module
+
+        apply_context(conn, store, answers, played, options.profile, options.top)
+        return answers
 
 
 def next_in_game(store: Store, played: list[tuple[Color, Point | None]], options: Options = Options(),

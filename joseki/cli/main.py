@@ -158,7 +158,8 @@ def next_command(
         if played is not None:
             answers = next_in_game(store, played, options, collection, context=True)
         else:
-            answers = next_moves(store, moves, steps, first_color, where, options, collection)
+            answers = next_moves(store, moves, steps, first_color, where, options, collection,
+                                 context=steps is None)
     if as_json:
         out.print_json(data={"corners": [a.as_json() for a in answers]})
         return
