@@ -14,8 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
+from weakref import WeakKeyDictionary
 
-from sqlalchemy import Connection, bindparam, select, update
+from sqlalchemy import Connection, Select, bindparam, select, update
 
 from joseki.book.stats import GLOBAL
 from joseki.book.store import FAST_DIALECTS, Store, batched, insert_rows
@@ -72,16 +74,28 @@ def total_context_records(games: Iterable[dict[ContextKey, Record]]) -> dict[Con
     return total
 
 
+_STATEMENTS: WeakKeyDictionary[Store, Select[Any]] = WeakKeyDictionary()
+
+
+def _moves_statement(store: Store) -> Select[Any]:
+    """The context query, built once per store (building it costs more than running it)."""
+    if store not in _STATEMENTS:
+        cs, p = store.tables["context_stats"], store.tables["profile"]
+        _STATEMENTS[store] = (
+            select(p.c.name, cs.c.move, cs.c.games, cs.c.wins, cs.c.losses, cs.c.draws)
+            .join(p, p.c.id == cs.c.profile_id)
+            .where(cs.c.parent_id == bindparam("parent"), cs.c.context == bindparam("context"),
+                   p.c.name.in_(bindparam("names", expanding=True))))
+    return _STATEMENTS[store]
+
+
 def context_moves(conn: Connection, store: Store, parent: int, context: str,
                   profile: str | None = None) -> dict[str, Record]:
     """The moves played after book line ``parent`` in ``context``: the profile's, else the global ones."""
-    cs, p = store.tables["context_stats"], store.tables["profile"]
     names = [GLOBAL] if not profile or profile == GLOBAL else [profile, GLOBAL]
-    query = (select(p.c.name, cs.c.move, cs.c.games, cs.c.wins, cs.c.losses, cs.c.draws)
-             .join(p, p.c.id == cs.c.profile_id)
-             .where(cs.c.parent_id == parent, cs.c.context == context, p.c.name.in_(names)))
     found: dict[str, dict[str, Record]] = {name: {} for name in names}
-    for name, move, g, w, lo, d in conn.execute(query):
+    for name, move, g, w, lo, d in conn.execute(_moves_statement(store),
+                                                {"parent": parent, "context": context, "names": names}):
         if g > 0:
             found[name][move] = Record(g, w, lo, d)
     return found[names[0]] if found[names[0]] or len(names) == 1 else found[GLOBAL]
