@@ -1,7 +1,8 @@
 """Learning from finished games: credit each in-book step of each corner to the player who chose it.
 
 Worker processes read the games and find their credits (:mod:`joseki.games.credit`) against an
-in-memory index of the book; the parent writes them in batches, one transaction per batch
+in-memory index of the book (also by each corner's whole-board context, :mod:`joseki.games.context`);
+the parent writes them in batches, one transaction per batch
 that also records the batch's games as learnt. A killed run therefore leaves whole batches
 learnt and nothing half-written, and running it again learns the rest. A game already learnt
 under the profile (same moves and result, :attr:`joseki.sgf.game.Game.key`) is a duplicate and

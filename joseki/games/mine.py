@@ -5,7 +5,8 @@ every prefix of at most :data:`MINE_DEPTH` steps, the games that played it. Pref
 at least ``min_games`` games form the book (they are prefix-closed, since a prefix is played
 at least as often as its continuations), and its leaves become the collection's records.
 Then the games are credited exactly as ``learn`` credits them (:mod:`joseki.games.credit`),
-against the whole book with the new collection in it, and count as learnt under the profile.
+against the whole book with the new collection in it (and by context, :mod:`joseki.games.context`),
+and count as learnt under the profile.
 A game learnt there before is moved from the book before this run to the book after it: its
 credits against the old book are taken back and its credits against the new one added (they
 differ where the new lines take a corner further, or give a step a line of its own where it
