@@ -138,8 +138,8 @@ def test_default_database_lives_in_the_user_data_dir(tmp_path: Path) -> None:
 
 def test_db_upgrade_on_a_new_file(new_db: Callable[..., str]) -> None:
     db = new_db("new")
-    head = head_revision()
     result = joseki("db", "upgrade", db=db)
+    head = head_revision()
     assert result.returncode == 0 and f"empty -> {head}" in result.stdout
     again = joseki("db", "upgrade", db=db)
     assert f"{head} -> {head}" in again.stdout

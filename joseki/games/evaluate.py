@@ -7,7 +7,10 @@ ranks them; a hit is the played move among the first one or three. When the move
 played elsewhere since the last local move, the prefix already ends with ``XX``: that much
 is known, and only the local move itself is predicted. Where the played move is in the book
 and the game has a winner, its priority is taken as the mover's chance to win and scored by
-log-loss against the constant 0.5.
+log-loss against the constant 0.5. Beside it, the priority *relative to the alternatives*: the
+played move's priority minus the mean priority of the book's candidates there, taken as
+``0.5 + difference`` (the question a player choosing among book moves asks), and the mover's win
+rate when the played move's priority was above, or below, that mean.
 
 With context (:mod:`joseki.games.context`), the same positions are ranked again by the moves
 played in the corner's whole-board context after that book line, backing off to the
@@ -86,6 +89,12 @@ class Evaluation:
     coverable: int = 0
     scored: int = 0
     loss_sum: float = 0.0
+    relative_loss_sum: float = 0.0
+    ahead: int = 0
+    """Scored moves whose priority was above the mean of the candidates; :attr:`ahead_wins` of them won."""
+    ahead_wins: int = 0
+    behind: int = 0
+    behind_wins: int = 0
     context: Counts = field(default_factory=Counts)
     """Every position, with context too."""
     with_context: bool = False
@@ -108,6 +117,9 @@ class Evaluation:
                 "coverage": ratio(self.covered, self.coverable), "scored_moves": self.scored,
                 "logloss": ratio(self.loss_sum, self.scored),
                 "logloss_baseline": round(math.log(2), 4) if self.scored else None,
+                "logloss_relative": ratio(self.relative_loss_sum, self.scored),
+                "ahead": self.ahead, "win_rate_ahead": ratio(self.ahead_wins, self.ahead),
+                "behind": self.behind, "win_rate_behind": ratio(self.behind_wins, self.behind),
                 **{key: value for key, value in self.context.as_json().items()
                    if self.with_context and key.startswith(("context", "side"))},
                 "by_index": [{"local_move": str(k) if k <= COVERAGE_MOVES else f">{COVERAGE_MOVES}",
@@ -243,3 +255,11 @@ def _score_corner(route: BookWalk, first: str, winner: str | None,
         if token in priorities and won in ("win", "loss"):
             result.scored += 1
             result.loss_sum += log_loss(priorities[token], won == "win")
+            relative = priorities[token] - sum(priorities.values()) / len(priorities)
+            result.relative_loss_sum += log_loss(0.5 + relative, won == "win")
+            if relative > 1e-9:
+                result.ahead += 1
+                result.ahead_wins += won == "win"
+            elif relative < -1e-9:
+                result.behind += 1
+                result.behind_wins += won == "win"
