@@ -1,6 +1,6 @@
 """The package's layers, read from the import statements: inner layers never import outer ones.
 
-Innermost first: ``core``, ``sgf``, ``book``, ``games``, ``engine``, ``cli``. A module may
+Innermost first: ``core``, ``sgf``, ``book``, ``games``, ``engine``, ``web``, ``cli``. A module may
 import its own layer and those before it; ``core`` imports nothing outside the standard
 library. Every import counts, including those inside functions.
 """
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "joseki"
-LAYERS = ("core", "sgf", "book", "games", "engine", "cli")
+LAYERS = ("core", "sgf", "book", "games", "engine", "web", "cli")
 THIRD_PARTY_ALLOWED = {
     "core": set(),
     "sgf": {"sgfmill"},

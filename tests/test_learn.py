@@ -28,6 +28,7 @@ from joseki.sgf.game import read_game
 
 from .conftest import GAMES, KOGO, need
 from .games import write_game
+from .test_gamerefs import refs_table
 
 KGS = GAMES / "kgs-highdan-2019-04"
 
@@ -189,10 +190,13 @@ def test_a_killed_learn_can_be_resumed(tmp_path: Path, new_db: Callable[..., str
     proc.wait()
     with Store(db).read() as conn:
         learnt = conn.exec_driver_sql("SELECT count(*) FROM learnt_game").scalar_one()
+        recorded = conn.exec_driver_sql("SELECT count(*) FROM game_record").scalar_one()
     assert 0 < learnt < 502 and learnt % 25 == 0
+    assert recorded == learnt  # the games behind the positions went in with their batches' credits
     resumed = run_learn(db, games)
     out, err = resumed.communicate(timeout=300)
     assert resumed.returncode == 0, err
     assert json.loads(out)["duplicates"] == learnt
     learn(reference, [games], workers=1)
     assert stats_table(Store(db)) == stats_table(reference)
+    assert refs_table(Store(db)) == refs_table(reference)

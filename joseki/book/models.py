@@ -160,6 +160,37 @@ judged_game = Table(
 )
 """The games whose corners were judged into a profile's local outcomes, by key (a second judging adds nothing)."""
 
+game_record = Table(
+    "game_record", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("game_key", String(32), unique=True, nullable=False),
+    Column("source", Text, nullable=False),
+    Column("black", String(200), nullable=False),
+    Column("white", String(200), nullable=False),
+    Column("black_rank", String(4), nullable=False),
+    Column("white_rank", String(4), nullable=False),
+    Column("date", String(10), nullable=False),
+    Column("result", String(40), nullable=False),
+    Column("moves", Integer, nullable=False),
+    Column("strength", Integer),
+)
+"""A learnt or mined game's facts, once per game (:mod:`joseki.book.gamerefs`): players, ranks
+('' unknown), ISO date ('' unknown), result, the SGF file (absolute path), main-line moves, and
+the strength the ``strongest`` order sorts by (:func:`joseki.core.gameinfo.strength`)."""
+
+game_ref = Table(
+    "game_ref", metadata,
+    Column("profile_id", Integer, ForeignKey("profile.id", ondelete="CASCADE"), primary_key=True),
+    Column("node_id", BigInteger, ForeignKey("node.id"), primary_key=True),
+    Column("game_id", Integer, ForeignKey("game_record.id", ondelete="CASCADE"), primary_key=True),
+    Column("move_number", Integer, nullable=False),
+    Column("corner", Integer, nullable=False),
+    sqlite_with_rowid=False,
+)
+"""The games behind a book node under a profile, bounded: the newest and the strongest
+:data:`joseki.book.gamerefs.REFS_PER_NODE` of those credited there (the full count is ``node_stats.games``);
+the game move that reached the node (from 1) and the corner (index in :class:`joseki.core.geometry.Corner`)."""
+
 context_stats = Table(
     "context_stats", metadata,
     Column("parent_id", BigInteger, primary_key=True),

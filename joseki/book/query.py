@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from itertools import islice
 
 from joseki.book.favour import Favour, main_lines, verdicts
 from joseki.book.lookup import Child, Lookup
@@ -314,14 +315,14 @@ def _board_stones(steps: str, first: Color, transform: Transform) -> dict[Point,
     return {transform.to_board(p, 19): c for p, c in board.stones.items()}
 
 
-def move_numbers(table: CornerTable) -> list[int]:
-    """The game move number of each token of the corner's string (to move: with a pending ``XX``).
+def move_numbers(table: CornerTable, limit: int | None = None) -> list[int]:
+    """The game move number of each token (the first ``limit``) of the corner's string (to move: with a pending ``XX``).
 
     A tenuki ``XX`` gets the number of the move after the previous local move: the move played elsewhere.
     """
     numbers = iter(number for number, _, _ in table.moves)
     out: list[int] = []
-    for token in iter_points(table.builder.steps_to_move()):
+    for token in islice(iter_points(table.builder.steps_to_move()), limit):
         out.append(out[-1] + 1 if token is None else next(numbers))
     return out
 

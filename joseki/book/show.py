@@ -54,6 +54,8 @@ class MoveInfo:
     setup: list[tuple[Point, Color]] = field(default_factory=list)
     sources: dict[str, str | None] = field(default_factory=dict)
     """Each collection holding the move and its verdict; ``category`` is their combined verdict."""
+    comment_points: list[Point] = field(default_factory=list)
+    """The board points the comments name (their labels and marks in the line's frame), for a board to draw."""
 
     @property
     def label(self) -> str:
@@ -109,9 +111,11 @@ class Shown:
 
 def show(store: Store, moves: list[str] | None = None, steps: str | None = None, first: Color = "b",
          corner: Corner = Corner.TOP_RIGHT, collections: list[str] | None = None,
-         profile: str | None = None) -> Shown:
-    """One line of the book, given as ``steps`` (in ``corner``) or as one corner's ``moves``."""
-    line, swap, first, corner = _line(moves, steps, first, corner)
+         profile: str | None = None, swap: bool = False) -> Shown:
+    """One line of the book, given as ``steps`` (in ``corner``, reflected when ``swap``) or as one corner's
+    ``moves``."""
+    line, reflected, first, corner = _line(moves, steps, first, corner)
+    swap = reflected != (swap and steps is not None)
     transform = Transform(corner, swap)
     with store.read() as conn:
         lookup = Lookup(store, conn, collections)
@@ -174,7 +178,12 @@ def _moves(conn: Connection, store: Store, lookup: Lookup, line: str, first: Col
         info.category = combined(info.sources)
         if comment:
             source = _source_frame(conn, store, cid, ids[nid], json.loads(props) if props else {})
-            info.comments.append((name, comment if source is None else reframe(comment, source, transform, first)))
+            if source is None:
+                info.comments.append((name, comment))
+            else:
+                text, points = reframe(comment, source, transform, first)
+                info.comments.append((name, text))
+                info.comment_points.extend(p for p in points if p not in info.comment_points)
         for condition in from_json(conditions):
             shown_condition = display(condition, transform, first)
             if shown_condition.text not in info.conditions:

@@ -1,4 +1,4 @@
-"""Commands about games: learn, mine, evaluate, annotate."""
+"""Commands about games: learn, mine, evaluate, annotate, and the games behind a position."""
 
 from __future__ import annotations
 
@@ -199,9 +199,48 @@ def annotate_command(
     out.print(table)
 
 
+@user_errors
+def games_command(
+    moves: Annotated[list[str], typer.Argument(help="One corner's moves in GTP (Q16) or SGF (pd) notation, or pass.")],
+    first: Annotated[str, typer.Option(help="Colour of the first move: black (default) or white.")] = "black",
+    profile: Annotated[str | None, typer.Option(help="Games learnt into this profile (default: global).")] = None,
+    order: Annotated[str, typer.Option(help="newest or strongest first.")] = "newest",
+    limit: Annotated[int, typer.Option(help="Show at most this many games.", min=1)] = 20,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the games as JSON.")] = False,
+) -> None:
+    """The learnt or mined games that reached the position of MOVES: players, ranks, date, result, file, move.
+
+    The table names each game's file; --json gives its full path and the game key.
+    """
+    from joseki.book.gamerefs import corner_steps, games_at
+
+    steps, color = corner_steps(moves, first)
+    with open_store() as store:
+        found = games_at(store, steps, first=color, profile=profile, order=order, limit=limit)
+    if as_json:
+        out.print_json(data={"moves": moves, "profile": profile or "global", "order": order, **found.as_json()})
+        return
+    where = " ".join(moves)
+    if found.steps is not None and found.steps != steps:
+        where += " (by transposition)"
+    table = Table(title=f"{found.count} game{'s' if found.count != 1 else ''} at {safe(where)}"
+                        f" ({len(found.games)} shown, {safe(order)} first)")
+    for name in ("black", "white", "date", "result", "move", "corner", "file"):
+        table.add_column(name, justify="right" if name == "move" else "left")
+    for g in found.games:
+        table.add_row(safe(_player(g.black, g.black_rank)), safe(_player(g.white, g.white_rank)), g.date or "-",
+                      safe(g.result or "-"), str(g.move_number), g.corner.value, safe(Path(g.source).name))
+    out.print(table)
+
+
+def _player(name: str, rank: str) -> str:
+    return f"{name or '?'} {rank}" if rank else name or "?"
+
+
 def register(app: typer.Typer) -> None:
     """Add this module's commands to ``app``."""
     app.command("learn")(learn_command)
     app.command("mine")(mine_command)
     app.command("evaluate")(evaluate_command)
     app.command("annotate")(annotate_command)
+    app.command("games")(games_command)

@@ -36,3 +36,7 @@ class LimitError(ValueError):
 def beyond(what: str, limit: int, unit: str) -> LimitError:
     """The one-line error for ``what`` past ``limit``, e.g. ``a line of more than 3,000 moves (the limit)``."""
     return LimitError(f"{what} of more than {limit:,} {unit} (the limit)")
+
+MAX_UPLOAD_BYTES = 1024 * 1024
+"""Bytes of one game record sent to ``joseki serve`` (30x the largest game record measured, 33 KB); the
+upload is then read with the limits above, as ``learn`` reads a file."""

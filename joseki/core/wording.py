@@ -182,9 +182,10 @@ def render(text: str, transform: Transform, first: Color,
 
 
 def reframe(text: str, source: SourceFrame, transform: Transform, first: Color,
-            fmt: Callable[[Point], str] = format_gtp_vertex) -> str:
-    """A source's free text (a comment) read in its frame and shown in ``transform``'s, ``first`` moving first."""
-    return render(to_canonical(text, source), transform, first, fmt)[0]
+            fmt: Callable[[Point], str] = format_gtp_vertex) -> tuple[str, list[Point]]:
+    """A source's free text (a comment) read in its frame and shown in ``transform``'s, ``first`` moving first,
+    and the board points it names (its labels and marks, for a board to draw)."""
+    return render(to_canonical(text, source), transform, first, fmt)
 
 
 def line_text(steps: str, transform: Transform, fmt: Callable[[Point], str] = format_gtp_vertex) -> str:

@@ -50,10 +50,10 @@ def route_credits(route: BookWalk, first: Color, winner: Color) -> list[tuple[in
 
 
 def game_records(book: Book, corners: Iterable[tuple[str, Color]], winner: Color | None,
-                 contexts: Sequence[str] | None = None,
+                 reached: list[list[int]] | None = None, contexts: Sequence[str] | None = None,
                  context_out: dict[ContextKey, list[int]] | None = None) -> tuple[dict[int, Record], int]:
     """Each credited node's record from one game whose corners are (canonical string, first colour),
-    and how many of those corners were credited at all.
+    and how many of those corners were credited at all; ``reached`` gets each corner's credited nodes.
 
     With ``contexts`` (each corner's :func:`joseki.games.context.table_contexts`), the same
     credits by context are added to ``context_out`` (:func:`joseki.games.context.credit_contexts`).
@@ -66,6 +66,8 @@ def game_records(book: Book, corners: Iterable[tuple[str, Color]], winner: Color
         route = walk(book, steps, first, rejoin=False)
         credits = route_credits(route, first, winner)
         credited += bool(credits)
+        if reached is not None:
+            reached.append([nid for nid, _ in credits])
         for nid, result in credits:
             row = counts.setdefault(nid, [1, 0, 0, 0])
             row[1 + OUTCOMES.index(result)] += 1

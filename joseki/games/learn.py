@@ -20,6 +20,7 @@ from pathlib import Path
 from joseki.book.context import ContextKey, add_context_records, total_context_records
 from joseki.book.importer import expand_paths
 from joseki.book.index import BookIndex
+from joseki.book.refstore import GameInfo, GameRefs, corner_moves, game_refs, record_games
 from joseki.book.stats import add_records, claim_games, profile_id
 from joseki.book.store import Store
 from joseki.core.corners import corner_tables
@@ -46,6 +47,8 @@ class GameOutcome:
     """Corners of the game with at least one step in the book."""
     context_records: dict[ContextKey, Record] = field(default_factory=dict)
     """The same credits by whole-board context (:mod:`joseki.games.context`)."""
+    refs: GameRefs | None = None
+    """The game's facts and the nodes it reached, for the games behind a position (:mod:`joseki.book.refstore`)."""
 
 
 @dataclass(slots=True)
@@ -81,18 +84,21 @@ class LearnReport:
 
 
 _INDEX: BookIndex | None = None
+_REFS = True
 
 
-def _init_worker(url: str) -> None:
-    global _INDEX
+def _init_worker(url: str, refs: bool = True) -> None:
+    global _INDEX, _REFS
+    _REFS = refs
     store = Store(url, upgrade=False)
     _INDEX = BookIndex.load(store)
     store.close()
 
 
-def examine(path: str, index: BookIndex | None = None) -> GameOutcome:
-    """Read one game and find its credits (runs in a worker)."""
+def examine(path: str, index: BookIndex | None = None, refs: bool | None = None) -> GameOutcome:
+    """Read one game and find its credits, and with ``refs`` the nodes it reached (runs in a worker)."""
     index = index or _INDEX
+    refs = _REFS if refs is None else refs
     assert index is not None
     out = GameOutcome(path)
     game, out.skipped = read_learnable(path)
@@ -102,33 +108,40 @@ def examine(path: str, index: BookIndex | None = None) -> GameOutcome:
     out.result = game.result
     out.key = game.key
     tables = corner_tables(game.moves).values()
+    reached: list[list[int]] | None = [] if refs else None
     by_context: dict[ContextKey, list[int]] = {}
-    out.records, out.corners = game_records(index, table_corners(tables), game.winner,
+    out.records, out.corners = game_records(index, table_corners(tables), game.winner, reached,
                                             table_contexts(game.moves, tables), by_context)
     out.context_records = as_records(by_context)
+    if reached is not None:
+        out.refs = game_refs(GameInfo.of(game, out.key), corner_moves(tables, [len(r) for r in reached]), reached)
     return out
 
 
 def examine_all(store: Store, files: list[str], workers: int | None = None,
-                index: BookIndex | None = None) -> Iterator[GameOutcome]:
+                index: BookIndex | None = None, refs: bool = True) -> Iterator[GameOutcome]:
     """Examine ``files`` with worker processes (in this process when there are few files)."""
     workers = workers or os.cpu_count() or 1
     if workers <= 1 or len(files) < 50:
         index = index or BookIndex.load(store)
         for f in files:
-            yield examine(f, index)
+            yield examine(f, index, refs)
         return
-    with worker_pool(workers, _init_worker, (store.url,)) as pool:
+    with worker_pool(workers, _init_worker, (store.url, refs)) as pool:
         yield from pool.imap(examine, files, chunksize=32)
 
 
 def learn(store: Store, paths: Iterable[Path | str], profile: str | None = None, workers: int | None = None,
-          progress: Callable[[int, int], None] | None = None, batch_games: int = BATCH_GAMES) -> LearnReport:
-    """Learn the results of the games in ``paths`` into ``profile`` (the global statistics when None)."""
+          progress: Callable[[int, int], None] | None = None, batch_games: int = BATCH_GAMES,
+          refs: bool = True) -> LearnReport:
+    """Learn the results of the games in ``paths`` into ``profile`` (the global statistics when None).
+
+    ``refs``: also keep the games behind each position (:mod:`joseki.book.gamerefs`).
+    """
     files = [str(p) for p in expand_paths(paths)]
     report = LearnReport(files=len(files))
     batch: list[GameOutcome] = []
-    for done, outcome in enumerate(examine_all(store, files, workers), start=1):
+    for done, outcome in enumerate(examine_all(store, files, workers, refs=refs), start=1):
         if outcome.skipped is not None:
             report.skip(outcome.source, outcome.skipped)
         else:
@@ -162,6 +175,7 @@ def _write(store: Store, profile: str | None, batch: list[GameOutcome], report: 
         claimed = claim_games(conn, store, pid, [(k, o.source, o.result) for k, o in unique.items()])
         add_records(conn, store, pid, total_records(unique[k].records for k in claimed))
         add_context_records(conn, store, pid, total_context_records(unique[k].context_records for k in claimed))
+        record_games(conn, store, pid, [r for k in sorted(claimed) if (r := unique[k].refs) is not None])
     report.duplicates += len(unique) - len(claimed)
     report.learnt += len(claimed)
     report.corners += sum(unique[k].corners for k in claimed)

@@ -28,6 +28,7 @@ from sqlalchemy import select
 from joseki.book.context import ContextKey, add_context_records
 from joseki.book.importer import FileReport, expand_paths, import_forest
 from joseki.book.index import BookIndex
+from joseki.book.refstore import CornerMoves, GameInfo, GameRefs, corner_moves, game_refs, record_games
 from joseki.book.stats import add_records, claim_games, drop_empty, profile_id
 from joseki.book.store import Store, node_id
 from joseki.core.corners import corner_tables
@@ -56,6 +57,9 @@ class MinedGame:
     """(play-step string, first colour) of each corner with local moves."""
     contexts: list[str] = field(default_factory=list)
     """Each of those corners' context before each step (:func:`joseki.games.context.table_contexts`)."""
+    info: GameInfo | None = None
+    moves: list[CornerMoves] = field(default_factory=list)
+    """The game move of each step of ``corners``, for the games behind a position (:mod:`joseki.book.refstore`)."""
 
 
 def reduce_game(path: str) -> MinedGame:
@@ -69,6 +73,7 @@ def reduce_game(path: str) -> MinedGame:
     tables = corner_tables(game.moves).values()
     out.corners = table_corners(tables)
     out.contexts = table_contexts(game.moves, tables)
+    out.info, out.moves = GameInfo.of(game, out.key), corner_moves(tables, MINE_DEPTH)
     return out
 
 
@@ -128,8 +133,11 @@ def _change(old: dict[int, Record], new: dict[int, Record]) -> dict[int, Record]
 
 def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: str = "mined",
          profile: str | None = None, workers: int | None = None,
-         progress: Callable[[int, int], None] | None = None) -> tuple[LearnReport, FileReport | None]:
+         progress: Callable[[int, int], None] | None = None,
+         refs: bool = True) -> tuple[LearnReport, FileReport | None]:
     """Build collection ``collection`` from the games in ``paths``; their results go to ``profile``.
+
+    ``refs``: also keep the games behind each position (:mod:`joseki.book.gamerefs`).
 
     Nothing is written when no file holds a usable game (the book report is then None), nor a
     collection when no sequence was played in ``min_games`` games.
@@ -173,22 +181,29 @@ def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: 
         index = BookIndex.load(store, conn)
         records: list[dict[int, Record]] = []
         by_context: dict[ContextKey, list[int]] = {}
+        behind: list[GameRefs] = []
         for key, game in games.items():
+            reached: list[list[int]] = []
             game_context: dict[ContextKey, list[int]] = {}
-            found, corners = game_records(index, game.corners, game.winner, game.contexts, game_context)
+            found, corners = game_records(index, game.corners, game.winner, reached, game.contexts, game_context)
             if key in claimed:
                 report.corners += corners
             elif before is not None:  # learnt before, against the book without this run's lines
                 old_context: dict[ContextKey, list[int]] = {}
-                found = _change(game_records(before, game.corners, game.winner, game.contexts, old_context)[0], found)
+                old = game_records(before, game.corners, game.winner, None, game.contexts, old_context)[0]
+                found = _change(old, found)
                 add_counts(by_context, old_context, -1)
             else:  # claimed by a concurrent learner meanwhile: its credits are its own
-                found, game_context = {}, {}
+                found, reached, game_context = {}, [], {}
             add_counts(by_context, game_context)
             records.append(found)
+            if refs and reached and game.info is not None:
+                behind.append(game_refs(game.info, game.moves, reached))
         total = total_records(records)
         add_records(conn, store, pid, total)
         add_context_records(conn, store, pid, as_records(by_context))
+        record_games(conn, store, pid, sorted(behind, key=lambda r: r.info.key),
+                     replace=[r.info.key for r in behind if r.info.key not in claimed])
         drop_empty(conn, store, pid, [nid for nid, r in total.items() if min(r.games, r.wins, r.losses, r.draws) < 0])
     report.learnt = len(claimed)
     report.duplicates += len(games) - len(claimed)

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from sgfmill import sgf_grammar
 
+from joseki.core.gameinfo import normal_date, normal_rank
 from joseki.core.geometry import Point
 from joseki.core.limits import MAX_LINE_MOVES, LimitError, beyond
 from joseki.core.notation import GTP_COLUMNS, format_gtp_vertex
@@ -40,6 +41,11 @@ class Game:
     setup: bool = False
     black: str = ""
     white: str = ""
+    black_rank: str = ""
+    white_rank: str = ""
+    """Ranks as :func:`joseki.core.gameinfo.normal_rank` writes them ('' when unknown)."""
+    date: str = ""
+    """The game's date as :func:`joseki.core.gameinfo.normal_date` writes it ('' when unknown)."""
 
     @property
     def key(self) -> str:
@@ -118,6 +124,9 @@ def game_from_bytes(data: bytes, source: str = "<bytes>") -> Game:
         game.handicap = 0
     game.black = _text(root["PB"][0]) if "PB" in root else ""
     game.white = _text(root["PW"][0]) if "PW" in root else ""
+    game.black_rank = normal_rank(_text(root["BR"][0])) if "BR" in root else ""
+    game.white_rank = normal_rank(_text(root["WR"][0])) if "WR" in root else ""
+    game.date = normal_date(_text(root["DT"][0])) if "DT" in root else ""
     board = LocalBoard(size) if 1 <= size <= len(GTP_COLUMNS) else None
     suicide = rules_allow_suicide(root)
     node: sgf_grammar.Coarse_game_tree | None = tree

@@ -1,7 +1,7 @@
 """Statistics per whole-board context: the moves played after a book line, by the corner's context.
 
 Revision ID: 0007
-Revises: 0006
+Revises: 0005
 Create Date: 2026-12-01
 """
 
@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0007"
-down_revision = "0006"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 

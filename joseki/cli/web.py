@@ -1,0 +1,29 @@
+"""``joseki serve``: the joseki explorer in the browser, a thin shell over :func:`joseki.web.app.serve`."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from joseki.cli.common import CTX, err, user_errors
+
+
+def register(app: typer.Typer) -> None:
+    """Add the command to ``app``."""
+    app.command("serve")(serve_command)
+
+
+@user_errors
+def serve_command(
+    host: Annotated[str, typer.Option(help="Address to listen on (only this machine by default).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8000,
+    writable: Annotated[bool, typer.Option("--writable", help="Allow writes: upgrade the schema, load the starter "
+                                           "book into an empty store.")] = False,
+    workers: Annotated[int, typer.Option(help="Server processes (for a PostgreSQL store).", min=1)] = 1,
+) -> None:
+    """A joseki explorer in the browser: explore the book, see its games, review a game, practise."""
+    from joseki.web.app import serve
+
+    serve(CTX.db, host, port, writable, workers,
+          announce=lambda url: err.print(f"joseki explorer on {url} (Ctrl-C to stop)", style="dim", highlight=False))

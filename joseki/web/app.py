@@ -1,0 +1,217 @@
+"""``joseki serve``: the explorer's web server, a FastAPI app under uvicorn.
+
+FastAPI (over Starlette) because item 6 of the issue asks for a documented JSON API: it
+writes the OpenAPI description from the routes' signatures (``/api/openapi.json``, shown by
+the page ``/api``); its import (about 0.3 s) happens only inside ``serve``. The interactive
+docs FastAPI would load from a CDN are switched off: every file the page needs ships in
+``joseki/web/static``.
+
+Safety: bound to 127.0.0.1 by default and answering only requests addressed to the host it
+serves (no DNS rebinding); read-only unless started ``writable`` (then it may upgrade the
+schema and load the starter book into an empty store); uploads are capped at
+:data:`~joseki.core.limits.MAX_UPLOAD_BYTES` and parsed with the import limits; a game of the
+store is opened only by its key (:func:`joseki.book.gamerefs.load_game`), never by a path from
+the request; every SGF text reaches the page as JSON data and is written there as text.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Query, Request
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import SQLAlchemyError
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+
+from joseki.book.errors import StoreError
+from joseki.book.store import Store, current_revision, head_revision
+from joseki.core.geometry import Corner
+from joseki.core.limits import MAX_UPLOAD_BYTES, beyond
+from joseki.web import gamerefs_views, views
+
+STATIC = Path(__file__).resolve().parent / "static"
+DB_VAR, WRITABLE_VAR, HOSTS_VAR = "JOSEKI_DB", "JOSEKI_SERVE_WRITABLE", "JOSEKI_SERVE_HOSTS"
+
+Moves = Annotated[str, Query(description="Moves in GTP (Q16) or SGF (pd) notation, comma separated; pass = tenuki.")]
+First = Annotated[str, Query(description="Colour of the first move: black or white.")]
+Collections = Annotated[list[str] | None, Query(alias="collection", description="Only these collections.")]
+Profile = Annotated[str | None, Query(description="Statistics of this profile (falling back to global).")]
+Rank = Annotated[str, Query(description="Order: popularity, priority, winrate, games.")]
+Top = Annotated[int | None, Query(ge=1, le=100, description="At most this many candidates.")]
+Favour = Annotated[str, Query(pattern="^(focus|all)$", description="Favourability of the candidates of the focus "
+                              "corner only (focus: the corner of the last local move, whose table is shown) or all.")]
+
+
+def open_store(db: str | None, writable: bool) -> Store:
+    """The store to serve: upgraded and given the starter book when writable, else checked to be current."""
+    store = Store(db, upgrade=writable)
+    if writable:
+        from joseki.book.importer import import_file
+        from joseki.book.resources import starter_book
+
+        if store.collection_count() == 0:
+            report = import_file(store, starter_book(), "starter")
+            if report.error:
+                raise StoreError(f"starter book {starter_book()}: {report.error}")
+        return store
+    with store.read() as conn:
+        revision = current_revision(conn)
+    if revision != head_revision():
+        store.close()
+        raise StoreError(f"{store.display_url}: schema {revision or 'empty'}, not {head_revision()}: run "
+                         "'joseki db upgrade' (or serve --writable)")
+    return store
+
+
+def create_app(store: Store, writable: bool = False, hosts: list[str] | None = None) -> FastAPI:
+    """The app over ``store``; ``hosts``: the Host names it answers (default: loopback names)."""
+    app = FastAPI(title="joseki explorer", version="1", docs_url=None, redoc_url=None,
+                  openapi_url="/api/openapi.json",
+                  description="The joseki book over HTTP: each view's data is the CLI's --json plus drawing keys.")
+    app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts or ["127.0.0.1", "localhost", "[::1]"])
+    app.state.store, app.state.writable = store, writable
+
+    @app.exception_handler(ValueError)
+    async def bad_input(request: Request, exc: ValueError) -> JSONResponse:
+        return JSONResponse({"error": str(exc)}, status_code=400)
+
+    @app.exception_handler(StoreError)
+    async def bad_store(request: Request, exc: StoreError) -> JSONResponse:
+        return JSONResponse({"error": str(exc)}, status_code=503)
+
+    @app.exception_handler(SQLAlchemyError)
+    async def database(request: Request, exc: SQLAlchemyError) -> JSONResponse:
+        from joseki.book.store import database_error
+
+        return JSONResponse({"error": database_error(exc) or "database error"}, status_code=503)
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        return FileResponse(STATIC / "index.html", headers=_NO_SNIFF)
+
+    @app.get("/api", include_in_schema=False)
+    def api_page() -> FileResponse:
+        return FileResponse(STATIC / "api.html", headers=_NO_SNIFF)
+
+    @app.get("/api/catalogue")
+    def catalogue() -> dict[str, Any]:
+        """The collections and profiles of the store, and whether the server may write."""
+        return {**views.catalogue(store), "writable": writable}
+
+    @app.get("/api/explore")
+    def explore(moves: Moves = "", first: First = "black", corner: str = "top-right",
+                collection: Collections = None, profile: Profile = None, rank: Rank = "popularity",
+                top: Top = None, favour: Favour = "focus") -> dict[str, Any]:
+        """The book after MOVES: every corner (``joseki next --json``), the focus corner's line (``joseki show
+        --json``), the board; ``corner`` is the corner asked about on an empty board."""
+        return views.explore(store, views.split_moves(moves), views.colour(first), Corner.parse(corner),
+                             collection, profile, rank, top, favour == "all")
+
+    @app.get("/api/review")
+    def review(game: Annotated[str, Query(description="A game's moves: colour + SGF point each, bpdwdd...")] = "",
+               move: Annotated[int | None, Query(ge=0, description="After this many moves (default: all).")] = None,
+               collection: Collections = None, profile: Profile = None, rank: Rank = "popularity",
+               top: Top = None, favour: Favour = "focus") -> dict[str, Any]:
+        """Every corner of a game after MOVE moves (``joseki next --sgf G --move N --json``), with the board."""
+        played = views.parse_played(game)
+        if move is not None and move > len(played):
+            raise ValueError(f"move {move} is beyond the game's {len(played)} moves")
+        return views.review(store, played[:move] if move is not None else played, collection, profile, rank, top,
+                            favour == "all")
+
+    @app.post("/api/upload")
+    async def upload(request: Request) -> dict[str, Any]:
+        """An SGF game record sent as the request body (at most MAX_UPLOAD_BYTES), read as ``learn`` reads it."""
+        from joseki.sgf.game import game_from_bytes
+
+        data = await _body(request, MAX_UPLOAD_BYTES)
+        if not data.strip():
+            raise ValueError("upload: empty file")
+        name = request.headers.get("x-file-name", "upload.sgf")[:200]
+        try:
+            game = game_from_bytes(data, name)
+        except ValueError as exc:
+            raise ValueError(f"{name}: {exc}") from None
+        if game.size != 19:
+            raise ValueError(f"{name}: board size {game.size}: the book is for 19x19")
+        return {"game": views.game_json(game, name)}
+
+    @app.get("/api/practise")
+    def practise(moves: Moves = "", first: First = "black", collection: Collections = None,
+                 profile: Profile = None,
+                 seed: Annotated[int | None, Query(description="Seed of the book's choice (repeatable).")] = None,
+                 ) -> dict[str, Any]:
+        """The player's last move judged against the book, and the book's answer (the GTP proxy's policy)."""
+        return views.practise(store, views.split_moves(moves), views.colour(first), collection, profile, seed)
+
+    gamerefs_views.add_routes(app, store)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.middleware("http")
+    async def headers(request: Request, call_next: Any) -> Any:
+        response = await call_next(request)
+        response.headers.setdefault("Content-Security-Policy", _CSP)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        return response
+
+    return app
+
+
+_NO_SNIFF = {"X-Content-Type-Options": "nosniff"}
+_CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; object-src 'none'"
+
+
+async def _body(request: Request, limit: int) -> bytes:
+    """The request body, refused past ``limit`` bytes before it is read whole."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise beyond("upload: a file", limit, "bytes")
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise beyond("upload: a file", limit, "bytes")
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def app_from_env() -> FastAPI:
+    """The app for a uvicorn worker process (several workers): the store and flags from the environment."""
+    writable = os.environ.get(WRITABLE_VAR) == "1"
+    hosts = [h for h in os.environ.get(HOSTS_VAR, "").split(",") if h] or None
+    return create_app(open_store(os.environ.get(DB_VAR), writable), writable, hosts)
+
+
+def serve(db: str | None = None, host: str = "127.0.0.1", port: int = 8000, writable: bool = False,
+          workers: int = 1, log_level: str = "warning", announce: Callable[[str], None] | None = None) -> None:
+    """Run the explorer until interrupted; with ``workers`` > 1 as that many processes (for a server database).
+
+    ``announce`` is told the page's address once the store is open.
+    """
+    import uvicorn
+
+    hosts = _hosts(host, port)
+    store = open_store(db, writable)  # fail here, in one line, before any worker starts
+    if announce is not None:
+        announce(f"http://{'[' + host + ']' if ':' in host else host}:{port}/")
+    if workers <= 1:
+        uvicorn.run(create_app(store, writable, hosts), host=host, port=port, log_level=log_level)
+        return
+    os.environ.update({DB_VAR: store.url, WRITABLE_VAR: "1" if writable else "0", HOSTS_VAR: ",".join(hosts)})
+    store.close()
+    uvicorn.run("joseki.web.app:app_from_env", factory=True, host=host, port=port, workers=workers,
+                log_level=log_level)
+
+
+def _hosts(host: str, port: int) -> list[str]:
+    """The Host names to answer: loopback names, and the address served on when it is another."""
+    names = ["127.0.0.1", "localhost", "[::1]"]
+    if host not in names and host not in ("0.0.0.0", "::"):
+        names.append(host)
+    if host in ("0.0.0.0", "::"):
+        names = ["*"]
+    return names

@@ -1,0 +1,53 @@
+"""The games behind a position: the routes over :mod:`joseki.book.gamerefs` (the store's references to games).
+
+``/api/games`` lists the games that reached a corner's position (``joseki games --json``);
+``/api/game/{key}`` opens one of them by its key, the only way a request reaches a game file.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Query
+
+from joseki.book.query import check_legal, parse_moves
+from joseki.book.store import Store
+from joseki.core.corners import corner_tables
+from joseki.web import views
+
+
+def add_routes(app: FastAPI, store: Store) -> None:
+    """Add the games routes to ``app``."""
+
+    @app.get("/api/games")
+    def games(moves: Annotated[str, Query(description="Moves, as for /api/explore: the corner of the last local "
+                                                      "move is asked about.")] = "",
+              first: str = "black",
+              profile: Annotated[str | None, Query(description="Games learnt into this profile.")] = None,
+              order: Annotated[str, Query(description="newest or strongest first.")] = "newest",
+              limit: Annotated[int, Query(ge=1, le=100)] = 20) -> dict[str, Any]:
+        """The learnt or mined games that reached the position of the focus corner after MOVES (``joseki games
+        --json``), newest or strongest first."""
+        from joseki.book.gamerefs import games_at
+
+        tokens = views.split_moves(moves)
+        played, _ = parse_moves(tokens, views.colour(first))
+        check_legal(played, tokens)
+        where = views.focus_corner(played)
+        data: dict[str, Any] = {"moves": tokens, "profile": profile or "global", "order": order,
+                                "corner": None if where is None else where.value}
+        builder = corner_tables(played)[where].builder if where is not None else None
+        if builder is None or builder.first_color is None:
+            return {**data, "count": 0, "book_steps": None, "games": []}
+        found = games_at(store, builder.steps, first=builder.first_color.upper(), profile=profile or None,
+                         order=order, limit=limit)
+        return {**data, **found.as_json()}
+
+    @app.get("/api/game/{key}")
+    def game(key: str) -> dict[str, Any]:
+        """A game of the store by its key (from /api/games): its players, result and moves."""
+        from joseki.book.gamerefs import load_game
+
+        loaded = load_game(store, key)
+        return {"game": {**views.game_json(loaded, loaded.source), "key": key}}
+

@@ -1,0 +1,89 @@
+"use strict";
+// A 19x19 Go board drawn as SVG: stones, lettered candidates, marks; clicks report the point.
+const SVG = "http://www.w3.org/2000/svg";
+const SIZE = 19, CELL = 30, MARGIN = 30;
+const COLUMNS = "ABCDEFGHJKLMNOPQRST";
+const CATEGORY_COLOURS = {ideal: "#1b7f2a", good: "#2a6fdb", "tenuki-ok": "#7a4fc4", question: "#b8860b",
+  trick: "#e07000", mistake: "#c62828"};
+
+function sgfToXY(p) { return [p.charCodeAt(0) - 97, p.charCodeAt(1) - 97]; }
+function xyToSgf(x, y) { return String.fromCharCode(97 + x) + String.fromCharCode(97 + y); }
+function xyToGtp(x, y) { return COLUMNS[x] + String(SIZE - y); }
+function gtpToXY(v) {
+  const x = COLUMNS.indexOf(v[0].toUpperCase());
+  return [x, SIZE - parseInt(v.slice(1), 10)];
+}
+function categoryColour(c) { return CATEGORY_COLOURS[c] || "#555"; }
+
+function svgNode(tag, attrs, parent) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+class Board {
+  constructor(container, onClick) {
+    const full = 2 * MARGIN + (SIZE - 1) * CELL;
+    this.svg = svgNode("svg", {viewBox: `0 0 ${full} ${full}`, id: "goban", role: "img",
+      "aria-label": "Go board"}, container);
+    svgNode("rect", {x: 0, y: 0, width: full, height: full, class: "wood"}, this.svg);
+    const lines = svgNode("g", {class: "lines"}, this.svg);
+    for (let i = 0; i < SIZE; i++) {
+      const a = MARGIN + i * CELL, end = MARGIN + (SIZE - 1) * CELL;
+      svgNode("line", {x1: MARGIN, y1: a, x2: end, y2: a}, lines);
+      svgNode("line", {x1: a, y1: MARGIN, x2: a, y2: end}, lines);
+      const top = svgNode("text", {x: a, y: MARGIN - 16, class: "coord"}, lines);
+      top.textContent = COLUMNS[i];
+      const left = svgNode("text", {x: MARGIN - 20, y: a + 4, class: "coord"}, lines);
+      left.textContent = String(SIZE - i);
+    }
+    for (const x of [3, 9, 15]) for (const y of [3, 9, 15]) {
+      svgNode("circle", {cx: MARGIN + x * CELL, cy: MARGIN + y * CELL, r: 3, class: "hoshi"}, lines);
+    }
+    this.layer = svgNode("g", {}, this.svg);
+    this.hits = svgNode("g", {class: "hits"}, this.svg);
+    for (let x = 0; x < SIZE; x++) for (let y = 0; y < SIZE; y++) {
+      const r = svgNode("rect", {x: MARGIN + (x - 0.5) * CELL, y: MARGIN + (y - 0.5) * CELL, width: CELL,
+        height: CELL, class: "hit", id: "pt-" + xyToSgf(x, y), "data-point": xyToSgf(x, y)}, this.hits);
+      r.addEventListener("click", () => onClick(x, y));
+    }
+  }
+
+  clear() { this.layer.replaceChildren(); }
+
+  stone(point, colour, last) {
+    const [x, y] = sgfToXY(point);
+    const g = svgNode("circle", {cx: MARGIN + x * CELL, cy: MARGIN + y * CELL, r: CELL / 2 - 1,
+      class: "stone " + colour, "data-point": point}, this.layer);
+    if (last) {
+      svgNode("circle", {cx: MARGIN + x * CELL, cy: MARGIN + y * CELL, r: CELL / 5,
+        class: "last " + (colour === "black" ? "on-black" : "on-white")}, this.layer);
+    }
+    return g;
+  }
+
+  candidate(point, label, category, dim) {
+    const [x, y] = sgfToXY(point);
+    const cx = MARGIN + x * CELL, cy = MARGIN + y * CELL;
+    const g = svgNode("g", {class: "candidate" + (dim ? " dim" : ""), "data-point": point,
+      "data-label": label || ""}, this.layer);
+    const disc = svgNode("circle", {cx, cy, r: CELL / 2 - 3, class: "candidate-disc"}, g);
+    disc.setAttribute("fill", categoryColour(category));
+    const t = svgNode("text", {x: cx, y: cy + 5, class: "candidate-label"}, g);
+    t.textContent = label || "";
+    return g;
+  }
+
+  mark(point, kind) {
+    const [x, y] = sgfToXY(point);
+    const cx = MARGIN + x * CELL, cy = MARGIN + y * CELL, s = CELL / 3;
+    if (kind === "comment") {
+      svgNode("rect", {x: cx - s, y: cy - s, width: 2 * s, height: 2 * s, class: "mark comment-mark",
+        "data-point": point}, this.layer);
+    } else {
+      svgNode("polygon", {points: `${cx},${cy - s} ${cx - s},${cy + s * 0.8} ${cx + s},${cy + s * 0.8}`,
+        class: "mark condition-mark", "data-point": point}, this.layer);
+    }
+  }
+}

@@ -1,0 +1,256 @@
+"""What each view of the explorer shows, as JSON: the CLI's ``--json`` data plus what a board draws.
+
+Every answer is built by the library functions the CLI uses (:func:`joseki.book.query.next_moves`,
+:func:`~joseki.book.query.next_in_game`, :func:`joseki.book.show.show`) and carries their
+``as_json`` data unchanged; the web adds only drawing keys beside it: each candidate's SGF
+``point`` and board ``label``, the whole board's stones, the points conditions and comments name,
+and the book lines in board coordinates (``book_position_moves``, ``book_moves``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from sqlalchemy import select
+
+from joseki.book.lookup import Lookup
+from joseki.book.query import Candidate, CornerAnswer, Options, answer_table, next_in_game, next_moves, parse_moves
+from joseki.book.show import show
+from joseki.book.stats import require_profile
+from joseki.book.store import Store
+from joseki.core.corners import corner_tables, owner
+from joseki.core.geometry import Corner, Point
+from joseki.core.limits import MAX_LINE_MOVES, beyond
+from joseki.core.notation import format_gtp_vertex, format_sgf_point
+from joseki.core.position import LocalBoard
+from joseki.core.steps import Color, other
+from joseki.sgf.game import Game
+
+LABELS = "abcdefghijklmnopqrstuvwxyz"
+Played = list[tuple[Color, Point | None]]
+
+
+def sgf(point: Point | None) -> str | None:
+    """A board point in SGF letters (``pd``), None for a pass or tenuki."""
+    return None if point is None else format_sgf_point(point)
+
+
+def colour(text: str) -> Color:
+    """``b`` or ``w`` from ``b``, ``black``, ``W``...; ValueError otherwise."""
+    key = text.strip().lower()
+    if key in ("b", "black", "w", "white"):
+        return "b" if key[0] == "b" else "w"
+    raise ValueError(f"bad colour {text!r} (expected black or white)")
+
+
+def split_moves(text: str) -> list[str]:
+    """Moves from a URL parameter: GTP or SGF tokens (``pass`` for tenuki) separated by commas or spaces."""
+    tokens = [t for t in text.replace(",", " ").split() if t]
+    if len(tokens) > MAX_LINE_MOVES:
+        raise beyond("a line", MAX_LINE_MOVES, "moves")
+    return tokens
+
+
+def parse_played(text: str) -> Played:
+    """A game's moves from a URL parameter: ``bpdwdd...``, a colour then an SGF point each (``tt`` a pass)."""
+    text = text.strip()
+    if len(text) % 3:
+        raise ValueError("bad game moves: expected a colour and an SGF point each (bpdwdd...)")
+    if len(text) // 3 > MAX_LINE_MOVES:
+        raise beyond("a game", MAX_LINE_MOVES, "moves")
+    played: Played = []
+    for i in range(0, len(text), 3):
+        c, x, y = text[i], text[i + 1], text[i + 2]
+        if c not in "bw" or not ("a" <= x <= "s" or x == "t") or not ("a" <= y <= "s" or y == "t"):
+            raise ValueError(f"bad game move {text[i : i + 3]!r} (move {i // 3 + 1})")
+        played.append(("b" if c == "b" else "w", None if x + y == "tt" else (ord(x) - 97, ord(y) - 97)))
+    return played
+
+
+def board_stones(played: Played) -> dict[str, list[str]]:
+    """The whole board's stones after ``played`` (captures made), as SGF points per colour."""
+    board = LocalBoard(19)
+    for c, point in played:
+        if point is not None:
+            board.play(c, point, lenient=True)
+    stones: dict[str, list[str]] = {"black": [], "white": []}
+    for point, c in sorted(board.stones.items()):
+        stones["black" if c == "b" else "white"].append(format_sgf_point(point))
+    return stones
+
+
+def candidate_json(c: Candidate, label: str | None) -> dict[str, Any]:
+    """The CLI's candidate JSON plus its board point, letter, the points its conditions name and its setup."""
+    rate = c.record
+    return {**c.as_json(), "point": sgf(c.point), "label": label, "losses": rate.losses, "draws": rate.draws,
+            "named": sorted({format_sgf_point(p) for p in c.named}),
+            "setup": {format_sgf_point(p): col for p, col in c.setup.items()}}
+
+
+def corner_json(a: CornerAnswer) -> dict[str, Any]:
+    """The CLI's corner JSON with the drawing keys (module docstring)."""
+    data = a.as_json()
+    shown = a.candidates if a.candidates or a.left_at is None else a.alternatives
+    points = [c.point for c in shown if c.point is not None]
+    labels = {p: LABELS[i] for i, p in enumerate(points[: len(LABELS)])}
+
+    def drawn(cands: list[Candidate]) -> list[dict[str, Any]]:
+        return [candidate_json(c, labels.get(c.point) if c.point is not None else None) for c in cands]
+
+    data["candidates"] = drawn(a.candidates)
+    if "alternatives" in data:
+        data["alternatives"] = drawn(a.alternatives)
+        data["book_moves"] = a.line(a.steps[: 2 * ((a.left_at or 1) - 1)]).split()
+    if a.via is not None:
+        data["book_position_moves"] = a.line(a.via, a.via_reflected).split()
+    data["moves"] = a.line(a.steps).split()
+    data["first"] = "black" if corner_first(a) == "b" else "white"
+    data["swapped"] = a.transform.swap
+    return data
+
+
+def corner_first(a: CornerAnswer) -> Color:
+    """The colour that played the corner's first local step."""
+    return a.to_move if len(a.steps) // 2 % 2 == 0 else other(a.to_move)
+
+
+def focus_answer(played: Played, answers: list[CornerAnswer]) -> CornerAnswer:
+    """The answer for the corner of the latest local move (the first answer before any)."""
+    focus = focus_corner(played)
+    return next((a for a in answers if a.corner == focus), answers[0])
+
+
+def _options(profile: str | None, rank: str, top: int | None, favour: bool) -> Options:
+    return Options(top=top, rank=rank, profile=profile or None, favour=favour)
+
+
+def _favour_focus(store: Store, played: Played, first: Color, answers: list[CornerAnswer], options: Options,
+                  collections: list[str] | None) -> list[CornerAnswer]:
+    """``answers`` with the focus corner's answered again with favourability (about 15 ms a candidate on Kogo:
+    the other corners' tables are not shown, so they go without)."""
+    where = focus_corner(played)
+    if where is None:
+        return answers
+    with store.read() as conn:
+        full = answer_table(Lookup(store, conn, collections), corner_tables(played)[where], first,
+                            replace(options, favour=True))
+    return [full if a.corner == where else a for a in answers]
+
+
+def focus_corner(played: Played) -> Corner | None:
+    """The corner of the latest local move (the one the player is looking at), None before any."""
+    best: tuple[int, Corner] | None = None
+    for corner, table in corner_tables(played).items():
+        if table.moves and (best is None or table.moves[-1][0] > best[0]):
+            best = (table.moves[-1][0], corner)
+    return None if best is None else best[1]
+
+
+def line_json(store: Store, a: CornerAnswer, collections: list[str] | None, profile: str | None) -> dict[str, Any]:
+    """``joseki show`` of a corner's line (in its own frame), with the points its comments name; {} when empty."""
+    if not a.steps:
+        return {}
+    shown = show(store, None, a.steps, corner_first(a), a.corner, collections, profile, swap=a.transform.swap)
+    moves = [{**m.as_json(), "comment_points": [format_sgf_point(p) for p in m.comment_points],
+              "named": sorted(format_sgf_point(p) for p in m.named)} for m in shown.moves]
+    return {**shown.as_json(), "moves": moves}
+
+
+def explore(store: Store, moves: list[str], first: Color = "b", corner: Corner = Corner.TOP_RIGHT,
+            collections: list[str] | None = None, profile: str | None = None, rank: str = "popularity",
+            top: int | None = None, favour_all: bool = False) -> dict[str, Any]:
+    """The explorer's view after ``moves``: every active corner (``joseki next --json``), the focus corner's line
+    (``joseki show --json``) and the board; favourability for the focus corner only unless ``favour_all``."""
+    played, sgf_typed = parse_moves(moves, first)
+    options = _options(profile, rank, top, favour_all or not played)
+    answers = next_moves(store, moves, None, first, corner, options, collections)
+    if not favour_all:
+        answers = _favour_focus(store, played, first, answers, replace(options, sgf=sgf_typed), collections)
+    answer = focus_answer(played, answers)
+    to_move = other(played[-1][0]) if played else first
+    return {"corners": [corner_json(a) for a in answers], "focus": answer.corner.value,
+            "to_move": "black" if to_move == "b" else "white",
+            "line": line_json(store, answer, collections, profile), "board": board_stones(played)}
+
+
+def review(store: Store, played: Played, collections: list[str] | None = None, profile: str | None = None,
+           rank: str = "popularity", top: int | None = None, favour_all: bool = False) -> dict[str, Any]:
+    """Every corner of a game after ``played`` (``joseki next --sgf --move N --json``), the focus line and board;
+    favourability for the focus corner only unless ``favour_all``."""
+    options = _options(profile, rank, top, favour_all)
+    answers = next_in_game(store, played, options, collections)
+    if not favour_all:
+        next_color = other(played[-1][0]) if played else "b"
+        answers = _favour_focus(store, played, next_color, answers, options, collections)
+    focus = focus_corner(played)
+    answer = next((a for a in answers if a.corner == focus), None)
+    return {"corners": [corner_json(a) for a in answers], "focus": None if focus is None else focus.value,
+            "line": {} if answer is None else line_json(store, answer, collections, profile),
+            "board": board_stones(played), "move": len(played)}
+
+
+def game_json(game: Game, source: str) -> dict[str, Any]:
+    """A game record for the review board: players, result and the main line (colour and SGF point per move)."""
+    return {"source": source, "black": game.black, "white": game.white, "result": game.result,
+            "size": game.size, "handicap": game.handicap,
+            "moves": [[c, sgf(p) or "tt"] for c, p in game.moves]}
+
+
+def catalogue(store: Store) -> dict[str, Any]:
+    """The collections and profiles the store holds, for the explorer's choosers."""
+    c, p = store.tables["collection"], store.tables["profile"]
+    with store.read() as conn:
+        collections = [str(n) for n in conn.execute(select(c.c.name).order_by(c.c.name)).scalars()]
+        profiles = [str(n) for n in conn.execute(select(p.c.name).order_by(p.c.name)).scalars()]
+    return {"collections": collections, "profiles": profiles}
+
+
+def judge(store: Store, moves: list[str], first: Color = "b", collections: list[str] | None = None,
+          profile: str | None = None) -> dict[str, Any]:
+    """How the book judges the last of ``moves``: in book, its category, the moves the book played more often.
+
+    The book's moves there are those of the corner the move joined, in the order ``joseki next``
+    shows them (popularity: book paths plus games); a move elsewhere is a tenuki of the focus corner.
+    """
+    played, _ = parse_moves(moves, first)
+    if not played:
+        raise ValueError("no move to judge")
+    mover, point = played[-1]
+    before = corner_tables(played[:-1])
+    where = owner(point, before) if point is not None else None
+    if where is None:  # a move elsewhere: a tenuki of the corner played last
+        where, point = focus_corner(played[:-1]), None
+    if where is None:
+        return {"move": moves[-1], "corner": None, "tenuki": True, "in_book": False, "state": "elsewhere",
+                "category": None, "book_moves": [], "more_popular": [], "rank": None}
+    options = Options(profile=profile or None)
+    with store.read() as conn:
+        require_profile(conn, store, options.profile)
+        answer = answer_table(Lookup(store, conn, collections), before[where], mover, options)
+    offered = answer.candidates if answer.state != "left-book" else []
+    index = next((i for i, c in enumerate(offered) if c.point == point), None)
+    chosen = offered[index] if index is not None else None
+    return {"move": moves[-1], "corner": where.value, "tenuki": point is None, "state": answer.state,
+            "in_book": chosen is not None,
+            "category": None if chosen is None else chosen.category,
+            "category_label": None if chosen is None else chosen.label,
+            "rank": None if index is None else index + 1,
+            "book_moves": [c.move for c in offered],
+            "more_popular": [c.move for c in (offered if index is None else offered[:index])][:5]}
+
+
+def practise(store: Store, moves: list[str], first: Color = "b", collections: list[str] | None = None,
+             profile: str | None = None, seed: int | None = None) -> dict[str, Any]:
+    """The player's last move judged (:func:`judge`) and the book's answer by the GTP proxy's policy."""
+    from joseki.engine.policy import BookPlayer
+
+    judged = judge(store, moves, first, collections, profile)
+    played, _ = parse_moves(moves, first)
+    reply_colour = other(played[-1][0])
+    player = BookPlayer(store, profile or None, seed, collections)
+    point = player.choose(played, reply_colour, 19)
+    reply = None if point is None else {"point": format_sgf_point(point), "move": format_gtp_vertex(point),
+                                        "color": "black" if reply_colour == "b" else "white"}
+    after = played + ([(reply_colour, point)] if point is not None else [])
+    return {"judgement": judged, "reply": reply, "board": board_stones(after)}

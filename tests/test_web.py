@@ -1,0 +1,170 @@
+"""The explorer's JSON API on a real server over a real store: the CLI's data, the limits, the safety rules."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+from joseki.book.errors import StoreError
+from joseki.book.store import Store
+from joseki.core.limits import MAX_UPLOAD_BYTES
+from joseki.web.app import open_store
+
+from .conftest import Databases
+from .games import sgf_text
+from .test_cli import joseki
+from .webserver import make_book, running
+
+
+@pytest.fixture(scope="module")
+def book(databases: Databases, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Store]]:
+    url = databases.new("web")
+    store = make_book(url, tmp_path_factory.mktemp("web"))
+    yield url, store
+    store.close()
+    databases.drop(url)
+
+
+@pytest.fixture(scope="module")
+def client(book: tuple[str, Store]) -> Iterator[httpx.Client]:
+    with running(book[1]) as base, httpx.Client(base_url=base, timeout=120) as http:
+        yield http
+
+
+def test_explore_holds_the_cli_next_json(client: httpx.Client, book: tuple[str, Store]) -> None:
+    data = client.get("/api/explore", params={"moves": "Q16,R14"}).json()
+    cli = json.loads(joseki("next", "Q16", "R14", "--json", db=book[0]).stdout)
+    for web, text in zip(data["corners"], cli["corners"], strict=True):
+        assert {k: web[k] for k in text} | {"candidates": [{k: c[k] for k in t} for c, t in
+                                                           zip(web["candidates"], text["candidates"], strict=True)]} \
+            == text
+    first = data["corners"][0]["candidates"][0]
+    assert first["label"] == "a" and first["move"] == "R11" and first["point"] == "qi"
+    assert first["games"] == 2 and first["wins"] == 1 and first["losses"] == 1
+    assert data["board"] == {"black": ["pd"], "white": ["qf"]}
+    assert data["line"]["moves"][-1]["move"] == "R14"
+
+
+def test_the_line_holds_the_cli_show_json_and_comment_points(client: httpx.Client, book: tuple[str, Store]) -> None:
+    data = client.get("/api/explore", params={"moves": "Q16", "collection": "hostile"}).json()
+    cli = json.loads(joseki("show", "Q16", "--collection", "hostile", "--json", db=book[0]).stdout)
+    assert {k: data["line"][k] for k in cli} | {"moves": [{k: m[k] for k in c} for m, c in
+                                                         zip(data["line"]["moves"], cli["moves"], strict=True)]} == cli
+    move = data["line"]["moves"][0]
+    assert "<script>" in move["comments"][0]["text"]
+    assert move["comment_points"] == ["qf"]  # the label 'a' of the comment, in the board's frame
+
+
+def test_a_reflected_line_keeps_its_frame(client: httpx.Client) -> None:
+    """Q16 R14 is the book's Q16 O17 reflected: the comment names R14's side, the line its own moves."""
+    data = client.get("/api/explore", params={"moves": "Q16,R14"}).json()
+    assert [m["move"] for m in data["line"]["moves"]] == ["Q16", "R14"]
+    assert data["corners"][0]["moves"] == ["Q16", "R14"]
+
+
+def test_transposition_is_said_with_the_book_line(client: httpx.Client) -> None:
+    # the starter's Q16 R14 R11 (4-4, knight's approach, two-space pincer), Black's two moves swapped
+    corner = client.get("/api/explore", params={"moves": "R11,R14,Q16"}).json()["corners"][0]
+    assert corner["state"] == "in-book-by-transposition"
+    assert corner["book_position_moves"] == ["Q16", "R14", "R11"]
+
+
+def test_review_follows_the_cli_next_sgf(client: httpx.Client, book: tuple[str, Store], tmp_path: Path) -> None:
+    path = tmp_path / "game.sgf"
+    path.write_text(sgf_text(["Q16", "R14", "O14", "D4", "C16"], "B+R"), encoding="utf-8")
+    game = client.post("/api/upload", content=path.read_bytes(), headers={"X-File-Name": "game.sgf"}).json()["game"]
+    played = "".join(c + p for c, p in game["moves"])
+    data = client.get("/api/review", params={"game": played, "move": 3}).json()
+    cli = json.loads(joseki("next", "--sgf", str(path), "--move", "3", "--json", db=book[0]).stdout)
+    assert [c["state"] for c in data["corners"]] == [c["state"] for c in cli["corners"]]
+    left = next(c for c in data["corners"] if c["state"] == "left-book")
+    assert left["left_move"] == "O14" and left["alternatives"][0]["label"] == "a"
+
+
+def test_practise_judges_and_answers_by_the_book(client: httpx.Client) -> None:
+    data = client.get("/api/practise", params={"moves": "Q16,R14,C3", "seed": 1}).json()
+    verdict = data["judgement"]
+    assert verdict["move"] == "C3" and verdict["corner"] == "bottom-left"
+    good = client.get("/api/practise", params={"moves": "Q16,R14,R11", "seed": 1}).json()
+    assert good["judgement"]["in_book"] and good["judgement"]["rank"] == 1
+    tenuki = client.get("/api/practise", params={"moves": "Q16,R14,K10", "seed": 1}).json()
+    assert tenuki["judgement"]["corner"] == "top-right" and tenuki["judgement"]["in_book"]  # the book's tenuki
+    assert tenuki["judgement"]["tenuki"] and not good["judgement"]["tenuki"]
+    bad = client.get("/api/practise", params={"moves": "Q16,R14,O14", "seed": 1}).json()
+    assert not bad["judgement"]["in_book"] and bad["judgement"]["more_popular"][0] == "R11"
+    assert bad["reply"] is None
+
+
+def test_bad_input_is_one_error(client: httpx.Client) -> None:
+    answer = client.get("/api/explore", params={"moves": "Q16,Q16"})
+    assert answer.status_code == 400 and answer.json() == {"error": "move 2 (Q16) lands on a stone"}
+    assert client.get("/api/explore", params={"moves": "Z99"}).status_code == 400
+    assert client.get("/api/review", params={"game": "bzz"}).status_code == 400
+    assert client.get("/api/explore", params={"profile": "nobody"}).status_code == 400
+
+
+def test_uploads_are_capped_and_parsed_with_the_import_limits(client: httpx.Client) -> None:
+    big = client.post("/api/upload", content=b"(;" + b" " * MAX_UPLOAD_BYTES + b")")
+    assert big.status_code == 400 and "the limit" in big.json()["error"]
+    broken = client.post("/api/upload", content=b"(;B[pd]", headers={"X-File-Name": "broken.sgf"})
+    assert broken.status_code == 400 and broken.json()["error"].startswith("broken.sgf: ")
+    deep = client.post("/api/upload", content=("(;SZ[19]" + ";B[];W[]" * 1600 + ")").encode())
+    assert deep.status_code == 400 and "3,000 moves" in deep.json()["error"]
+
+
+def test_requests_for_another_host_are_refused(client: httpx.Client) -> None:
+    assert client.get("/api/catalogue", headers={"Host": "attacker.example"}).status_code == 400
+
+
+def test_no_path_from_a_request_is_opened(client: httpx.Client) -> None:
+    for key in ("..%2F..%2Fetc%2Fpasswd", "%2Fetc%2Fpasswd", "nothing"):
+        answer = client.get(f"/api/game/{key}")
+        assert answer.status_code in (400, 404), answer.text
+        assert "root:" not in answer.text
+
+
+def test_the_api_is_documented(client: httpx.Client) -> None:
+    spec = client.get("/api/openapi.json").json()
+    assert {"/api/explore", "/api/review", "/api/upload", "/api/practise", "/api/catalogue"} <= set(spec["paths"])
+    assert "/api" in client.get("/api").text
+
+
+def test_read_only_unless_writable(new_db: Callable[..., str], tmp_path: Path) -> None:
+    """A read-only server writes nothing: an empty database is refused, not upgraded nor given the starter book."""
+    url = new_db("empty")
+    with pytest.raises(StoreError, match="db upgrade"):
+        open_store(url, writable=False)
+    refused = joseki("serve", "--port", "1", db=url)
+    assert refused.returncode == 1 and refused.stderr.count("\n") == 1 and "db upgrade" in refused.stderr
+    store = open_store(url, writable=True)
+    try:
+        assert store.collection_count() == 1
+    finally:
+        store.close()
+
+
+def test_games_behind_a_position_match_the_cli(client: httpx.Client, book: tuple[str, Store]) -> None:
+    data = client.get("/api/games", params={"moves": "Q16,R14,R11"}).json()
+    cli = json.loads(joseki("games", "Q16", "R14", "R11", "--json", db=book[0]).stdout)
+    assert {k: data[k] for k in cli} == cli
+    assert data["count"] == 2 and {g["black"] for g in data["games"]} == {"Black 0", "Black 1"}
+    newest = data["games"][0]
+    assert newest["date"] == "2024-02-01" and newest["move_number"] == 3
+    game = client.get(f"/api/game/{newest['key']}").json()["game"]
+    assert game["black"] == "Black 1" and game["moves"][:3] == [["b", "pd"], ["w", "qf"], ["b", "qi"]]
+    strongest = client.get("/api/games", params={"moves": "Q16,R14,R11", "order": "strongest"}).json()
+    assert strongest["games"][0]["black_rank"] == "2d"
+
+
+def test_the_cli_loads_the_web_framework_only_to_serve() -> None:
+    code = ("import sys; import joseki.cli.main; "
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'fastapi', 'starlette', 'uvicorn', 'joseki'}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['joseki']"
+    assert "--writable" in joseki("serve", "--help").stdout

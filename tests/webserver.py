@@ -1,0 +1,70 @@
+"""A real ``joseki serve`` for the tests: uvicorn on a free loopback port, in a thread, over a real store."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import uvicorn
+
+from joseki.book.importer import import_file
+from joseki.book.resources import starter_book
+from joseki.book.store import Store
+from joseki.games.learn import learn
+from joseki.web.app import create_app
+
+from .games import write_game
+
+HOSTILE = ("(;FF[4]GM[1]CA[UTF-8]SZ[19];B[pd]C[Black's <script>window.pwned=1</script> answer at 'a' is "
+           "<b>joseki</b>]LB[qf:a];W[qf])")
+"""A collection whose comment holds markup: the page must show it as text, and draw the label 'a'."""
+GAMES = [(["Q16", "R14", "R11", "D4", "C16"], "B+R"), (["Q16", "R14", "R11", "D4"], "W+3.5"),
+         (["Q16", "R14", "R12", "D16"], "B+R"), (["Q16", "R14", "Q12", "C3", "D17", "R6"], "B+2.5")]
+"""Finished games to learn: statistics for the first moves (win-rate bars) and games behind positions."""
+
+
+def make_book(url: str, tmp: Path) -> Store:
+    """A store with the starter book, a collection with a hostile comment and a few learnt games."""
+    store = Store(url)
+    assert not import_file(store, starter_book(), "starter").error
+    hostile = tmp / "hostile.sgf"
+    hostile.write_text(HOSTILE, encoding="utf-8")
+    assert not import_file(store, hostile, "hostile").error
+    games = tmp / "games"
+    games.mkdir()
+    for i, (moves, result) in enumerate(GAMES):
+        write_game(games / f"game{i}.sgf", moves, result,
+                   extra=f"PB[Black {i}]PW[White {i}]BR[{i + 1}d]DT[2024-0{i + 1}-01]")
+    report = learn(store, [games], None, 1)
+    assert report.learnt == len(GAMES), report.errors
+    return store
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def running(store: Store, writable: bool = False) -> Iterator[str]:
+    """The base URL of a real server over ``store`` until the block ends (waits for start-up, 60 s at most)."""
+    port = free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(store, writable), host="127.0.0.1", port=port,
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise RuntimeError("the server did not start")
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(30)
