@@ -190,3 +190,19 @@ game_ref = Table(
 """The games behind a book node under a profile, bounded: the newest and the strongest
 :data:`joseki.book.gamerefs.REFS_PER_NODE` of those credited there (the full count is ``node_stats.games``);
 the game move that reached the node (from 1) and the corner (index in :class:`joseki.core.geometry.Corner`)."""
+
+context_stats = Table(
+    "context_stats", metadata,
+    Column("parent_id", BigInteger, primary_key=True),
+    Column("context", String(4), primary_key=True),
+    Column("profile_id", Integer, ForeignKey("profile.id", ondelete="CASCADE"), primary_key=True),
+    Column("move", String(2), primary_key=True),
+    Column("games", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("losses", Integer, nullable=False),
+    Column("draws", Integer, nullable=False),
+    sqlite_with_rowid=False,
+)
+"""Learnt and mined results per whole-board context (:mod:`joseki.book.context`): the move played
+after book line ``parent_id`` (a node id, that of the empty line for the root) in ``context``
+(:mod:`joseki.core.context`), as a token in the frame of that line and context."""

@@ -74,6 +74,8 @@ class Candidate:
     :func:`~joseki.core.category.combined` verdict, what ordering and priority use."""
     ladders: list[LadderCheck] = field(default_factory=list)
     """Its ladder conditions read on the whole board, when the board is known (:mod:`joseki.core.ladder_check`)."""
+    context_games: int | None = None
+    """Games that played the move in the corner's whole-board context (:mod:`joseki.book.context_next`)."""
 
     @property
     def label(self) -> str:
@@ -96,6 +98,7 @@ class Candidate:
                 "ladders": [check.as_json() for check in self.ladders],
                 "local": {"corners": self.local.corners, "wins": self.local.wins, "losses": self.local.losses,
                           "draws": self.local.draws},
+                **({} if self.context_games is None else {"context_games": self.context_games}),
                 "favourability": None if self.favour is None else {**self.favour.as_json(),
                                                                    "mover": round(self.mover_favour or 0.0, 4)}}
 
@@ -124,6 +127,11 @@ class CornerAnswer:
     stones: dict[Point, Color] = field(default_factory=dict)
     sgf: bool = False
     """Whether the caller typed SGF points, so moves are shown that way."""
+    context: str | None = None
+    """The corner's whole-board context signature when the board was known (:mod:`joseki.core.context`)."""
+    statistics: str | None = None
+    """Which statistics ordered the candidates then: ``context`` or ``back-off`` (too few games in it)."""
+    context_games: int = 0
 
     def line(self, steps: str, reflected: bool = False) -> str:
         """The moves of a canonical step string of this corner (``Q16 R14``), for people to read."""
@@ -141,6 +149,8 @@ class CornerAnswer:
             data.update(left_at=self.left_at, left_move=self.left_move, left_move_number=self.left_move_number)
         if self.via is not None:
             data["book_position_steps"] = self.via
+        if self.statistics is not None:
+            data.update(context=self.context, statistics=self.statistics, context_games=self.context_games)
         return data
 
 
@@ -373,8 +383,9 @@ def check_legal(played: list[tuple[Color, Point | None]], tokens: list[str]) -> 
 
 def next_moves(store: Store, moves: list[str] | None = None, steps: str | None = None, first: Color = "b",
                corner: Corner = Corner.TOP_RIGHT, options: Options = Options(),
-               collections: list[str] | None = None) -> list[CornerAnswer]:
-    """The book's answer for every corner of ``moves`` (or for ``steps`` in ``corner``)."""
+               collections: list[str] | None = None, context: bool = False) -> list[CornerAnswer]:
+    """The book's answer for every corner of ``moves`` (or for ``steps`` in ``corner``); with ``context``,
+    moves from the empty board are a whole board and ranked by it (:mod:`joseki.book.context_next`)."""
     with store.read() as conn:
         require_profile(conn, store, options.profile)
         lookup = Lookup(store, conn, collections)
@@ -388,18 +399,32 @@ def next_moves(store: Store, moves: list[str] | None = None, steps: str | None =
         if not active:
             next_color = other(played[-1][0]) if played else first
             return [answer_corner(lookup, corner, "", False, next_color, options)]
-        return [answer_table(lookup, table, first, options) for table in active]
+        if not context:
+            return [answer_table(lookup, table, first, options) for table in active]
+        answers = [answer_table(lookup, table, first, replace(options, top=None)) for table in active]
+        from joseki.book.context_next import apply_context  # it builds on this module
+
+        apply_context(conn, store, answers, played, options.profile, options.top)
+        return answers
 
 
 def next_in_game(store: Store, played: list[tuple[Color, Point | None]], options: Options = Options(),
-                 collections: list[str] | None = None, setup: dict[Point, Color] | None = None) -> list[CornerAnswer]:
-    """Every corner's state and candidates after the moves of a game (all four corners), ``setup`` stones first."""
+                 collections: list[str] | None = None, setup: dict[Point, Color] | None = None,
+                 context: bool = False) -> list[CornerAnswer]:
+    """Every corner's state and candidates after the moves of a game (all four corners), ``setup`` stones first;
+    with ``context``, ranked by each corner's whole-board context (:mod:`joseki.book.context_next`)."""
     next_color = other(played[-1][0]) if played else "b"
     options = replace(options, board=whole_board(played, setup))
     with store.read() as conn:
         require_profile(conn, store, options.profile)
         lookup = Lookup(store, conn, collections)
-        return [answer_table(lookup, table, next_color, options) for table in corner_tables(played).values()]
+        asked = replace(options, top=None) if context else options
+        answers = [answer_table(lookup, table, next_color, asked) for table in corner_tables(played).values()]
+        if context:
+            from joseki.book.context_next import apply_context  # it builds on this module
+
+            apply_context(conn, store, answers, played, options.profile, options.top)
+        return answers
 
 
 def whole_board(played: list[tuple[Color, Point | None]],

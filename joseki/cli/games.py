@@ -140,9 +140,25 @@ def evaluate_command(
     table = Table(title=f"evaluate (rank {safe(rank)}, profile {safe(profile or 'global')})")
     table.add_column("measure")
     table.add_column("value", justify="right")
+    by_index = data.pop("by_index")
     for key, value in data.items():
         table.add_row(key, "-" if value is None else str(value))
     out.print(table)
+    assert isinstance(by_index, list)
+    if by_index:
+        out.print(per_index_table(by_index))
+
+
+def per_index_table(rows: list[dict[str, object]]) -> Table:
+    """The evaluation per local move number: positions, top-1/top-3 without and with context, coverage."""
+    table = Table(title="per local move (without context / with context)")
+    columns = ("local_move", "positions", "top1", "context_top1", "top3", "context_top3", "context_decided",
+               "coverage")
+    for name in columns:
+        table.add_column(name.replace("_", " "), justify="right")
+    for row in rows:
+        table.add_row(*("-" if row[c] is None else str(row[c]) for c in columns))
+    return table
 
 
 def _check_paths(paths: list[Path]) -> None:

@@ -158,9 +158,10 @@ def next_command(
     with open_store() as store:
         ensure_starter(store)
         if played is not None:
-            answers = next_in_game(store, played, options, collection, setup)
+            answers = next_in_game(store, played, options, collection, setup, context=True)
         else:
-            answers = next_moves(store, moves, steps, first_color, where, options, collection)
+            answers = next_moves(store, moves, steps, first_color, where, options, collection,
+                                 context=steps is None)
     if as_json:
         out.print_json(data={"corners": [a.as_json() for a in answers]})
         return
@@ -190,6 +191,13 @@ STATE_TEXT = {"in-book": "in book", "left-book": "out of book", "empty": "empty 
               "in-book-by-transposition": "in book by transposition"}
 
 
+def context_line(a: CornerAnswer) -> str:
+    """Which statistics ordered a corner's moves: its whole-board context, or the back-off."""
+    if a.statistics == "context":
+        return f"ranked by the whole-board context {a.context} ({a.context_games} games)"
+    return f"context {a.context} has only {a.context_games} games: context-free statistics (back-off)"
+
+
 def _print_answer(a: CornerAnswer, show_steps: bool = False) -> None:
     """One corner: its state, a diagram with the candidates lettered and the points conditions name marked, a table."""
     from joseki.core.category import NEVER_FIRST
@@ -200,6 +208,8 @@ def _print_answer(a: CornerAnswer, show_steps: bool = False) -> None:
     if show_steps and a.steps:
         title += f"  [dim](steps {a.steps})[/]"
     out.print(title, highlight=False)
+    if a.statistics is not None:
+        out.print(context_line(a), highlight=False)
     shown = a.candidates
     if a.state == "left-book":
         number = f", game move {a.left_move_number}" if a.left_move_number else ""
@@ -216,18 +226,21 @@ def _print_answer(a: CornerAnswer, show_steps: bool = False) -> None:
     setup = {p: colour for c in shown for p, colour in c.setup.items()}
     marks = marks_of((p for c in shown for p in c.named), a.stones, setup)
     table = Table(show_edge=False)
-    for name in ("", "move", "paths", "games", "win %", "priority", "fav.", "category", "conditions"):
+    in_context = a.statistics is not None
+    for name in ("", "move", "paths", "games", *(["in context"] if in_context else []), "win %", "priority", "fav.",
+                 "category", "conditions"):
         table.add_column(name, justify="left" if name in ("", "move", "category", "conditions") else "right")
     for c in shown:
         label = labels.get(c.point, "") if c.point is not None else ""
         rate = c.record.win_rate
         category = f"[red]{c.label}[/]" if c.category in NEVER_FIRST else c.label
         favour = c.mover_favour
-        table.add_row(label, c.move, str(c.paths), str(c.record.games), "" if rate is None else f"{100 * rate:.0f}",
+        table.add_row(label, c.move, str(c.paths), str(c.record.games),
+                      *([str(c.context_games or 0)] if in_context else []), "" if rate is None else f"{100 * rate:.0f}",
                       f"{c.priority:.2f}", "" if favour is None else f"{favour:+.2f}", category,
                       _conditions_text(c))
     if not shown:
-        table.add_row("", "[dim]the book has no move here[/]", "", "", "", "", "", "", "")
+        table.add_row("", "[dim]the book has no move here[/]", *[""] * (len(table.columns) - 2))
     diagram = Text("\n".join(corner_diagram(a.corner, a.stones, labels, marks=marks)), style="bold")
     print_beside(diagram, table)
     out.print()

@@ -9,13 +9,15 @@ each of its corners that passed the node once (wins, losses, draws: see
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
+from joseki.book.context import ContextKey
 from joseki.book.store import node_id
-from joseki.book.walk import Book, walk
+from joseki.book.walk import Book, BookWalk, walk
 from joseki.core.corners import CornerTable
 from joseki.core.priority import Record
 from joseki.core.steps import Color, other
+from joseki.games.context import credit_contexts
 
 OUTCOMES = ("win", "loss", "draw")
 
@@ -33,7 +35,11 @@ def corner_credits(book: Book, steps: str, first: Color, winner: Color | None) -
     """(node id, outcome for its mover) of each in-book step of one corner; none when the result is unknown."""
     if winner is None:
         return []
-    route = walk(book, steps, first, rejoin=False)
+    return route_credits(walk(book, steps, first, rejoin=False), first, winner)
+
+
+def route_credits(route: BookWalk, first: Color, winner: Color) -> list[tuple[int, str]]:
+    """:func:`corner_credits` of a corner already walked."""
     out: list[tuple[int, str]] = []
     for index, line in enumerate(route.nodes):
         mover = first if index % 2 == 0 else other(first)
@@ -44,19 +50,29 @@ def corner_credits(book: Book, steps: str, first: Color, winner: Color | None) -
 
 
 def game_records(book: Book, corners: Iterable[tuple[str, Color]], winner: Color | None,
-                 reached: list[list[int]] | None = None) -> tuple[dict[int, Record], int]:
+                 reached: list[list[int]] | None = None, contexts: Sequence[str] | None = None,
+                 context_out: dict[ContextKey, list[int]] | None = None) -> tuple[dict[int, Record], int]:
     """Each credited node's record from one game whose corners are (canonical string, first colour),
-    and how many of those corners were credited at all; ``reached`` gets each corner's credited nodes."""
+    and how many of those corners were credited at all; ``reached`` gets each corner's credited nodes.
+
+    With ``contexts`` (each corner's :func:`joseki.games.context.table_contexts`), the same
+    credits by context are added to ``context_out`` (:func:`joseki.games.context.credit_contexts`).
+    """
     counts: dict[int, list[int]] = {}
     credited = 0
-    for steps, first in corners:
-        credits = corner_credits(book, steps, first, winner)
+    for number, (steps, first) in enumerate(corners):
+        if winner is None:
+            continue
+        route = walk(book, steps, first, rejoin=False)
+        credits = route_credits(route, first, winner)
         credited += bool(credits)
         if reached is not None:
             reached.append([nid for nid, _ in credits])
         for nid, result in credits:
             row = counts.setdefault(nid, [1, 0, 0, 0])
             row[1 + OUTCOMES.index(result)] += 1
+        if contexts is not None and context_out is not None and credits:
+            credit_contexts(context_out, route, credits, contexts[number])
     return {nid: Record(*row) for nid, row in counts.items()}, credited
 
 

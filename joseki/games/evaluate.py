@@ -11,13 +11,22 @@ log-loss against the constant 0.5. Beside it, the priority *relative to the alte
 played move's priority minus the mean priority of the book's candidates there, taken as
 ``0.5 + difference`` (the question a player choosing among book moves asks), and the mover's win
 rate when the played move's priority was above, or below, that mean.
+
+With context (:mod:`joseki.games.context`), the same positions are ranked again by the moves
+played in the corner's whole-board context after that book line, backing off to the
+context-free order where the context has too few games
+(:data:`joseki.book.context.CONTEXT_MIN_GAMES`). Its top-1/top-3 count a move and its reflection
+as one after a line whose stones all lie on the diagonal, as the context-free book does
+(``context_top1``); ``side_top1`` asks for the very point, side included. Coverage is the
+book's and the same with or without context. ``by_index`` gives the figures per local move
+number of the corner (1 = the corner's first stone; the last entry is every later move).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
@@ -31,11 +40,39 @@ from joseki.core.corners import corner_tables
 from joseki.core.geometry import Corner
 from joseki.core.notation import TENUKI
 from joseki.core.priority import log_loss
-from joseki.core.steps import other, swap_token
+from joseki.core.steps import other, reflection_needed, swap_token
+from joseki.games.context import ContextScorer, context_at, side_free, table_contexts
 from joseki.games.credit import outcome
 from joseki.sgf.game import read_game
 
 COVERAGE_MOVES = 20
+
+
+@dataclass(slots=True)
+class Counts:
+    """Hits at some positions, without and with context."""
+
+    positions: int = 0
+    top1: int = 0
+    top3: int = 0
+    context_top1: int = 0
+    context_top3: int = 0
+    side_top1: int = 0
+    side_top3: int = 0
+    decided: int = 0
+    """Positions whose context had enough games to decide the order (the others backed off)."""
+    covered: int = 0
+    coverable: int = 0
+
+    def as_json(self) -> dict[str, object]:
+        def ratio(a: int, b: int) -> float | None:
+            return round(a / b, 4) if b else None
+
+        n = self.positions
+        return {"positions": n, "top1": ratio(self.top1, n), "top3": ratio(self.top3, n),
+                "context_top1": ratio(self.context_top1, n), "context_top3": ratio(self.context_top3, n),
+                "side_top1": ratio(self.side_top1, n), "side_top3": ratio(self.side_top3, n),
+                "context_decided": ratio(self.decided, n), "coverage": ratio(self.covered, self.coverable)}
 
 
 @dataclass(slots=True)
@@ -58,6 +95,18 @@ class Evaluation:
     ahead_wins: int = 0
     behind: int = 0
     behind_wins: int = 0
+    context: Counts = field(default_factory=Counts)
+    """Every position, with context too."""
+    with_context: bool = False
+    by_index: dict[int, Counts] = field(default_factory=dict)
+    """The same per local move number (:data:`COVERAGE_MOVES` + 1: every later move)."""
+
+    def at(self, local: int) -> Counts:
+        """The counts of local move number ``local``."""
+        local = min(local, COVERAGE_MOVES + 1)
+        if local not in self.by_index:
+            self.by_index[local] = Counts()
+        return self.by_index[local]
 
     def as_json(self) -> dict[str, object]:
         def ratio(a: float, b: float) -> float | None:
@@ -70,13 +119,17 @@ class Evaluation:
                 "logloss_baseline": round(math.log(2), 4) if self.scored else None,
                 "logloss_relative": ratio(self.relative_loss_sum, self.scored),
                 "ahead": self.ahead, "win_rate_ahead": ratio(self.ahead_wins, self.ahead),
-                "behind": self.behind, "win_rate_behind": ratio(self.behind_wins, self.behind)}
+                "behind": self.behind, "win_rate_behind": ratio(self.behind_wins, self.behind),
+                **{key: value for key, value in self.context.as_json().items()
+                   if self.with_context and key.startswith(("context", "side"))},
+                "by_index": [{"local_move": str(k) if k <= COVERAGE_MOVES else f">{COVERAGE_MOVES}",
+                              **self.by_index[k].as_json()} for k in sorted(self.by_index)]}
 
 
 def evaluate(store: Store, paths: Iterable[Path | str], rank: str = "popularity", profile: str | None = None,
              collections: list[str] | None = None, progress: Callable[[int, int], None] | None = None,
-             trace: Callable[[Path, Corner, int, bool], None] | None = None) -> Evaluation:
-    """Replay the games of ``paths`` against the book and measure its predictions.
+             trace: Callable[[Path, Corner, int, bool], None] | None = None, context: bool = True) -> Evaluation:
+    """Replay the games of ``paths`` against the book and measure its predictions (also with ``context``).
 
     ``trace`` is told (file, corner, game move number, whether the book holds the position
     before it) for each local move looked at.
@@ -85,19 +138,22 @@ def evaluate(store: Store, paths: Iterable[Path | str], rank: str = "popularity"
     options = Options(rank=rank, profile=profile)
     order = rank_key(rank)
     result = Evaluation()
-    cache: dict[str, tuple[list[str], dict[str, float]]] = {}
+    cache: dict[str, tuple[list[str], dict[str, float], dict[str, float]]] = {}
     with store.read() as conn:
         require_profile(conn, store, profile)
         lookup = Lookup(store, conn, collections)
         book = CachedBook(lookup)
+        scorer = ContextScorer(conn, store, profile) if context else None
+        result.with_context = context
 
-        def ranked(base: str) -> tuple[list[str], dict[str, float]]:
+        def ranked(base: str) -> tuple[list[str], dict[str, float], dict[str, float]]:
             if base not in cache:
                 rows = book_candidates(lookup, base, lookup.children(base, profile), options)
                 cands = [Candidate(ch.token, ch.token, None, ch.paths, prio, ch.category, record)
                          for ch, record, prio in rows]
                 cands.sort(key=order)
-                cache[base] = ([c.token for c in cands], {c.token: c.priority for c in cands})
+                cache[base] = ([c.token for c in cands], {c.token: c.priority for c in cands},
+                               {c.token: float(c.paths + c.record.games) for c in cands})
             return cache[base]
 
         for done, path in enumerate(files, start=1):
@@ -106,6 +162,7 @@ def evaluate(store: Store, paths: Iterable[Path | str], rank: str = "popularity"
                 if game.size != 19:
                     raise ValueError("not 19x19")
                 tables = corner_tables(game.moves).values()
+                contexts = iter(table_contexts(game.moves, tables) if scorer is not None else ())
             except ValueError:
                 result.skipped += 1
                 continue
@@ -117,7 +174,7 @@ def evaluate(store: Store, paths: Iterable[Path | str], rank: str = "popularity"
                 result.corners += 1
                 seen = None if trace is None else partial(_tell, trace, path, table.corner, move_numbers(table))
                 _score_corner(walk(book, b.steps, b.first_color, rejoin=False), b.first_color, game.winner,
-                              ranked, result, seen)
+                              ranked, result, seen, scorer, next(contexts, None))
             if progress is not None:
                 progress(done, len(files))
     return result
@@ -148,8 +205,9 @@ class CachedBook:
 
 
 def _score_corner(route: BookWalk, first: str, winner: str | None,
-                  ranked: Callable[[str], tuple[list[str], dict[str, float]]], result: Evaluation,
-                  seen: Callable[[int, bool], None] | None = None) -> None:
+                  ranked: Callable[[str], tuple[list[str], dict[str, float], dict[str, float]]], result: Evaluation,
+                  seen: Callable[[int, bool], None] | None = None, scorer: ContextScorer | None = None,
+                  contexts: str | None = None) -> None:
     steps = route.steps
     local = 0
     for index in range(0, len(steps), 2):
@@ -161,9 +219,12 @@ def _score_corner(route: BookWalk, first: str, winner: str | None,
         in_book = index // 2 <= route.in_book
         if seen is not None:
             seen(index // 2, in_book)
+        at = result.at(local)
         if local <= COVERAGE_MOVES:
             result.coverable += 1
             result.covered += in_book
+            at.coverable += 1
+            at.covered += in_book
         if not in_book:
             if local >= COVERAGE_MOVES:
                 break
@@ -171,10 +232,25 @@ def _score_corner(route: BookWalk, first: str, winner: str | None,
         base = route.nodes[index // 2 - 1] if index else ""
         if base != steps[:index] and orientation(base, steps[:index]):
             token = swap_token(token)
-        order, priorities = ranked(base)
+        order, priorities, popularity = ranked(base)
         result.positions += 1
         result.top1_hits += order[:1] == [token]
         result.top3_hits += token in order[:3]
+        for counts in (result.context, at):
+            counts.positions += 1
+            counts.top1 += order[:1] == [token]
+            counts.top3 += token in order[:3]
+        context = None if contexts is None else context_at(contexts, index // 2)
+        if scorer is not None and context is not None:
+            ranking, side_token = scorer.rank(route, index // 2, context, order, popularity)
+            moves = ranking.moves
+            same = side_free(moves) if reflection_needed(base) is None else moves
+            for counts in (result.context, at):
+                counts.decided += ranking.used == "context"
+                counts.context_top1 += same[:1] == [token]
+                counts.context_top3 += token in same[:3]
+                counts.side_top1 += moves[:1] == [side_token]
+                counts.side_top3 += side_token in moves[:3]
         won = outcome(mover, winner)
         if token in priorities and won in ("win", "loss"):
             result.scored += 1

@@ -1,7 +1,8 @@
 """Learning from finished games: credit each in-book step of each corner to the player who chose it.
 
 Worker processes read the games and find their credits (:mod:`joseki.games.credit`) against an
-in-memory index of the book; the parent writes them in batches, one transaction per batch
+in-memory index of the book (also by each corner's whole-board context, :mod:`joseki.games.context`);
+the parent writes them in batches, one transaction per batch
 that also records the batch's games as learnt. A killed run therefore leaves whole batches
 learnt and nothing half-written, and running it again learns the rest. A game already learnt
 under the profile (same moves and result, :attr:`joseki.sgf.game.Game.key`) is a duplicate and
@@ -16,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from joseki.book.context import ContextKey, add_context_records, total_context_records
 from joseki.book.importer import expand_paths
 from joseki.book.index import BookIndex
 from joseki.book.refstore import GameInfo, GameRefs, corner_moves, game_refs, record_games
@@ -23,6 +25,7 @@ from joseki.book.stats import add_records, claim_games, profile_id
 from joseki.book.store import Store
 from joseki.core.corners import corner_tables
 from joseki.core.priority import Record
+from joseki.games.context import as_records, table_contexts
 from joseki.games.credit import game_records, table_corners
 from joseki.games.pool import worker_pool
 from joseki.sgf.game import read_learnable
@@ -42,6 +45,8 @@ class GameOutcome:
     """Each credited node's record from this game (:func:`joseki.games.credit.game_records`)."""
     corners: int = 0
     """Corners of the game with at least one step in the book."""
+    context_records: dict[ContextKey, Record] = field(default_factory=dict)
+    """The same credits by whole-board context (:mod:`joseki.games.context`)."""
     refs: GameRefs | None = None
     """The game's facts and the nodes it reached, for the games behind a position (:mod:`joseki.book.refstore`)."""
 
@@ -104,7 +109,10 @@ def examine(path: str, index: BookIndex | None = None, refs: bool | None = None)
     out.key = game.key
     tables = corner_tables(game.moves).values()
     reached: list[list[int]] | None = [] if refs else None
-    out.records, out.corners = game_records(index, table_corners(tables), game.winner, reached)
+    by_context: dict[ContextKey, list[int]] = {}
+    out.records, out.corners = game_records(index, table_corners(tables), game.winner, reached,
+                                            table_contexts(game.moves, tables), by_context)
+    out.context_records = as_records(by_context)
     if reached is not None:
         out.refs = game_refs(GameInfo.of(game, out.key), corner_moves(tables, [len(r) for r in reached]), reached)
     return out
@@ -166,6 +174,7 @@ def _write(store: Store, profile: str | None, batch: list[GameOutcome], report: 
         assert pid is not None
         claimed = claim_games(conn, store, pid, [(k, o.source, o.result) for k, o in unique.items()])
         add_records(conn, store, pid, total_records(unique[k].records for k in claimed))
+        add_context_records(conn, store, pid, total_context_records(unique[k].context_records for k in claimed))
         record_games(conn, store, pid, [r for k in sorted(claimed) if (r := unique[k].refs) is not None])
     report.duplicates += len(unique) - len(claimed)
     report.learnt += len(claimed)

@@ -5,7 +5,8 @@ every prefix of at most :data:`MINE_DEPTH` steps, the games that played it. Pref
 at least ``min_games`` games form the book (they are prefix-closed, since a prefix is played
 at least as often as its continuations), and its leaves become the collection's records.
 Then the games are credited exactly as ``learn`` credits them (:mod:`joseki.games.credit`),
-against the whole book with the new collection in it, and count as learnt under the profile.
+against the whole book with the new collection in it (and by context, :mod:`joseki.games.context`),
+and count as learnt under the profile.
 A game learnt there before is moved from the book before this run to the book after it: its
 credits against the old book are taken back and its credits against the new one added (they
 differ where the new lines take a corner further, or give a step a line of its own where it
@@ -24,6 +25,7 @@ from pathlib import Path
 
 from sqlalchemy import select
 
+from joseki.book.context import ContextKey, add_context_records
 from joseki.book.importer import FileReport, expand_paths, import_forest
 from joseki.book.index import BookIndex
 from joseki.book.refstore import CornerMoves, GameInfo, GameRefs, corner_moves, game_refs, record_games
@@ -33,6 +35,7 @@ from joseki.core.corners import corner_tables
 from joseki.core.geometry import Corner
 from joseki.core.priority import Record
 from joseki.core.steps import Color
+from joseki.games.context import add_counts, as_records, table_contexts
 from joseki.games.credit import game_records, table_corners
 from joseki.games.learn import LearnReport, total_records
 from joseki.games.pool import worker_pool
@@ -52,6 +55,8 @@ class MinedGame:
     skipped: str | None = None
     corners: list[tuple[str, Color]] = field(default_factory=list)
     """(play-step string, first colour) of each corner with local moves."""
+    contexts: list[str] = field(default_factory=list)
+    """Each of those corners' context before each step (:func:`joseki.games.context.table_contexts`)."""
     info: GameInfo | None = None
     moves: list[CornerMoves] = field(default_factory=list)
     """The game move of each step of ``corners``, for the games behind a position (:mod:`joseki.book.refstore`)."""
@@ -67,6 +72,7 @@ def reduce_game(path: str) -> MinedGame:
     out.result, out.winner, out.key = game.result, game.winner, game.key
     tables = corner_tables(game.moves).values()
     out.corners = table_corners(tables)
+    out.contexts = table_contexts(game.moves, tables)
     out.info, out.moves = GameInfo.of(game, out.key), corner_moves(tables, MINE_DEPTH)
     return out
 
@@ -174,21 +180,28 @@ def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: 
                                                  if k not in learnt])
         index = BookIndex.load(store, conn)
         records: list[dict[int, Record]] = []
+        by_context: dict[ContextKey, list[int]] = {}
         behind: list[GameRefs] = []
         for key, game in games.items():
             reached: list[list[int]] = []
-            found, corners = game_records(index, game.corners, game.winner, reached)
+            game_context: dict[ContextKey, list[int]] = {}
+            found, corners = game_records(index, game.corners, game.winner, reached, game.contexts, game_context)
             if key in claimed:
                 report.corners += corners
             elif before is not None:  # learnt before, against the book without this run's lines
-                found = _change(game_records(before, game.corners, game.winner)[0], found)
+                old_context: dict[ContextKey, list[int]] = {}
+                old = game_records(before, game.corners, game.winner, None, game.contexts, old_context)[0]
+                found = _change(old, found)
+                add_counts(by_context, old_context, -1)
             else:  # claimed by a concurrent learner meanwhile: its credits are its own
-                found, reached = {}, []
+                found, reached, game_context = {}, [], {}
+            add_counts(by_context, game_context)
             records.append(found)
             if refs and reached and game.info is not None:
                 behind.append(game_refs(game.info, game.moves, reached))
         total = total_records(records)
         add_records(conn, store, pid, total)
+        add_context_records(conn, store, pid, as_records(by_context))
         record_games(conn, store, pid, sorted(behind, key=lambda r: r.info.key),
                      replace=[r.info.key for r in behind if r.info.key not in claimed])
         drop_empty(conn, store, pid, [nid for nid, r in total.items() if min(r.games, r.wins, r.losses, r.draws) < 0])

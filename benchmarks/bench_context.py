@@ -1,0 +1,71 @@
+"""Predictions with and without the whole-board context, on held-out games (README, "Reading the board").
+
+Split as ``bench_evaluate.py``: within each set of ../shared/data/games (Fox pro, AI, KGS
+high-dan, Tygem 9-dan), files in name order, every fifth one (positions 4, 9, 14, ...) is a
+test game, the others are training games. A book is mined from the training games
+(``mine --min-games N``, which also stores the statistics per context); it is evaluated on
+the test games of Fox, AI and KGS plus the first ``--tygem-test`` Tygem test games, ranking
+by popularity, without and with context, overall and per local move number.
+
+Usage: python benchmarks/bench_context.py [--min-games 5] [--tygem-test 3000] [--tygem-train N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from bench_evaluate import split
+from common import CACHE, report
+from games_data import SETS, set_files
+
+from joseki.book.context import CONTEXT_MIN_GAMES
+from joseki.book.store import Store
+from joseki.games.evaluate import evaluate
+from joseki.games.mine import mine
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--min-games", type=int, default=5)
+    parser.add_argument("--tygem-test", type=int, default=3000)
+    parser.add_argument("--tygem-train", type=int, default=None)
+    parser.add_argument("--workers", type=int, default=2)
+    args = parser.parse_args()
+    started = time.perf_counter()
+    train: list[str] = []
+    test: list[str] = []
+    for name in (*SETS, "tygem"):
+        tr, te = split(sorted(set_files(name)))
+        if name == "tygem":
+            tr, te = tr[: args.tygem_train], te[: args.tygem_test]
+        train += tr
+        test += te
+    figures: dict[str, object] = {"train_games": len(train), "test_games": len(test), "min_games": args.min_games,
+                                  "context_min_games": CONTEXT_MIN_GAMES}
+    db = CACHE / "context.sqlite"
+    db.unlink(missing_ok=True)
+    store = Store(str(db))
+    t = time.perf_counter()
+    _, book = mine(store, train, args.min_games, "mined", workers=args.workers)
+    figures["mine_s"] = round(time.perf_counter() - t, 1)
+    figures["mined_records"] = book.new if book is not None else 0
+    t = time.perf_counter()
+    result = evaluate(store, test, "popularity", collections=["mined"]).as_json()
+    figures["evaluate_s"] = round(time.perf_counter() - t, 1)
+    by_index = result.pop("by_index")
+    assert isinstance(by_index, list)
+    figures["evaluation"] = result
+    figures["by_index"] = by_index
+    figures["seconds"] = round(time.perf_counter() - started, 1)
+    print("move positions top1 ctx_top1 side_top1 top3 ctx_top3 side_top3 decided coverage")
+    for row in by_index:
+        print(" ".join(str(row[k]) for k in ("local_move", "positions", "top1", "context_top1", "side_top1", "top3",
+                                             "context_top3", "side_top3", "context_decided", "coverage")))
+    print({k: result[k] for k in ("positions", "top1", "context_top1", "side_top1", "top3", "context_top3",
+                                  "side_top3", "coverage")})
+    report(figures)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,150 @@
+"""Statistics per whole-board context: writing them, reading them, and ranking with back-off.
+
+``learn`` and ``mine`` credit each in-book local move of a corner twice: to its book node
+(``node_stats``, the context-free statistics) and to (book line before it, the corner's context
+signature, the move) in ``context_stats`` (:mod:`joseki.core.context`, move and context in the
+book line's frame, :func:`joseki.core.context.book_frame`). A query for a corner whose whole
+board is known ranks the book's moves by the games played in that context when the context
+has at least :data:`CONTEXT_MIN_GAMES` games after that line, smoothed towards the context-free
+popularity (:func:`rank_in_context`); otherwise it **backs off** to the context-free order. A
+tenuki is never credited to a context, so it keeps only its share of that popularity.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from weakref import WeakKeyDictionary
+
+from sqlalchemy import Connection, Select, bindparam, select, update
+
+from joseki.book.stats import GLOBAL
+from joseki.book.store import FAST_DIALECTS, Store, batched, insert_rows
+from joseki.core.priority import Record
+from joseki.core.steps import swap_token
+
+CONTEXT_MIN_GAMES = 5
+"""Games a (book line, context) needs before its statistics replace the context-free ones."""
+CONTEXT_PRIOR_GAMES = 10
+"""How many games' weight the context-free popularity keeps once a context decides (smoothing)."""
+
+ContextKey = tuple[int, str, str]
+"""(node id of the book line before the move, context signature, move token)."""
+
+
+def add_context_records(conn: Connection, store: Store, pid: int, records: dict[ContextKey, Record]) -> None:
+    """Add ``records`` to the profile's context statistics (sums, so concurrent writers lose nothing)."""
+    if not records:
+        return
+    rows = [(parent, context, pid, move, r.games, r.wins, r.losses, r.draws)
+            for (parent, context, move), r in sorted(records.items())]
+    cs = store.tables["context_stats"]
+    columns = ("parent_id", "context", "profile_id", "move", "games", "wins", "losses", "draws")
+    if conn.dialect.name in FAST_DIALECTS:
+        insert_rows(conn, cs, columns, rows,
+                    "ON CONFLICT (parent_id, context, profile_id, move) DO UPDATE SET "
+                    "games = context_stats.games + excluded.games, wins = context_stats.wins + excluded.wins, "
+                    "losses = context_stats.losses + excluded.losses, draws = context_stats.draws + excluded.draws",
+                    chunk=10000)
+        return
+    existing: set[tuple[int, str, str]] = set()
+    for chunk in batched(sorted({r[0] for r in rows})):
+        existing.update((p, c, m) for p, c, m in conn.execute(
+            select(cs.c.parent_id, cs.c.context, cs.c.move).where(cs.c.profile_id == pid, cs.c.parent_id.in_(chunk))))
+    new = [r for r in rows if (r[0], r[1], r[3]) not in existing]
+    old = [r for r in rows if (r[0], r[1], r[3]) in existing]
+    if new:
+        conn.execute(cs.insert(), [dict(zip(columns, r, strict=True)) for r in new])
+    if old:
+        conn.execute(update(cs).where(cs.c.parent_id == bindparam("k_p"), cs.c.context == bindparam("k_c"),
+                                      cs.c.move == bindparam("k_m"), cs.c.profile_id == pid).values(
+            games=cs.c.games + bindparam("k_g"), wins=cs.c.wins + bindparam("k_w"),
+            losses=cs.c.losses + bindparam("k_l"), draws=cs.c.draws + bindparam("k_d")),
+            [{"k_p": r[0], "k_c": r[1], "k_m": r[3], "k_g": r[4], "k_w": r[5], "k_l": r[6], "k_d": r[7]}
+             for r in old])
+
+
+def total_context_records(games: Iterable[dict[ContextKey, Record]]) -> dict[ContextKey, Record]:
+    """The per-key sums of some games' context records."""
+    total: dict[ContextKey, Record] = {}
+    for records in games:
+        for key, r in records.items():
+            total[key] = total[key] + r if key in total else r
+    return total
+
+
+_STATEMENTS: WeakKeyDictionary[Store, Select[Any]] = WeakKeyDictionary()
+
+
+def _moves_statement(store: Store) -> Select[Any]:
+    """The context query, built once per store (building it costs more than running it)."""
+    if store not in _STATEMENTS:
+        cs, p = store.tables["context_stats"], store.tables["profile"]
+        _STATEMENTS[store] = (
+            select(p.c.name, cs.c.move, cs.c.games, cs.c.wins, cs.c.losses, cs.c.draws)
+            .join(p, p.c.id == cs.c.profile_id)
+            .where(cs.c.parent_id == bindparam("parent"), cs.c.context == bindparam("context"),
+                   p.c.name.in_(bindparam("names", expanding=True))))
+    return _STATEMENTS[store]
+
+
+def context_moves(conn: Connection, store: Store, parent: int, context: str,
+                  profile: str | None = None) -> dict[str, Record]:
+    """The moves played after book line ``parent`` in ``context``: the profile's, else the global ones."""
+    names = [GLOBAL] if not profile or profile == GLOBAL else [profile, GLOBAL]
+    found: dict[str, dict[str, Record]] = {name: {} for name in names}
+    for name, move, g, w, lo, d in conn.execute(_moves_statement(store),
+                                                {"parent": parent, "context": context, "names": names}):
+        if g > 0:
+            found[name][move] = Record(g, w, lo, d)
+    return found[names[0]] if found[names[0]] or len(names) == 1 else found[GLOBAL]
+
+
+@dataclass(slots=True)
+class ContextRanking:
+    """Moves in the order the context gives, and whether the context or the back-off decided it."""
+
+    context: str
+    moves: list[str]
+    used: str
+    """``context`` when the context had :data:`CONTEXT_MIN_GAMES` games, else ``back-off``."""
+    games: int = 0
+    """Games played in the context after this book line."""
+    played: dict[str, int] = field(default_factory=dict)
+    """Games per move in the context (moves in the context's frame)."""
+
+
+def rank_in_context(context: str, order: Sequence[str], played: dict[str, Record], min_games: int | None = None,
+                    prior: dict[str, float] | None = None, symmetric: bool = False) -> ContextRanking:
+    """``order`` (the context-free ranking) re-ranked by ``played`` (:func:`context_moves`) with back-off.
+
+    Below ``min_games`` (:data:`CONTEXT_MIN_GAMES`) games in the context, ``order`` is kept.
+    Otherwise each move scores its share of the context's games, smoothed towards its share
+    of the context-free popularity ``prior`` (book paths plus games, as ``next`` ranks) with
+    the weight of :data:`CONTEXT_PRIOR_GAMES` games: (n + K q) / (N + K). Without ``prior``, the
+    moves of ``order`` count as equally popular. After a line whose stones all lie on the
+    diagonal (``symmetric``), a move of ``order`` stands for itself and its reflection, each with
+    half its popularity: the context decides the side.
+    """
+    limit = CONTEXT_MIN_GAMES if min_games is None else min_games
+    games = sum(r.games for r in played.values())
+    counts = {move: r.games for move, r in played.items()}
+    if games < limit:
+        return ContextRanking(context, list(order), "back-off", games, counts)
+    weights = {m: float(prior.get(m, 0.0)) if prior is not None else 1.0 for m in order}
+    if symmetric:
+        for m in list(weights):
+            if m[0] != m[1]:
+                weights[m] /= 2
+                weights[swap_token(m)] = weights[m]
+    total = sum(weights.values()) or 1.0
+    place = {move: i for i, move in enumerate(order)}
+    moves = set(weights) | set(counts)
+    k = CONTEXT_PRIOR_GAMES
+
+    def score(m: str) -> tuple[float, int, str]:
+        share = (counts.get(m, 0) + k * weights.get(m, 0.0) / total) / (games + k)
+        return (-share, place.get(m, place.get(swap_token(m), len(place))), m)
+
+    return ContextRanking(context, sorted(moves, key=score), "context", games, counts)

@@ -1,0 +1,86 @@
+"""``next`` on a whole board: each corner's candidates re-ranked by its context, with back-off.
+
+When the whole board is known (``next --sgf``, moves typed from the empty board), each
+corner's context signature (:mod:`joseki.core.context`) is taken for the player to move there,
+and the book's moves after the corner's book line are ordered by the games played in that
+context (:func:`joseki.book.context.rank_in_context`), or left in their context-free order
+when the context has fewer than :data:`~joseki.book.context.CONTEXT_MIN_GAMES` games. The
+answer says which (``statistics``: ``context`` or ``back-off``) and each candidate how many
+games it had in the context. After a line whose stones all lie on the diagonal (a lone 4-4
+stone), the context picks the side: the candidate the book keeps on the vertical side is
+shown on the side the games in this context played it (unless it carries conditions, which
+name points of the side it was written for).
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import Connection
+
+from joseki.book.context import context_moves, rank_in_context
+from joseki.book.query import Candidate, CornerAnswer
+from joseki.book.store import Store, node_id
+from joseki.core.category import NEVER_FIRST
+from joseki.core.context import book_frame, signature
+from joseki.core.geometry import Point
+from joseki.core.notation import format_gtp_vertex, format_sgf_point
+from joseki.core.steps import Color, reflection_needed, swap_token
+
+CONTEXT_STATES = ("empty", "in-book", "tenuki-variation", "in-book-by-transposition")
+"""States whose candidates are the book's moves after the corner's line: the ones the context re-ranks."""
+
+
+def apply_context(conn: Connection, store: Store, answers: list[CornerAnswer],
+                  played: list[tuple[Color, Point | None]], profile: str | None = None,
+                  top: int | None = None) -> None:
+    """Re-rank each answer's candidates by its corner's context (module docstring), then keep ``top``."""
+    stones = [(color, point) for color, point in played if point is not None]
+    for answer in answers:
+        if answer.state in CONTEXT_STATES:
+            _rerank(conn, store, answer, stones, profile)
+        if top:
+            answer.candidates = answer.candidates[:top]
+
+
+def _rerank(conn: Connection, store: Store, answer: CornerAnswer, stones: list[tuple[Color, Point]],
+            profile: str | None) -> None:
+    base = "" if answer.state == "empty" else answer.via or answer.steps
+    reflected = answer.via_reflected if answer.via is not None else False
+    symmetric = reflection_needed(base) is None
+    context = signature(stones, answer.transform, answer.to_move)
+    frame_context, probe = book_frame(context, "AB", reflected, symmetric)
+    flip = probe != "AB"  # the context's frame is the reflection of the corner's
+    played = context_moves(conn, store, node_id(base), frame_context, profile)
+
+    def in_frame(token: str) -> str:
+        return swap_token(token) if flip else token
+
+    by_token = {in_frame(c.token): c for c in answer.candidates}
+    popularity = {token: float(c.paths + c.record.games) for token, c in by_token.items()}
+    ranking = rank_in_context(frame_context, list(by_token), played, prior=popularity, symmetric=symmetric)
+    answer.context, answer.statistics, answer.context_games = frame_context, ranking.used, ranking.games
+    for shown in answer.candidates:
+        shown.context_games = ranking.played.get(in_frame(shown.token), 0)
+    if ranking.used != "context":
+        return
+    ordered: list[Candidate] = []
+    taken: set[int] = set()
+    for move in ranking.moves:
+        cand = by_token.get(move)
+        if cand is None and symmetric:
+            cand = by_token.get(swap_token(move))
+            if cand is not None and id(cand) not in taken and not cand.conditions:
+                _move_to(cand, in_frame(move), answer)
+        if cand is not None and id(cand) not in taken:
+            cand.context_games = ranking.played.get(move, 0)
+            ordered.append(cand)
+            taken.add(id(cand))
+    rest = ordered + [c for c in answer.candidates if id(c) not in taken]
+    answer.candidates = [c for c in rest if c.category not in NEVER_FIRST] + [c for c in rest
+                                                                              if c.category in NEVER_FIRST]
+
+
+def _move_to(cand: Candidate, token: str, answer: CornerAnswer) -> None:
+    """Show ``cand`` at its reflection ``token`` (the same book move after a symmetric line)."""
+    point = answer.transform.to_board((ord(token[0]) - 65, ord(token[1]) - 65), 19)
+    cand.token, cand.point = token, point
+    cand.move = format_sgf_point(point) if answer.sgf else format_gtp_vertex(point)

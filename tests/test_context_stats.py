@@ -1,0 +1,143 @@
+"""Statistics by whole-board context: what learn and mine store, the back-off, next and evaluate with context."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from joseki.book.context import CONTEXT_MIN_GAMES, rank_in_context
+from joseki.book.importer import expand_paths, import_files
+from joseki.book.query import Options, next_in_game
+from joseki.book.resources import starter_book
+from joseki.book.store import ROOT_ID, Store, node_id
+from joseki.core.notation import parse_move
+from joseki.core.priority import Record
+from joseki.games.evaluate import evaluate
+from joseki.games.learn import learn
+from joseki.games.mine import mine
+
+from .conftest import GAMES, need
+from .games import write_game
+from .test_cli import joseki
+
+# Black's 4-4 in the top left, White's in the bottom right, then the top-right corner: Black's 4-4,
+# White's approach on the right side (R14, towards White's own corner), Black's one-space jump.
+OPENING = ["D16", "Q4", "Q16", "R14", "R12"]
+
+
+def context_rows(store: Store) -> dict[tuple[int, str, str], Record]:
+    with store.read() as conn:
+        return {(p, c, m): Record(g, w, lo, d) for p, c, m, g, w, lo, d in conn.exec_driver_sql(
+            "SELECT parent_id, context, move, games, wins, losses, draws FROM context_stats")}
+
+
+@pytest.fixture()
+def starter(new_db: Callable[..., str]) -> Store:
+    store = Store(new_db("s"))
+    import_files(store, [starter_book()], "starter")
+    return store
+
+
+def test_learn_credits_each_move_by_its_context(starter: Store, tmp_path: Path) -> None:
+    write_game(tmp_path / "g.sgf", OPENING, result="B+R")
+    learn(starter, [tmp_path], workers=1)
+    assert context_rows(starter) == {
+        # D16 on an empty board (Black wins), Q4 with D16 far away (White loses): one key, one game
+        (ROOT_ID, "....", "DD"): Record(1, 1, 1, 0),
+        # Q16: for Black, White holds the corner below (o), Black the one to the left (m); after an
+        # empty line the frame is the one with the smaller signature, "m..o"
+        (ROOT_ID, "m..o", "DD"): Record(1, 1, 0, 0),
+        # R14: for White, White's own corner is along the vertical side: the approach from that side
+        (node_id("DD"), "m..o", "CF"): Record(1, 0, 1, 0),
+        (node_id("DDCF"), "o..m", "CH"): Record(1, 1, 0, 0)}
+
+
+def test_rank_in_context_backs_off_below_the_threshold() -> None:
+    order = ["CF", "CC", "FD"]
+    few = {"CC": Record(CONTEXT_MIN_GAMES - 1, 1, 1, 0)}
+    assert rank_in_context("m..o", order, few).moves == order
+    assert rank_in_context("m..o", order, few).used == "back-off"
+    many = {"CC": Record(CONTEXT_MIN_GAMES, 1, 1, 0), "FD": Record(2, 1, 1, 0)}
+    ranked = rank_in_context("m..o", order, many)
+    assert (ranked.moves, ranked.used, ranked.games) == (["CC", "FD", "CF"], "context", CONTEXT_MIN_GAMES + 2)
+
+
+def learnt_openings(store: Store, folder: Path) -> None:
+    """CONTEXT_MIN_GAMES distinct games (they differ after the opening) that play OPENING."""
+    folder.mkdir(exist_ok=True)
+    for i in range(CONTEXT_MIN_GAMES):
+        write_game(folder / f"g{i}.sgf", [*OPENING, "K10", f"A{i + 1}"], result="W+R")
+    assert learn(store, [folder], workers=1).learnt == CONTEXT_MIN_GAMES
+
+
+def top_right(store: Store, moves: list[str]) -> dict[str, object]:
+    played, colour = [], "b"
+    for move in moves:
+        played.append((colour, parse_move(move)))
+        colour = "w" if colour == "b" else "b"
+    answers = next_in_game(store, played, Options(), context=True)
+    return next(a.as_json() for a in answers if a.corner.value == "top-right")
+
+
+def test_next_on_a_whole_board_ranks_by_context_and_picks_the_side(starter: Store, tmp_path: Path) -> None:
+    learnt_openings(starter, tmp_path)
+    answer = top_right(starter, OPENING[:3])
+    assert (answer["statistics"], answer["context"], answer["context_games"]) == ("context", "m..o", CONTEXT_MIN_GAMES)
+    first = answer["candidates"][0]  # type: ignore[index]
+    assert (first["move"], first["context_games"]) == ("R14", CONTEXT_MIN_GAMES)
+    # the same board reflected across the top-right diagonal: the approach moves to the top side
+    mirrored = top_right(starter, ["Q4", "D16", "Q16"])
+    assert mirrored["statistics"] == "context"
+    assert mirrored["candidates"][0]["move"] == "O17"  # type: ignore[index]
+    # a board never seen: back-off to the context-free order, said so
+    unseen = top_right(starter, ["Q16"])
+    assert (unseen["statistics"], unseen["context"], unseen["context_games"]) == ("back-off", "....", 0)
+
+
+def test_next_sgf_shows_the_statistics_used(starter: Store, tmp_path: Path) -> None:
+    learnt_openings(starter, tmp_path / "games")
+    game = write_game(tmp_path / "asked.sgf", OPENING[:3], result="B+R")
+    done = joseki("next", "--sgf", str(game), "--json", db=starter.url)
+    corners = {c["corner"]: c for c in json.loads(done.stdout)["corners"]}
+    assert corners["top-right"]["statistics"] == "context"
+    assert corners["top-right"]["candidates"][0]["move"] == "R14"
+    text = joseki("next", "--sgf", str(game), db=starter.url).stdout
+    assert f"ranked by the whole-board context m..o ({CONTEXT_MIN_GAMES} games)" in text
+    typed = json.loads(joseki("next", *OPENING[:3], "--json", db=starter.url).stdout)["corners"]
+    assert [(c["statistics"], c["candidates"][0]["move"]) for c in typed if c["corner"] == "top-right"] == [
+        ("context", "R14")]
+    steps = json.loads(joseki("next", "--steps", "DD", "--json", db=starter.url).stdout)["corners"]
+    assert "statistics" not in steps[0]  # a lone corner: no whole board, no context
+
+
+def test_mine_after_learn_gives_the_context_statistics_of_mine_alone(new_db: Callable[..., str]) -> None:
+    files = sorted(expand_paths([need(GAMES / "kgs-highdan-2019-04")]))[:40]
+    alone, after = Store(new_db("alone")), Store(new_db("after"))
+    mine(alone, files, 2, workers=1)
+    learn(after, files, workers=1)
+    mine(after, files, 2, workers=1)
+    rows = context_rows(alone)
+    assert rows and {k: r for k, r in context_rows(after).items() if r != Record()} == rows
+    with alone.read() as conn:
+        corners = conn.exec_driver_sql(
+            "SELECT sum(wins + losses + draws) FROM node_stats JOIN node ON node.id = node_id "
+            "WHERE node.move != 'XX'").scalar()
+    assert sum(r.wins + r.losses + r.draws for r in rows.values()) == corners
+
+
+def test_evaluate_reports_with_and_without_context_per_local_move(new_db: Callable[..., str]) -> None:
+    files = sorted(expand_paths([need(GAMES / "kgs-highdan-2019-04")]))
+    store = Store(new_db())
+    mine(store, files[:200], 3, workers=1)
+    result = evaluate(store, files[200:260]).as_json()
+    by_index = result["by_index"]
+    assert isinstance(by_index, list) and [row["local_move"] for row in by_index[:3]] == ["1", "2", "3"]
+    assert sum(row["positions"] for row in by_index) == result["positions"]
+    for key in ("context_top1", "context_top3", "side_top1", "context_decided"):
+        assert isinstance(result[key], float)
+    assert result["side_top1"] <= result["context_top1"]  # type: ignore[operator]
+    plain = evaluate(store, files[200:260], context=False).as_json()
+    assert "context_top1" not in plain and plain["top1"] == result["top1"]
