@@ -105,7 +105,7 @@ def test_next_sgf_shows_the_statistics_used(starter: Store, tmp_path: Path) -> N
     assert corners["top-right"]["statistics"] == "context"
     assert corners["top-right"]["candidates"][0]["move"] == "R14"
     text = joseki("next", "--sgf", str(game), db=starter.url).stdout
-    assert f"ranked by the whole-board context m..o ({CONTEXT_MIN_GAMES} games)" in text
+    assert f"ranked by the whole-board context ({CONTEXT_MIN_GAMES} games in it; --json names it)" in text
     typed = json.loads(joseki("next", *OPENING[:3], "--json", db=starter.url).stdout)["corners"]
     assert [(c["statistics"], c["candidates"][0]["move"]) for c in typed if c["corner"] == "top-right"] == [
         ("context", "R14")]

@@ -193,9 +193,12 @@ STATE_TEXT = {"in-book": "in book", "left-book": "out of book", "empty": "empty 
 
 def context_line(a: CornerAnswer) -> str:
     """Which statistics ordered a corner's moves: its whole-board context, or the back-off."""
+    from joseki.book.context import CONTEXT_MIN_GAMES
+
     if a.statistics == "context":
-        return f"ranked by the whole-board context {a.context} ({a.context_games} games)"
-    return f"context {a.context} has only {a.context_games} games: context-free statistics (back-off)"
+        return f"ranked by the whole-board context ({a.context_games} games in it; --json names it)"
+    return (f"{a.context_games or 'no'} game{'' if a.context_games == 1 else 's'} in this whole-board context"
+            f" (fewer than {CONTEXT_MIN_GAMES}): context-free statistics")
 
 
 def _print_answer(a: CornerAnswer, show_steps: bool = False) -> None:
@@ -226,7 +229,7 @@ def _print_answer(a: CornerAnswer, show_steps: bool = False) -> None:
     setup = {p: colour for c in shown for p, colour in c.setup.items()}
     marks = marks_of((p for c in shown for p in c.named), a.stones, setup)
     table = Table(show_edge=False)
-    in_context = a.statistics is not None
+    in_context = a.statistics == "context"
     for name in ("", "move", "paths", "games", *(["in context"] if in_context else []), "win %", "priority", "fav.",
                  "category", "conditions"):
         table.add_column(name, justify="left" if name in ("", "move", "category", "conditions") else "right")
