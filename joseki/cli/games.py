@@ -49,16 +49,19 @@ def learn_command(
     = None,
     workers: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).", min=1)] = None,
     batch: Annotated[int, typer.Option(help="Games per transaction.", min=1)] = 500,
+    cluster: Annotated[str | None, typer.Option(help="Run the per-game work on this Dask scheduler "
+                                                     "(tcp://HOST:8786) instead of local processes.")] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Credit the results of finished games to the book moves each player chose."""
     from joseki.games.learn import learn
 
     _check_paths(paths)
+    _check_cluster(cluster, workers)
     with open_store() as store, progress_bar(as_json) as progress:
         task = progress.add_task("learning", total=None)
         report = learn(store, paths, profile, workers,
-                       lambda done, total: progress.update(task, completed=done, total=total), batch)
+                       lambda done, total: progress.update(task, completed=done, total=total), batch, cluster)
     if as_json:
         out.print_json(data=_learn_json(report))
     else:
@@ -75,16 +78,19 @@ def mine_command(
     profile: Annotated[str | None, typer.Option(help="Statistics go to this profile, created if new "
                                                      "(default: global).")] = None,
     workers: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).", min=1)] = None,
+    cluster: Annotated[str | None, typer.Option(help="Run the per-game work on this Dask scheduler "
+                                                     "(tcp://HOST:8786) instead of local processes.")] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Build a book from game records alone, with the games' statistics."""
     from joseki.games.mine import mine
 
     _check_paths(paths)
+    _check_cluster(cluster, workers)
     with open_store() as store, progress_bar(as_json) as progress:
         task = progress.add_task("mining", total=None)
         report, book = mine(store, paths, min_games, collection, profile, workers,
-                            lambda done, total: progress.update(task, completed=done, total=total))
+                            lambda done, total: progress.update(task, completed=done, total=total), cluster)
     records = book.new if book is not None else 0
     if as_json:
         out.print_json(data={**_learn_json(report), "collection": collection, "records": records,
@@ -129,6 +135,11 @@ def _check_paths(paths: list[Path]) -> None:
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         raise ValueError(f"no such file or folder: {', '.join(missing)}")
+
+
+def _check_cluster(cluster: str | None, workers: int | None) -> None:
+    if cluster is not None and workers is not None:
+        raise ValueError("--workers and --cluster exclude each other (the cluster's workers do the work)")
 
 
 @user_errors

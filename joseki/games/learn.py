@@ -101,8 +101,13 @@ def examine(path: str, index: BookIndex | None = None) -> GameOutcome:
 
 
 def examine_all(store: Store, files: list[str], workers: int | None = None,
-                index: BookIndex | None = None) -> Iterator[GameOutcome]:
-    """Examine ``files`` with worker processes (in this process when there are few files)."""
+                index: BookIndex | None = None, cluster: str | None = None) -> Iterator[GameOutcome]:
+    """Examine ``files`` with worker processes (in this process when there are few files), or on a Dask cluster."""
+    if cluster is not None:
+        from joseki.games.cluster import map_files
+
+        yield from map_files(cluster, examine, files, index or BookIndex.load(store))
+        return
     workers = workers or os.cpu_count() or 1
     if workers <= 1 or len(files) < 50:
         index = index or BookIndex.load(store)
@@ -114,12 +119,16 @@ def examine_all(store: Store, files: list[str], workers: int | None = None,
 
 
 def learn(store: Store, paths: Iterable[Path | str], profile: str | None = None, workers: int | None = None,
-          progress: Callable[[int, int], None] | None = None, batch_games: int = BATCH_GAMES) -> LearnReport:
-    """Learn the results of the games in ``paths`` into ``profile`` (the global statistics when None)."""
+          progress: Callable[[int, int], None] | None = None, batch_games: int = BATCH_GAMES,
+          cluster: str | None = None) -> LearnReport:
+    """Learn the results of the games in ``paths`` into ``profile`` (the global statistics when None).
+
+    ``cluster``: the address of a Dask scheduler to run the per-game work on (:mod:`joseki.games.cluster`).
+    """
     files = [str(p) for p in expand_paths(paths)]
     report = LearnReport(files=len(files))
     batch: list[GameOutcome] = []
-    for done, outcome in enumerate(examine_all(store, files, workers), start=1):
+    for done, outcome in enumerate(examine_all(store, files, workers, cluster=cluster), start=1):
         if outcome.skipped is not None:
             report.skip(outcome.source, outcome.skipped)
         else:

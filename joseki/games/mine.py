@@ -65,7 +65,12 @@ def reduce_game(path: str) -> MinedGame:
     return out
 
 
-def _reduce_all(files: list[str], workers: int | None) -> Iterator[MinedGame]:
+def _reduce_all(files: list[str], workers: int | None, cluster: str | None = None) -> Iterator[MinedGame]:
+    if cluster is not None:
+        from joseki.games.cluster import map_files
+
+        yield from map_files(cluster, reduce_game, files)
+        return
     if (workers or multiprocessing.cpu_count()) <= 1 or len(files) < 50:
         yield from map(reduce_game, files)
         return
@@ -121,8 +126,11 @@ def _change(old: dict[int, Record], new: dict[int, Record]) -> dict[int, Record]
 
 def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: str = "mined",
          profile: str | None = None, workers: int | None = None,
-         progress: Callable[[int, int], None] | None = None) -> tuple[LearnReport, FileReport | None]:
+         progress: Callable[[int, int], None] | None = None,
+         cluster: str | None = None) -> tuple[LearnReport, FileReport | None]:
     """Build collection ``collection`` from the games in ``paths``; their results go to ``profile``.
+
+    ``cluster``: the address of a Dask scheduler to read the games on (:mod:`joseki.games.cluster`).
 
     Nothing is written when no file holds a usable game (the book report is then None), nor a
     collection when no sequence was played in ``min_games`` games.
@@ -133,7 +141,7 @@ def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: 
     report = LearnReport(files=len(files))
     counter = PrefixCounter(keep_singles=min_games <= 1)
     games: dict[str, MinedGame] = {}
-    for done, mined in enumerate(_reduce_all(files, workers), start=1):
+    for done, mined in enumerate(_reduce_all(files, workers, cluster), start=1):
         if mined.skipped is not None:
             report.skip(mined.source, mined.skipped)
         elif mined.key in games:

@@ -1,0 +1,113 @@
+"""The per-game work of ``learn`` and ``mine`` as tasks on a Dask distributed cluster (``--cluster ADDRESS``).
+
+The files are cut into chunks of :data:`CHUNK_FILES`, one task each; a task runs the same
+per-game function the local worker processes run and returns its results in file order. The
+parent takes the chunks back in order and merges them exactly as a local run does, so a run on
+the cluster writes what a local run writes. A bounded window of chunks is in flight at a time
+(a few per worker thread), so ten million games need neither ten million futures nor all their
+results in memory at once. Dask reruns the tasks of a worker that dies (its finished but
+unfetched results too): the results are the same, since every task is a pure function of its files.
+
+Every worker must see the input files at the paths the parent gives (a shared filesystem or the
+same copy on each machine) and have this version of joseki installed; a file it cannot see stops
+the run with an error, rather than being counted as an unreadable game. Shared data (``learn``'s
+book index) is sent once to every worker (:meth:`distributed.Client.scatter` with broadcast), so
+workers need no access to the database.
+
+Dask is imported only here, and only when a run asks for a cluster (the ``cluster`` extra).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import uuid
+from collections import deque
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+CHUNK_FILES = 128
+"""Files per task: a few hundred milliseconds of work, so the scheduler's cost per task stays small."""
+
+WINDOW_PER_THREAD = 4
+"""Chunks in flight per worker thread: enough that no worker waits for the parent."""
+
+KEY_PREFIX = "joseki-chunk"
+"""Start of every task key (how tests and the dashboard tell these tasks apart)."""
+
+
+class MissingInput(Exception):
+    """A worker cannot see an input file (raised in the worker, reported by the parent)."""
+
+    def __init__(self, path: str, host: str) -> None:
+        super().__init__(path, host)
+        self.path = path
+        self.host = host
+
+
+def run_chunk(func: Callable[..., T], paths: list[str], *shared: Any) -> list[T]:
+    """``func(path, *shared)`` for each path, in order (runs in a worker)."""
+    for path in paths:
+        if not os.path.exists(path):
+            raise MissingInput(path, socket.gethostname())
+    return [func(path, *shared) for path in paths]
+
+
+def _client(address: str) -> Any:
+    """A client of the scheduler at ``address``; ValueError naming the address when there is none."""
+    try:
+        from distributed import Client
+        from distributed.comm import parse_address, resolve_address
+        from distributed.comm.addressing import get_address_host_port
+    except ImportError:
+        raise ValueError("--cluster needs Dask distributed: pip install 'joseki[cluster]'") from None
+    try:
+        target = resolve_address(address)
+        if parse_address(target)[0] == "tcp":  # a refused connection fails at once, not after Dask's retries
+            socket.create_connection(get_address_host_port(target), timeout=20).close()
+        return Client(target, timeout="20s", set_as_default=False)  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise ValueError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+
+
+def map_files(address: str, func: Callable[..., T], files: list[str], *shared: Any,
+              chunk: int | None = None) -> Iterator[T]:
+    """``func(path, *shared)`` for every file, run on the Dask cluster at ``address``, yielded in file order.
+
+    ``func`` must be a module-level function the workers can import; ``shared`` is sent once
+    to every worker. ``chunk``: files per task (default :data:`CHUNK_FILES`).
+    """
+    chunk = chunk or CHUNK_FILES
+    chunks = (files[i : i + chunk] for i in range(0, len(files), chunk))
+    run = uuid.uuid4().hex[:12]
+    with _client(address) as client:
+        refs = [client.scatter(s, broadcast=True, hash=False) for s in shared]
+        pending: deque[Any] = deque()
+        submitted = 0
+
+        def submit_more() -> None:
+            nonlocal submitted
+            window = max(2, WINDOW_PER_THREAD * sum(client.nthreads().values()))
+            while len(pending) < window:
+                paths = next(chunks, None)
+                if paths is None:
+                    return
+                pending.append(client.submit(run_chunk, func, paths, *refs, key=f"{KEY_PREFIX}-{run}-{submitted}",
+                                             pure=False))
+                submitted += 1
+
+        submit_more()
+        while pending:
+            future = pending.popleft()
+            try:
+                results = future.result()
+            except MissingInput as exc:
+                raise ValueError(f"{exc.path}: not found on a worker at {exc.host}: every worker must see "
+                                 "the input files at the same path") from None
+            except ModuleNotFoundError as exc:
+                raise ValueError(f"a Dask worker cannot import {exc.name}: install joseki on every worker") from None
+            future.release()
+            submit_more()
+            yield from results
