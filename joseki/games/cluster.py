@@ -59,8 +59,7 @@ def _client(address: str) -> Any:
     """A client of the scheduler at ``address``; ValueError naming the address when there is none."""
     try:
         from distributed import Client
-        from distributed.comm import parse_address, resolve_address
-        from distributed.comm.addressing import get_address_host_port
+        from distributed.comm.addressing import get_address_host_port, parse_address, resolve_address
     except ImportError:
         raise ValueError("--cluster needs Dask distributed: pip install 'joseki[cluster]'") from None
     try:
