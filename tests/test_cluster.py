@@ -26,6 +26,7 @@ from joseki.games.mine import mine, reduce_game
 
 from .conftest import GAMES, need
 from .dask_procs import DaskProcesses
+from .test_archive import packed  # noqa: F401 (a fixture)
 from .test_cli import joseki
 
 KGS = GAMES / "kgs-highdan-2019-04"
@@ -131,6 +132,17 @@ def test_a_worker_killed_mid_run_changes_nothing(tmp_path: Path, games: list[Pat
         assert len(procs.killed) == 1
         assert got_mine == expected_mine
         assert dump(remote) == dump(local)
+
+
+@pytest.mark.usefixtures("small_tasks")
+def test_archives_on_a_cluster_give_what_they_give_locally(dask: DaskProcesses, request: pytest.FixtureRequest,
+                                                           new_db: Callable[..., str]) -> None:
+    # a .zip (members read by the workers) and a .tar.xz (members read by the parent, sent as bytes)
+    archived = request.getfixturevalue("packed")[1]
+    local, remote = starter(new_db, "local"), starter(new_db, "remote")
+    assert learn(remote, [archived], cluster=dask.address) == learn(local, [archived], workers=1)
+    assert mine(remote, [archived], 3, cluster=dask.address) == mine(local, [archived], 3, workers=1)
+    assert dump(remote) == dump(local)
 
 
 def test_a_file_a_worker_cannot_see_stops_the_run(dask: DaskProcesses, tmp_path: Path) -> None:

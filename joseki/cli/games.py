@@ -44,7 +44,7 @@ def _report_skips(r: LearnReport, paths: list[Path]) -> None:
 
 @user_errors
 def learn_command(
-    paths: Annotated[list[Path], typer.Argument(help="Finished games: SGF files or folders.")],
+    paths: Annotated[list[Path], typer.Argument(help="Finished games: SGF files, .zip or .tar.xz archives, folders.")],
     profile: Annotated[str | None, typer.Option(help="Learn into this profile, created if new (default: global).")]
     = None,
     workers: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).", min=1)] = None,
@@ -71,7 +71,7 @@ def learn_command(
 
 @user_errors
 def mine_command(
-    paths: Annotated[list[Path], typer.Argument(help="Game records: SGF files or folders.")],
+    paths: Annotated[list[Path], typer.Argument(help="Game records: SGF files, .zip or .tar.xz archives, folders.")],
     min_games: Annotated[int, typer.Option(help="Keep continuations played in at least this many games.", min=1)]
     = 5,
     collection: Annotated[str, typer.Option(help="Name of the mined collection.")] = "mined",
@@ -103,7 +103,7 @@ def mine_command(
 
 @user_errors
 def evaluate_command(
-    paths: Annotated[list[Path], typer.Argument(help="Game records: SGF files or folders.")],
+    paths: Annotated[list[Path], typer.Argument(help="Game records: SGF files, .zip or .tar.xz archives, folders.")],
     rank: Annotated[str, typer.Option(help="Order of candidates, as for next.")] = "popularity",
     profile: Annotated[str | None, typer.Option(help="Statistics of this profile.")] = None,
     collection: Annotated[list[str] | None, typer.Option(help="Only these collections (repeatable).")] = None,

@@ -23,8 +23,11 @@ import os
 import socket
 import uuid
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
+
+from joseki.games.pool import chunks
+from joseki.sgf.archive import Source, container
 
 T = TypeVar("T")
 
@@ -47,12 +50,12 @@ class MissingInput(Exception):
         self.host = host
 
 
-def run_chunk(func: Callable[..., T], paths: list[str], *shared: Any) -> list[T]:
-    """``func(path, *shared)`` for each path, in order (runs in a worker)."""
-    for path in paths:
-        if not os.path.exists(path):
-            raise MissingInput(path, socket.gethostname())
-    return [func(path, *shared) for path in paths]
+def run_chunk(func: Callable[..., T], games: list[Source], *shared: Any) -> list[T]:
+    """``func(game, *shared)`` for each game, in order (runs in a worker)."""
+    for game in games:
+        if isinstance(game, str) and not os.path.exists(container(game)):
+            raise MissingInput(game, socket.gethostname())
+    return [func(game, *shared) for game in games]
 
 
 def _client(address: str) -> Any:
@@ -71,15 +74,15 @@ def _client(address: str) -> Any:
         raise ValueError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
 
 
-def map_files(address: str, func: Callable[..., T], files: list[str], *shared: Any,
+def map_files(address: str, func: Callable[..., T], games: Iterable[Source], *shared: Any,
               chunk: int | None = None) -> Iterator[T]:
-    """``func(path, *shared)`` for every file, run on the Dask cluster at ``address``, yielded in file order.
+    """``func(game, *shared)`` for every game, run on the Dask cluster at ``address``, yielded in order.
 
+    ``games`` are file names, or a tar member's name and bytes (:func:`joseki.sgf.archive.sources`);
     ``func`` must be a module-level function the workers can import; ``shared`` is sent once
-    to every worker. ``chunk``: files per task (default :data:`CHUNK_FILES`).
+    to every worker. ``chunk``: games per task (default :data:`CHUNK_FILES`).
     """
-    chunk = chunk or CHUNK_FILES
-    chunks = (files[i : i + chunk] for i in range(0, len(files), chunk))
+    parts = chunks(games, chunk or CHUNK_FILES)
     run = uuid.uuid4().hex[:12]
     with _client(address) as client:
         refs = [client.scatter(s, broadcast=True, hash=False) for s in shared]
@@ -90,7 +93,7 @@ def map_files(address: str, func: Callable[..., T], files: list[str], *shared: A
             nonlocal submitted
             window = max(2, WINDOW_PER_THREAD * sum(client.nthreads().values()))
             while len(pending) < window:
-                paths = next(chunks, None)
+                paths = next(parts, None)
                 if paths is None:
                     return
                 pending.append(client.submit(run_chunk, func, paths, *refs, key=f"{KEY_PREFIX}-{run}-{submitted}",

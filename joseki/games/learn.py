@@ -16,14 +16,14 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from joseki.book.importer import expand_paths
 from joseki.book.index import BookIndex
 from joseki.book.stats import add_records, claim_games, profile_id
 from joseki.book.store import Store
 from joseki.core.corners import corner_tables
 from joseki.core.priority import Record
 from joseki.games.credit import game_records, table_corners
-from joseki.games.pool import worker_pool
+from joseki.games.pool import imap_bounded, worker_pool
+from joseki.sgf.archive import Source, expand_games, source_name, sources
 from joseki.sgf.game import read_learnable
 
 BATCH_GAMES = 500
@@ -85,11 +85,11 @@ def _init_worker(url: str) -> None:
     store.close()
 
 
-def examine(path: str, index: BookIndex | None = None) -> GameOutcome:
+def examine(path: Source, index: BookIndex | None = None) -> GameOutcome:
     """Read one game and find its credits (runs in a worker)."""
     index = index or _INDEX
     assert index is not None
-    out = GameOutcome(path)
+    out = GameOutcome(source_name(path))
     game, out.skipped = read_learnable(path)
     if game is None or out.skipped is not None:
         out.result = game.result if game else ""
@@ -106,16 +106,16 @@ def examine_all(store: Store, files: list[str], workers: int | None = None,
     if cluster is not None:
         from joseki.games.cluster import map_files
 
-        yield from map_files(cluster, examine, files, index or BookIndex.load(store))
+        yield from map_files(cluster, examine, sources(files), index or BookIndex.load(store))
         return
     workers = workers or os.cpu_count() or 1
     if workers <= 1 or len(files) < 50:
         index = index or BookIndex.load(store)
-        for f in files:
+        for f in sources(files):
             yield examine(f, index)
         return
     with worker_pool(workers, _init_worker, (store.url,)) as pool:
-        yield from pool.imap(examine, files, chunksize=32)
+        yield from imap_bounded(pool, examine, sources(files), chunksize=32)
 
 
 def learn(store: Store, paths: Iterable[Path | str], profile: str | None = None, workers: int | None = None,
@@ -125,7 +125,7 @@ def learn(store: Store, paths: Iterable[Path | str], profile: str | None = None,
 
     ``cluster``: the address of a Dask scheduler to run the per-game work on (:mod:`joseki.games.cluster`).
     """
-    files = [str(p) for p in expand_paths(paths)]
+    files = expand_games(paths)
     report = LearnReport(files=len(files))
     batch: list[GameOutcome] = []
     for done, outcome in enumerate(examine_all(store, files, workers, cluster=cluster), start=1):

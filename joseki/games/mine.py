@@ -24,7 +24,7 @@ from pathlib import Path
 
 from sqlalchemy import select
 
-from joseki.book.importer import FileReport, expand_paths, import_forest
+from joseki.book.importer import FileReport, import_forest
 from joseki.book.index import BookIndex
 from joseki.book.stats import add_records, claim_games, drop_empty, profile_id
 from joseki.book.store import Store, node_id
@@ -34,7 +34,8 @@ from joseki.core.priority import Record
 from joseki.core.steps import Color
 from joseki.games.credit import game_records, table_corners
 from joseki.games.learn import LearnReport, total_records
-from joseki.games.pool import worker_pool
+from joseki.games.pool import imap_bounded, worker_pool
+from joseki.sgf.archive import Source, expand_games, source_name, sources
 from joseki.sgf.forest import Forest, Variation
 from joseki.sgf.game import read_learnable
 
@@ -53,9 +54,9 @@ class MinedGame:
     """(play-step string, first colour) of each corner with local moves."""
 
 
-def reduce_game(path: str) -> MinedGame:
+def reduce_game(path: Source) -> MinedGame:
     """One game's corner strings (runs in a worker)."""
-    out = MinedGame(path)
+    out = MinedGame(source_name(path))
     game, out.skipped = read_learnable(path)
     if game is None or out.skipped is not None:
         out.result = game.result if game else ""
@@ -69,13 +70,13 @@ def _reduce_all(files: list[str], workers: int | None, cluster: str | None = Non
     if cluster is not None:
         from joseki.games.cluster import map_files
 
-        yield from map_files(cluster, reduce_game, files)
+        yield from map_files(cluster, reduce_game, sources(files))
         return
     if (workers or multiprocessing.cpu_count()) <= 1 or len(files) < 50:
-        yield from map(reduce_game, files)
+        yield from map(reduce_game, sources(files))
         return
     with worker_pool(workers) as pool:
-        yield from pool.imap(reduce_game, files, chunksize=64)
+        yield from imap_bounded(pool, reduce_game, sources(files), chunksize=64)
 
 
 class PrefixCounter:
@@ -137,7 +138,7 @@ def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: 
     """
     if min_games < 1:
         raise ValueError("--min-games must be at least 1")
-    files = [str(p) for p in expand_paths(paths)]
+    files = expand_games(paths)
     report = LearnReport(files=len(files))
     counter = PrefixCounter(keep_singles=min_games <= 1)
     games: dict[str, MinedGame] = {}
