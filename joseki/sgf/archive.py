@@ -5,21 +5,23 @@ were a folder; that name is what reports and the learnt games record. A zip memb
 its own wherever it is needed (zip has an index). A tar archive can only be read from the
 start, so :func:`sources` streams each one once, in order, and hands on each member's bytes
 with its name: the workers (local or on a cluster) then get ``(name, bytes)`` instead of a path.
+:mod:`tarfile` and :mod:`zipfile` are imported only when an archive is read (fast start).
 """
 
 from __future__ import annotations
 
 import os
-import tarfile
-import zipfile
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from itertools import groupby
 from pathlib import Path, PurePosixPath
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from joseki.core.limits import MAX_FILE_BYTES, beyond
 from joseki.sgf.forest import read_sgf_bytes
+
+if TYPE_CHECKING:
+    import zipfile
 
 GAME_SUFFIXES = (".sgf",)
 TAR_SUFFIXES = (".tar", ".tar.gz", ".tgz", ".tar.xz", ".txz", ".tar.bz2", ".tbz2")
@@ -55,6 +57,9 @@ def expand_games(paths: Iterable[Path | str]) -> list[str]:
 
 def members(archive: Path) -> list[str]:
     """The names of an archive's SGF members, in the archive's order; ValueError naming it if unreadable."""
+    import tarfile
+    import zipfile
+
     try:
         if str(archive).lower().endswith(".zip"):
             with zipfile.ZipFile(archive) as z:
@@ -96,6 +101,9 @@ def source_bytes(source: Source | Path) -> bytes:
     if inside is None:
         return read_sgf_bytes(Path(source))
     archive, member = inside
+    import tarfile
+    import zipfile
+
     try:
         if archive.lower().endswith(".zip"):
             with _zip(archive).open(member) as handle:
@@ -111,6 +119,8 @@ def source_bytes(source: Source | Path) -> bytes:
 @lru_cache(maxsize=8)
 def _zip(archive: str) -> zipfile.ZipFile:
     """An open zip archive, kept for the next member (a worker reads many from one archive)."""
+    import zipfile
+
     return zipfile.ZipFile(archive)
 
 
@@ -145,6 +155,8 @@ def sources(names: Iterable[str]) -> Iterator[Source]:
         if tar is None:
             yield from wanted
             continue
+        import tarfile
+
         done = 0
         try:
             with tarfile.open(tar, "r|*") as stream:
