@@ -148,7 +148,7 @@ def test_archives_on_a_cluster_give_what_they_give_locally(dask: DaskProcesses, 
 def test_a_file_a_worker_cannot_see_stops_the_run(dask: DaskProcesses, tmp_path: Path) -> None:
     missing = str(tmp_path / "elsewhere" / "game.sgf")
     with pytest.raises(ValueError, match=r"game\.sgf: not found on a worker at .*every worker must see"):
-        list(cluster.map_files(dask.address, reduce_game, [missing]))
+        list(cluster.map_games(dask.address, reduce_game, [missing]))
 
 
 def test_no_scheduler_is_a_one_line_error(tmp_path: Path) -> None:

@@ -50,7 +50,7 @@ class MissingInput(Exception):
         self.host = host
 
 
-def run_chunk(func: Callable[..., T], games: list[Source], *shared: Any) -> list[T]:
+def run_chunk(func: Callable[..., T], games: list[Source | Any], *shared: Any) -> list[T]:
     """``func(game, *shared)`` for each game, in order (runs in a worker)."""
     for game in games:
         if isinstance(game, str) and not os.path.exists(container(game)):
@@ -74,11 +74,12 @@ def _client(address: str) -> Any:
         raise ValueError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
 
 
-def map_files(address: str, func: Callable[..., T], games: Iterable[Source], *shared: Any,
+def map_games(address: str, func: Callable[..., T], games: Iterable[Source | Any], *shared: Any,
               chunk: int | None = None) -> Iterator[T]:
     """``func(game, *shared)`` for every game, run on the Dask cluster at ``address``, yielded in order.
 
-    ``games`` are file names, or a tar member's name and bytes (:func:`joseki.sgf.archive.sources`);
+    ``games`` are file names (each checked to be there), a tar member's name and bytes
+    (:func:`joseki.sgf.archive.sources`), or anything else ``func`` takes (``mine``'s crediting);
     ``func`` must be a module-level function the workers can import; ``shared`` is sent once
     to every worker. ``chunk``: games per task (default :data:`CHUNK_FILES`).
     """

@@ -104,9 +104,9 @@ def examine_all(store: Store, files: list[str], workers: int | None = None,
                 index: BookIndex | None = None, cluster: str | None = None) -> Iterator[GameOutcome]:
     """Examine ``files`` with worker processes (in this process when there are few files), or on a Dask cluster."""
     if cluster is not None:
-        from joseki.games.cluster import map_files
+        from joseki.games.cluster import map_games
 
-        yield from map_files(cluster, examine, sources(files), index or BookIndex.load(store))
+        yield from map_games(cluster, examine, sources(files), index or BookIndex.load(store))
         return
     workers = workers or os.cpu_count() or 1
     if workers <= 1 or len(files) < 50:

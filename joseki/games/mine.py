@@ -68,9 +68,9 @@ def reduce_game(path: Source) -> MinedGame:
 
 def _reduce_all(files: list[str], workers: int | None, cluster: str | None = None) -> Iterator[MinedGame]:
     if cluster is not None:
-        from joseki.games.cluster import map_files
+        from joseki.games.cluster import map_games
 
-        yield from map_files(cluster, reduce_game, sources(files))
+        yield from map_games(cluster, reduce_game, sources(files))
         return
     if (workers or multiprocessing.cpu_count()) <= 1 or len(files) < 50:
         yield from map(reduce_game, sources(files))
@@ -125,6 +125,34 @@ def _change(old: dict[int, Record], new: dict[int, Record]) -> dict[int, Record]
     return out
 
 
+NEW, MOVED, NONE = 0, 1, 2
+"""What crediting a mined game does: credit it, move its credits from the old book to the new, nothing."""
+
+CreditWork = tuple[list[tuple[str, Color]], Color | None, int]
+"""A game to credit: its corners, its winner and one of :data:`NEW`, :data:`MOVED`, :data:`NONE`."""
+
+
+def credit(work: CreditWork, index: BookIndex, before: BookIndex | None) -> tuple[dict[int, Record], int]:
+    """The records to add for one mined game, and its corners credited if it is new (runs in a worker)."""
+    corners, winner, what = work
+    if what == NONE:
+        return {}, 0
+    found, credited = game_records(index, corners, winner)
+    if what == NEW:
+        return found, credited
+    assert before is not None
+    return _change(game_records(before, corners, winner)[0], found), 0
+
+
+def _credit_all(work: list[CreditWork], index: BookIndex, before: BookIndex | None,
+                cluster: str | None) -> Iterable[tuple[dict[int, Record], int]]:
+    if cluster is None:
+        return (credit(w, index, before) for w in work)
+    from joseki.games.cluster import map_games
+
+    return map_games(cluster, credit, work, index, before)
+
+
 def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: str = "mined",
          profile: str | None = None, workers: int | None = None,
          progress: Callable[[int, int], None] | None = None,
@@ -173,15 +201,13 @@ def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: 
         claimed = claim_games(conn, store, pid, [(k, g.source, g.result) for k, g in games.items()
                                                  if k not in learnt])
         index = BookIndex.load(store, conn)
+        # learnt before: moved from the book without this run's lines; else claimed by a concurrent learner
+        # meanwhile, and its credits are its own
+        work = [(g.corners, g.winner, NEW if k in claimed else MOVED if before is not None else NONE)
+                for k, g in games.items()]
         records: list[dict[int, Record]] = []
-        for key, game in games.items():
-            found, corners = game_records(index, game.corners, game.winner)
-            if key in claimed:
-                report.corners += corners
-            elif before is not None:  # learnt before, against the book without this run's lines
-                found = _change(game_records(before, game.corners, game.winner)[0], found)
-            else:  # claimed by a concurrent learner meanwhile: its credits are its own
-                found = {}
+        for found, corners in _credit_all(work, index, before, cluster):
+            report.corners += corners
             records.append(found)
         total = total_records(records)
         add_records(conn, store, pid, total)
