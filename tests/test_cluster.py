@@ -8,6 +8,7 @@ parent has not fetched yet: Dask must rerun that task elsewhere.
 
 from __future__ import annotations
 
+import json
 import shutil
 import socket
 from collections.abc import Callable, Iterator
@@ -143,6 +144,16 @@ def test_archives_on_a_cluster_give_what_they_give_locally(dask: DaskProcesses, 
     assert learn(remote, [archived], cluster=dask.address) == learn(local, [archived], workers=1)
     assert mine(remote, [archived], 3, cluster=dask.address) == mine(local, [archived], 3, workers=1)
     assert dump(remote) == dump(local)
+
+
+def test_the_commands_take_a_cluster(dask: DaskProcesses, tmp_path: Path, games: list[Path]) -> None:
+    names = [str(g) for g in games[:60]]
+    for command in (["mine", *names, "--min-games", "3"], ["learn", *names, "--profile", "p"]):
+        local = joseki(*command, "--workers", "1", "--json", db=tmp_path / "local.sqlite")
+        remote = joseki(*command, "--cluster", dask.address, "--json", db=tmp_path / "remote.sqlite")
+        assert remote.returncode == local.returncode == 0, remote.stderr
+        assert json.loads(remote.stdout) == json.loads(local.stdout)
+    assert dump(Store(str(tmp_path / "remote.sqlite"))) == dump(Store(str(tmp_path / "local.sqlite")))
 
 
 def test_a_file_a_worker_cannot_see_stops_the_run(dask: DaskProcesses, tmp_path: Path) -> None:
