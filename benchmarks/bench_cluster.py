@@ -7,7 +7,7 @@ runs use as many worker processes as the cluster has workers; the overhead is th
 time over the local run's. ``tail_s`` is the time after the last game came back: the parent's
 own share (the merge and the writes: what more machines do not shorten).
 
-Usage: python benchmarks/bench_cluster.py [--limit N] [--min-games 5]
+Usage: python benchmarks/bench_cluster.py [--limit N] [--min-games 5] [--only learn|mine]
 """
 
 from __future__ import annotations
@@ -50,6 +50,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--min-games", type=int, default=5)
+    parser.add_argument("--only", choices=("learn", "mine"), default=None)
     args = parser.parse_args()
     files = tygem_files()[: args.limit]
     book = fresh_store("cluster-learn")
@@ -75,17 +76,20 @@ def main() -> None:
                 procs.add_worker("w2")
                 procs.wait_for_workers(2)
             for name, run in (("learn", learn_run), ("mine", mine_run)):
-                local_s, _ = run(None, workers)
+                if args.only not in (None, name):
+                    continue
+                local_s, local_tail = run(None, workers)
                 cluster_s, cluster_tail = run(procs.address, None)
                 figures[f"{name}_local{workers}_s"] = local_s
+                figures[f"{name}_local{workers}_tail_s"] = local_tail
                 figures[f"{name}_cluster{workers}_s"] = cluster_s
                 figures[f"{name}_cluster{workers}_games_per_s"] = round(len(files) / cluster_s, 1)
                 figures[f"{name}_cluster{workers}_tail_s"] = cluster_tail
                 figures[f"{name}_overhead{workers}"] = round(cluster_s / local_s, 3)
-                print(f"{name}, {workers} worker(s): local {local_s} s, cluster {cluster_s} s "
-                      f"({figures[f'{name}_cluster{workers}_games_per_s']} games/s, {cluster_tail} s after the last "
-                      "game)", flush=True)
-    for name in ("learn", "mine"):
+                rate = figures[f"{name}_cluster{workers}_games_per_s"]
+                print(f"{name}, {workers} worker(s): local {local_s} s ({local_tail} s after the last game), "
+                      f"cluster {cluster_s} s ({rate} games/s, {cluster_tail} s after the last game)", flush=True)
+    for name in ("learn", "mine") if args.only is None else (args.only,):
         figures[f"{name}_speedup"] = round(figures[f"{name}_cluster1_s"] / figures[f"{name}_cluster2_s"], 3)
     report(figures)
 

@@ -9,12 +9,21 @@ so a broken start fails at once instead of hanging; no clock decides anything.
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
 from types import TracebackType
 from typing import Any
+
+
+def _die_with_parent() -> None:
+    """Linux: the child is killed when the process that started it dies (a killed test run leaves no cluster)."""
+    if sys.platform == "linux":
+        import ctypes
+
+        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
 def dask_command() -> list[str]:
@@ -61,7 +70,7 @@ class DaskProcesses:
         self.logs.append(log)
         with log.open("wb") as out:
             return subprocess.Popen([*dask_command(), *args], stdout=out, stderr=subprocess.STDOUT,
-                                    stdin=subprocess.DEVNULL)
+                                    stdin=subprocess.DEVNULL, preexec_fn=_die_with_parent)
 
     def add_worker(self, name: str) -> None:
         """Start worker ``name`` (one process, one thread, no nanny)."""
