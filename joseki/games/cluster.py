@@ -10,8 +10,8 @@ unfetched results too): the results are the same, since every task is a pure fun
 
 Every worker must see the input files at the paths the parent gives (a shared filesystem or the
 same copy on each machine) and have this version of joseki installed; a file it cannot see stops
-the run with an error, rather than being counted as an unreadable game. Shared data (``learn``'s
-book index) is sent once to every worker (:meth:`distributed.Client.scatter` with broadcast), so
+the run with an error, rather than being counted as an unreadable game. Shared data (the book
+index) goes to the scheduler once, as a task whose result the workers copy from each other, so
 workers need no access to the database.
 
 Dask is imported only here, and only when a run asks for a cluster (the ``cluster`` extra).
@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import socket
 import uuid
+import warnings
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
@@ -58,6 +59,16 @@ def run_chunk(func: Callable[..., T], games: list[Source | Any], *shared: Any) -
     return [func(game, *shared) for game in games]
 
 
+def _shared(value: T) -> T:
+    """Data every task needs, as a task of its own (runs in a worker).
+
+    Not :meth:`~distributed.Client.scatter`: the scheduler may drop a scattered value's extra
+    copies (its active memory manager), and a value lost with its worker cannot be made again,
+    whereas a task's result is recomputed from the task.
+    """
+    return value
+
+
 def _client(address: str) -> Any:
     """A client of the scheduler at ``address``; ValueError naming the address when there is none."""
     try:
@@ -86,7 +97,9 @@ def map_games(address: str, func: Callable[..., T], games: Iterable[Source | Any
     parts = chunks(games, chunk or CHUNK_FILES)
     run = uuid.uuid4().hex[:12]
     with _client(address) as client:
-        refs = [client.scatter(s, broadcast=True, hash=False) for s in shared]
+        with warnings.catch_warnings():  # a book index is a "large graph": sent once, as intended
+            warnings.simplefilter("ignore", UserWarning)
+            refs = [client.submit(_shared, s, key=f"joseki-shared-{run}-{n}", pure=False) for n, s in enumerate(shared)]
         pending: deque[Any] = deque()
         submitted = 0
 
