@@ -62,35 +62,65 @@ def measure(steps: str) -> Favour:
     return Favour(a.black_area, a.white_area, a.black_influence, a.white_influence, first, second)
 
 
-def stored(conn: Connection, store: Store, steps: str, collection_ids: Sequence[int] | None = None) -> Favour | None:
-    """The stored verdict of the record ``steps`` (in any of ``collection_ids``), if it has one."""
+def stored(conn: Connection, store: Store, lines: Sequence[str],
+           collection_ids: Sequence[int] | None = None) -> dict[str, Favour]:
+    """The stored verdicts of those of the records ``lines`` (in any of ``collection_ids``) that have one."""
     var = store.tables["variation"]
-    query = select(*(var.c[name] for name in COLUMNS)).where(var.c.steps == steps, var.c.favour_first.is_not(None))
-    if collection_ids is not None:
-        query = query.where(var.c.collection_id.in_(list(collection_ids)))
-    row = conn.execute(query.limit(1)).first()
-    return None if row is None else Favour(*row)
+    query = (select(var.c.steps, *(var.c[name] for name in COLUMNS))
+             .where(var.c.steps.in_(sorted(set(lines))), var.c.favour_first.is_not(None)).order_by(var.c.id))
+    # the records' index is (collection_id, steps): naming the collections, all of them if need be, uses it
+    ids = list(collection_ids) if collection_ids is not None else select(store.tables["collection"].c.id)
+    query = query.where(var.c.collection_id.in_(ids))
+    found: dict[str, Favour] = {}
+    for steps, *values in conn.execute(query):
+        found.setdefault(steps, Favour(*values))
+    return found
+
+
+def verdicts(conn: Connection, store: Store, lines: Sequence[str],
+             collection_ids: Sequence[int] | None = None) -> dict[str, Favour]:
+    """Each line's stored verdict, else one measured now (one query for them all)."""
+    found = stored(conn, store, lines, collection_ids) if lines else {}
+    return {line: found.get(line) or measure(line) for line in lines}
 
 
 def verdict(conn: Connection, store: Store, steps: str, collection_ids: Sequence[int] | None = None) -> Favour:
     """The stored verdict of ``steps``, else one measured now."""
-    return stored(conn, store, steps, collection_ids) or measure(steps)
+    return verdicts(conn, store, [steps], collection_ids)[steps]
+
+
+def main_lines(lookup: Lookup, starts: Sequence[str]) -> dict[str, str]:
+    """Each start's main line: from it on, the continuation most variations of the lookup's collections take
+    (ties to the first in step order), down to a record's end. One query a depth serves all the starts."""
+    n, nb = lookup.node, lookup.node_book
+    query = (select(n.c.parent_id, n.c.steps, func.sum(nb.c.paths)).join(nb, nb.c.node_id == n.c.id)
+             .where(n.c.parent_id.in_(bindparam("parents", expanding=True)))
+             .group_by(n.c.id, n.c.parent_id, n.c.steps))
+    if lookup.collection_ids is not None:
+        query = query.where(nb.c.collection_id.in_(lookup.collection_ids))
+    current = {start: start for start in starts}
+    active = set(current)
+    while active:
+        at: dict[int, list[str]] = {}
+        for start in active:
+            at.setdefault(node_id(current[start]) if current[start] else ROOT_ID, []).append(start)
+        best: dict[int, tuple[int, str]] = {}
+        for parent, steps, paths in lookup.conn.execute(query, {"parents": list(at)}):
+            key = (-int(paths), str(steps))
+            if parent not in best or key < best[parent]:
+                best[parent] = key
+        active = set()
+        for parent, there in at.items():
+            if parent in best:
+                for start in there:
+                    current[start] = best[parent][1]
+                    active.add(start)
+    return current
 
 
 def main_line(lookup: Lookup, steps: str) -> str:
     """From ``steps`` on, the continuation most variations of the lookup's collections take, to a record's end."""
-    n, nb = lookup.node, lookup.node_book
-    paths = func.sum(nb.c.paths)
-    query = (select(n.c.steps).join(nb, nb.c.node_id == n.c.id).where(n.c.parent_id == bindparam("parent"))
-             .group_by(n.c.id, n.c.steps).order_by(paths.desc(), n.c.steps).limit(1))
-    if lookup.collection_ids is not None:
-        query = query.where(nb.c.collection_id.in_(lookup.collection_ids))
-    current = steps
-    while True:
-        child = lookup.conn.execute(query, {"parent": node_id(current) if current else ROOT_ID}).scalar()
-        if child is None:
-            return current
-        current = str(child)
+    return main_lines(lookup, [steps])[steps]
 
 
 def fill(store: Store, collections: list[str] | None = None,

@@ -31,6 +31,7 @@ def _children_statement(store: Store, filtered: bool) -> Select[Any]:
         n, nb = store.tables["node"], store.tables["node_book"]
         ns_global = store.tables["node_stats"].alias("ns_global")
         ns_profile = store.tables["node_stats"].alias("ns_profile")
+        local = store.tables["node_local"]
         books = nb.c.node_id == n.c.id
         if filtered:
             books = books & nb.c.collection_id.in_(bindparam("collections", expanding=True))
@@ -38,11 +39,12 @@ def _children_statement(store: Store, filtered: bool) -> Select[Any]:
             select(n.c.move, n.c.steps, nb.c.paths, nb.c.category, nb.c.comment, nb.c.prior_games, nb.c.prior_wins,
                    ns_global.c.games, ns_global.c.wins, ns_global.c.losses, ns_global.c.draws,
                    ns_profile.c.games, ns_profile.c.wins, ns_profile.c.losses, ns_profile.c.draws, nb.c.conditions,
-                   nb.c.collection_id)
+                   nb.c.collection_id, local.c.corners, local.c.wins, local.c.losses, local.c.draws)
             .join(nb, books)
             .outerjoin(ns_global, (ns_global.c.node_id == n.c.id) & (ns_global.c.profile_id == bindparam("global_id")))
             .outerjoin(ns_profile, (ns_profile.c.node_id == n.c.id)
                        & (ns_profile.c.profile_id == bindparam("profile_id")))
+            .outerjoin(local, (local.c.node_id == n.c.id) & (local.c.profile_id == bindparam("local_id")))
             .where(n.c.parent_id == bindparam("parent")))
     return cache[filtered]
 
@@ -64,6 +66,10 @@ class Child:
     prior_wins: int = 0
     record: Record = field(default_factory=Record)
     conditions: list[str] = field(default_factory=list)
+    local: Record = field(default_factory=Record)
+    """Judged corners (:mod:`joseki.engine.judge`) under the profile, or the global ones without a profile;
+    unlike game results, a profile's local outcomes never fall back to the global ones (the judge's verdicts
+    are about one opponent)."""
 
 
 class Lookup:
@@ -128,7 +134,8 @@ class Lookup:
         if profile_id is None and profile and profile != GLOBAL:
             require_profile(self.conn, self.store, profile)
         params: dict[str, object] = {"parent": node_id(steps) if steps else ROOT_ID, "global_id": global_id or -1,
-                                     "profile_id": profile_id or -1}
+                                     "profile_id": profile_id or -1,
+                                     "local_id": profile_id or global_id or -1}
         if self.collection_ids is not None:
             params["collections"] = self.collection_ids
         query = _children_statement(self.store, self.collection_ids is not None)
@@ -147,6 +154,8 @@ class Lookup:
                 child.record = Record(*row[11:15])
             elif row[7] is not None:
                 child.record = Record(*row[7:11])
+            if row[17] is not None:
+                child.local = Record(*row[17:21])
             for condition in from_json(row[15]):
                 if str(condition) not in child.conditions:
                     child.conditions.append(str(condition))

@@ -135,3 +135,27 @@ learnt_game = Table(
     Column("learnt_at", DateTime, nullable=False),
     sqlite_with_rowid=False,
 )
+
+node_local = Table(
+    "node_local", metadata,
+    Column("node_id", BigInteger, ForeignKey("node.id"), primary_key=True),
+    Column("profile_id", Integer, ForeignKey("profile.id", ondelete="CASCADE"), primary_key=True),
+    Column("corners", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("losses", Integer, nullable=False),
+    Column("draws", Integer, nullable=False),
+    Column("margin", Float, nullable=False),
+    sqlite_with_rowid=False,
+)
+"""Local outcomes (:mod:`joseki.engine.judge`): each corner judged by an engine where its joseki ended,
+credited to the player who chose each book move on the way, per profile; ``margin`` sums the chooser's points."""
+
+judged_game = Table(
+    "judged_game", metadata,
+    Column("profile_id", Integer, ForeignKey("profile.id", ondelete="CASCADE"), primary_key=True),
+    Column("game_key", String(32), primary_key=True),
+    Column("source", Text, nullable=False),
+    Column("judged_at", DateTime, nullable=False),
+    sqlite_with_rowid=False,
+)
+"""The games whose corners were judged into a profile's local outcomes, by key (a second judging adds nothing)."""

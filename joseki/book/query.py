@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
-from joseki.book.favour import Favour, main_line, verdict
+from joseki.book.favour import Favour, main_lines, verdicts
 from joseki.book.lookup import Child, Lookup
 from joseki.book.stats import require_profile
 from joseki.book.store import Store
@@ -53,6 +53,8 @@ class Candidate:
     priority: float = NEUTRAL
     category: str | None = None
     record: Record = field(default_factory=Record)
+    local: Record = field(default_factory=Record)
+    """Judged corners (:attr:`joseki.book.lookup.Child.local`)."""
     prior_games: int = 0
     prior_wins: int = 0
     conditions: list[str] = field(default_factory=list)
@@ -85,6 +87,8 @@ class Candidate:
                 "category": self.category, "categories": dict(self.sources), "category_label": self.label,
                 "games": self.record.games, "corners": self.record.corners, "wins": self.record.wins,
                 "win_rate": None if rate is None else round(rate, 4), "conditions": self.conditions,
+                "local": {"corners": self.local.corners, "wins": self.local.wins, "losses": self.local.losses,
+                          "draws": self.local.draws},
                 "favourability": None if self.favour is None else {**self.favour.as_json(),
                                                                    "mover": round(self.mover_favour or 0.0, 4)}}
 
@@ -155,9 +159,11 @@ def rank_key(rank: str = "popularity") -> Callable[[Candidate], tuple[bool, floa
     return key
 
 
-def favour_of(lookup: Lookup, steps: str) -> Favour:
-    """A book move's favourability: that of its main line, the continuation most of the book's variations take."""
-    return verdict(lookup.conn, lookup.store, main_line(lookup, steps), lookup.collection_ids)
+def favours_of(lookup: Lookup, lines: list[str]) -> dict[str, Favour]:
+    """Book moves' favourability: that of each one's main line, the continuation most of the book's variations take."""
+    ends = main_lines(lookup, lines)
+    judged = verdicts(lookup.conn, lookup.store, sorted(set(ends.values())), lookup.collection_ids)
+    return {line: judged[end] for line, end in ends.items()}
 
 
 def _token_point(token: str) -> Point:
@@ -190,6 +196,7 @@ def merge_symmetric(base: str, children: list[Child]) -> list[Child]:
             merge_sources(kept.sources, child.sources)
             kept.category = combined(kept.sources)
             kept.record = kept.record + child.record
+            kept.local = kept.local + child.local
             kept.prior_games += child.prior_games
             kept.prior_wins += child.prior_wins
             kept.conditions = kept.conditions + [c for c in child.conditions if c not in kept.conditions]
@@ -215,13 +222,13 @@ class Options:
     profile: str | None = None
     sgf: bool = False
     favour: bool = False
-    """Judge each shown candidate by its main line's favourability (:mod:`joseki.book.favour`; about 1 ms each)."""
+    """Judge each shown candidate by its main line's favourability (:mod:`joseki.book.favour`)."""
 
 
 def book_candidates(lookup: Lookup, base: str, children: list[Child],
                     options: Options) -> list[tuple[Child, Record, float]]:
     """The book's continuations of ``base`` (symmetric ones merged) with their records and priorities."""
-    return [(ch, ch.record, priority(ch.record, ch.category, ch.prior_games, ch.prior_wins))
+    return [(ch, ch.record, priority(ch.record, ch.category, ch.prior_games, ch.prior_wins, ch.local))
             for ch in merge_symmetric(base, children)]
 
 
@@ -240,7 +247,7 @@ def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first:
         for ch, record, prio in book_candidates(lookup, base, children, options):
             cand = _candidate(reflect(ch.token) if reflected else ch.token, ch.paths, ch.category, transform,
                               options.sgf, ch.sources)
-            cand.record, cand.priority = record, prio
+            cand.record, cand.priority, cand.local = record, prio, ch.local
             cand.prior_games, cand.prior_wins = ch.prior_games, ch.prior_wins
             for shown_condition in (display(c, frame, first, fmt) for c in ch.conditions):
                 cand.conditions.append(shown_condition.text)
@@ -250,8 +257,10 @@ def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first:
         cands.sort(key=order)
         shown = cands[: options.top] if options.top else cands
         if options.favour:
-            for cand in shown:
-                cand.favour = favour_of(lookup, base + (reflect(cand.token) if reflected else cand.token))
+            lines = [base + (reflect(c.token) if reflected else c.token) for c in shown]
+            favours = favours_of(lookup, lines)
+            for cand, line in zip(shown, lines, strict=True):
+                cand.favour = favours[line]
                 cand.mover_first = to_move(base) == 0
         return shown
 

@@ -79,8 +79,8 @@ class SafeConsole(Console):
         self.print(text, soft_wrap=True)
 
 
-out = SafeConsole()
-err = SafeConsole(stderr=True)
+out = SafeConsole(emoji=False)
+err = SafeConsole(stderr=True, emoji=False)
 
 
 def safe(text: object) -> str:
@@ -164,6 +164,46 @@ def os_error_message(exc: OSError) -> str:
     return f"{exc.filename}: {reason}"
 
 
+class App(typer.Typer):
+    """The top-level app: converts into click only the command its arguments name, so a command starts fast.
+
+    typer turns every registered command into a click command (reading each signature) before it
+    dispatches; for ``joseki next`` that is fourteen conversions nobody uses. When the process's
+    arguments name a command, the others are left out of that one call; help, completion of
+    names and unknown commands see them all.
+    """
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        name = invoked_command(sys.argv[1:]) if not args and "args" not in kwargs else None
+        commands, groups = self.registered_commands, self.registered_groups
+        chosen = [c for c in commands if c.name == name], [g for g in groups if g.name == name]
+        if name is not None and any(chosen):
+            self.registered_commands, self.registered_groups = chosen
+        try:
+            return super().__call__(*args, **kwargs)
+        finally:
+            self.registered_commands, self.registered_groups = commands, groups
+
+
+VALUE_OPTIONS = frozenset({"--db"})
+"""The top-level options that take a value (:func:`invoked_command` skips it)."""
+
+
+def invoked_command(argv: Sequence[str]) -> str | None:
+    """The command named by ``argv`` (the arguments after the program), or None when it names none."""
+    args = iter(argv)
+    for arg in args:
+        if arg in VALUE_OPTIONS:
+            next(args, None)
+        elif arg.split("=", 1)[0] in VALUE_OPTIONS:
+            continue
+        elif arg.startswith("-"):
+            return None
+        else:
+            return arg
+    return None
+
+
 class Group(TyperGroup):
     """The command group: usage errors in one line (exit 2), SIGTERM handled like Ctrl-C."""
 
@@ -228,14 +268,16 @@ def open_store() -> Store:
 
 
 def ensure_starter(store: Store) -> None:
-    """Load the starter book into a store that has no collection at all."""
+    """Load the starter book, with its lines' favourability, into a store that has no collection at all."""
     if store.collection_count() == 0:
+        from joseki.book.favour import fill
         from joseki.book.importer import import_file
         from joseki.book.resources import starter_book
 
         report = import_file(store, starter_book(), STARTER)
         if report.error:
             raise StoreError(f"starter book {starter_book()}: {report.error}")
+        fill(store, [STARTER])
         err.print(f"[dim]empty store: loaded the starter book ({report.new} variations)[/]")
 
 

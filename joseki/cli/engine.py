@@ -21,6 +21,9 @@ def gtp_command(
     profile: Annotated[str | None, typer.Option(help="Choose book moves by this profile's statistics.")] = None,
     seed: Annotated[int | None, typer.Option(help="Seed of the book's random choices.")] = None,
     collection: Annotated[list[str] | None, typer.Option(help="Only these collections (repeatable).")] = None,
+    choose: Annotated[str, typer.Option(
+        help="How to choose among book moves: sample (Thompson sampling, explores) or best (highest priority).")]
+    = "sample",
     timeout: Annotated[float, typer.Option(
         help="Seconds the wrapped engine may take over one command before it counts as hung (scoring: ten times).",
         min=0.1)] = 60.0,
@@ -37,7 +40,7 @@ def gtp_command(
     with open_store() as store:
         ensure_starter(store)
         try:
-            serve(engine, BookPlayer(store, profile, seed, collection), sys.stdin.buffer, sys.stdout.buffer,
+            serve(engine, BookPlayer(store, profile, seed, collection, choose), sys.stdin.buffer, sys.stdout.buffer,
                   timeout, sys.stderr)
         except EngineError as exc:
             raise fail(f"engine {engine!r}: {exc}") from None
@@ -46,7 +49,9 @@ def gtp_command(
 @user_errors
 def match_command(
     black: Annotated[str, typer.Option(help="Command line of the first engine (Black in odd games).")],
-    white: Annotated[str, typer.Option(help="Command line of the second engine.")],
+    white: Annotated[str | None, typer.Option(help="Command line of the second engine.")] = None,
+    opponent: Annotated[str | None, typer.Option(
+        help="A named second engine instead of --white: gnugo-1, gnugo-10 or gnugo-nojoseki.")] = None,
     games: Annotated[int, typer.Option(help="Number of games; colours alternate.", min=1)] = 2,
     out_dir: Annotated[Path, typer.Option("--out", help="Folder for the SGF files.")] = Path("match"),
     learn_profile: Annotated[str | None, typer.Option("--learn", help="Learn the results into this profile.")]
@@ -57,12 +62,20 @@ def match_command(
     timeout: Annotated[float, typer.Option(
         help="Seconds an engine may take over one command before it counts as hung (scoring: ten times).",
         min=0.1)] = 60.0,
+    signal: Annotated[str, typer.Option(help="What --learn credits: result, local (corners judged by GNU Go) "
+                                             "or both.")] = "result",
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Play GAMES games between two GTP engines, write them as SGF, and optionally learn from them."""
     from joseki.book.stats import profile_id
+    from joseki.engine.local import check_signal, learn_signals, local_json
     from joseki.engine.match import play_match
-    from joseki.games.learn import learn
+    from joseki.engine.opponents import opponent_command
+
+    check_signal(signal)
+    if (white is None) == (opponent is None):
+        raise fail("give either --white or --opponent")
+    white = white if white is not None else opponent_command(str(opponent))
 
     if learn_profile is not None:  # created first, so that an engine reading it (gtp --profile) finds it
         with open_store() as store, store.write() as conn:
@@ -71,16 +84,17 @@ def match_command(
         task = progress.add_task("playing", total=games)
         records = play_match(black, white, games, out_dir, max_moves, komi, size, timeout,
                              lambda n, r: progress.update(task, completed=n, description=f"game {n}: {safe(r.result)}"))
-    learnt = None
+    learnt = local = None
     if learn_profile is not None:
         with open_store() as store:
-            learnt = learn(store, [r.path for r in records], learn_profile, workers=1)
+            learnt, local = learn_signals(store, [r.path for r in records], learn_profile, signal, workers=1)
     first_wins = sum(1 for r in records if r.winner == ("w" if r.swapped else "b"))
     if as_json:
         out.print_json(data={"games": [{"file": str(r.path), "black": r.black, "white": r.white, "result": r.result,
                                         "moves": r.moves, "reason": r.reason, "scoring": r.scoring}
                                        for r in records],
-                             "first_engine_wins": first_wins, "learnt": None if learnt is None else learnt.learnt})
+                             "first_engine_wins": first_wins, "learnt": None if learnt is None else learnt.learnt,
+                             "local": None if local is None else local_json(local)})
         return
     table = Table(title=f"match: {len(records)} games in {safe(out_dir)}")
     for name in ("game", "black", "white", "result", "moves", "reason"):
@@ -89,7 +103,8 @@ def match_command(
         table.add_row(str(r.number), safe(r.black), safe(r.white), safe(r.result), str(r.moves), safe(r.reason))
     out.print(table)
     out.print(f"first engine won {first_wins} of {len(records)}"
-              + (f"; learnt {learnt.learnt} games into {safe(repr(learn_profile))}" if learnt else ""))
+              + (f"; learnt {learnt.learnt} games into {safe(repr(learn_profile))}" if learnt else "")
+              + (f"; judged {local.corners} corners into {safe(repr(learn_profile))}" if local else ""))
 
 
 def register(app: typer.Typer) -> None:

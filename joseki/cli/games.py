@@ -51,22 +51,42 @@ def learn_command(
     batch: Annotated[int, typer.Option(help="Games per transaction.", min=1)] = 500,
     cluster: Annotated[str | None, typer.Option(help="Run the per-game work on this Dask scheduler "
                                                      "(tcp://HOST:8786) instead of local processes.")] = None,
+    signal: Annotated[str, typer.Option(help="What to credit: result (game results), local (each corner judged "
+                                             "by an engine where its joseki ended) or both.")] = "result",
+    judge: Annotated[str | None, typer.Option(help="Command line of the judging engine (default: GNU Go).")]
+    = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Credit the results of finished games to the book moves each player chose."""
-    from joseki.games.learn import learn
+    """Credit the results of finished games (or engine verdicts on their corners) to the book moves chosen."""
+    from joseki.engine.gtp import EngineError
+    from joseki.engine.local import check_signal, learn_signals, local_json
 
+    check_signal(signal)
     _check_paths(paths)
     _check_cluster(cluster, workers)
     with open_store() as store, progress_bar(as_json) as progress:
         task = progress.add_task("learning", total=None)
-        report = learn(store, paths, profile, workers,
-                       lambda done, total: progress.update(task, completed=done, total=total), batch, cluster)
+        try:
+            report, local = learn_signals(store, paths, profile, signal, workers, judge,
+                                          lambda done, total: progress.update(task, completed=done, total=total),
+                                          batch, cluster)
+        except EngineError as exc:
+            raise fail(f"judge {judge or 'gnugo'!r}: {exc}") from None
     if as_json:
-        out.print_json(data=_learn_json(report))
+        out.print_json(data={**(_learn_json(report) if report else {}),
+                             **({"local": local_json(local)} if local else {})})
     else:
-        out.print(_learn_table(f"learn ({safe(profile or 'global')})", report))
-    _report_skips(report, paths)
+        if report is not None:
+            out.print(_learn_table(f"learn ({safe(profile or 'global')})", report))
+        if local is not None:
+            figures = local_json(local)
+            out.print(f"judged {figures['judged']} games ({figures['duplicates']} judged before), "
+                      f"{figures['corners']} corners, mean margin {figures['mean_margin']} "
+                      "for the corner's first player")
+    if report is not None:
+        _report_skips(report, paths)
+    elif local is not None and not local.judged + local.duplicates:
+        raise fail(f"no usable game in {local.files} file{'s' if local.files != 1 else ''}: nothing written")
 
 
 @user_errors

@@ -13,6 +13,7 @@ from rich.text import Text
 
 from joseki.cli.common import (
     CTX,
+    App,
     Group,
     ensure_starter,
     fail,
@@ -29,7 +30,7 @@ if TYPE_CHECKING:
     from joseki.book.importer import FileReport
     from joseki.book.query import CornerAnswer
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
+app = App(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
                   help="A Go joseki database: import SGF collections, ask for the next joseki move.", cls=Group)
 db_app = typer.Typer(no_args_is_help=True, rich_markup_mode=None, help="Database maintenance.")
 app.add_typer(db_app, name="db")

@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
+from joseki.core.patterns import LazyPattern
+
 CATEGORIES = ("ideal", "good", "tenuki-ok", "question", "trick", "mistake")
 RANK = {name: index for index, name in enumerate(CATEGORIES)}
 NEVER_FIRST = frozenset({"trick", "mistake"})
@@ -49,12 +51,12 @@ GNUGO_PATTERN_MARKS = frozenset({"MA", "SQ"})
 any other node (the moves leading to a pattern, such as ``;B[pd]C[0]`` opening hoshi_keima.sgf)
 says nothing about its move, whatever its comment starts with."""
 
-_OGS_HEADING = re.compile(r"^\s*(?:#{1,6}|<h[1-6]>)\s*([^#<\n]+?)\s*(?:</h[1-6]>)?\s*$", re.M)
-_OGS = ((re.compile(r"mistake", re.I), "mistake"), (re.compile(r"trick", re.I), "trick"),
-        (re.compile(r"question", re.I), "question"), (re.compile(r"^joseki$", re.I), "ideal"),
-        (re.compile(r"joseki", re.I), "good"))
-_TAG = re.compile(r"<[a-z0-9']+>")
-_KATAGO = re.compile(r'^\{\s*"count"\s*:')
+_OGS_HEADING = LazyPattern(r"^\s*(?:#{1,6}|<h[1-6]>)\s*([^#<\n]+?)\s*(?:</h[1-6]>)?\s*$", re.M)
+_OGS = ((LazyPattern(r"mistake", re.I), "mistake"), (LazyPattern(r"trick", re.I), "trick"),
+        (LazyPattern(r"question", re.I), "question"), (LazyPattern(r"^joseki$", re.I), "ideal"),
+        (LazyPattern(r"joseki", re.I), "good"))
+_TAG = LazyPattern(r"<[a-z0-9']+>")
+_KATAGO = LazyPattern(r'^\{\s*"count"\s*:')
 _EXPORT_MARK = "joseki export"
 
 

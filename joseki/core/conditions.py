@@ -30,6 +30,7 @@ from functools import lru_cache
 from joseki.core.geometry import Point, Transform
 from joseki.core.judgement import SELF, Target, sentences, subjects
 from joseki.core.notation import format_gtp_vertex, format_zone_point, parse_zone_point
+from joseki.core.patterns import LazyPattern
 from joseki.core.steps import Color
 from joseki.core.wording import SourceFrame, render, to_canonical, vertices_to_canonical
 
@@ -37,14 +38,14 @@ KINDS = ("ladder", "nearby", "setup", "reading")
 SETUP_COLOURS = {"AB": "black", "AW": "white", "AE": "empty"}
 MAX_TEXT = 240
 
-_LADDER = re.compile(r"\bladders?\b|\bshicho\b", re.I)
-_NEARBY = re.compile(
+_LADDER = LazyPattern(r"\bladders?\b|\bshicho\b", re.I)
+_NEARBY = LazyPattern(
     r"\b(?:if|when|unless|given|depend\w*|provided|requires?|needs?|only|with|without)\b.*"
     r"\b(?:support|stones?|extension|help|pincer|enclosure|position|situation|circumstances|strategy|"
     r"surroundings?|side of interest|triangled|marked|as shown|upper|lower|top|bottom|left side|right side)\b",
     re.I)
-_NEARBY_HINT = re.compile(r"\b(?:if|when|unless|given|depend|provided|requires?|needs?|only|with|without)\b")
-_PACHI_LADDER = re.compile(r"^\s*((?:no)?ladder_\w+)\s*=\s*(.+?)\s*$", re.M)
+_NEARBY_HINT = LazyPattern(r"\b(?:if|when|unless|given|depend|provided|requires?|needs?|only|with|without)\b")
+_PACHI_LADDER = LazyPattern(r"^\s*((?:no)?ladder_\w+)\s*=\s*(.+?)\s*$", re.M)
 
 
 @dataclass(frozen=True, slots=True, order=True)

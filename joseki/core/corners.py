@@ -57,24 +57,22 @@ _RINGS = tuple(tuple((dx, dy) for dx in range(-d, d + 1) for dy in {d - abs(dx),
 """The offsets at each Manhattan distance 1..REACH."""
 
 
-def _zone_table(size: int) -> dict[Point, tuple[tuple[Corner, Point], ...]]:
-    """For each point, the corners whose zone holds it, with its zone point there."""
-    table: dict[Point, tuple[tuple[Corner, Point], ...]] = {}
-    for x in range(size):
-        for y in range(size):
-            zones = ((c, Transform(c).to_zone((x, y), size)) for c in Corner)
-            table[(x, y)] = tuple((c, z) for c, z in zones if in_zone(z))
-    return table
+def _zones_at(point: Point, size: int) -> tuple[tuple[Corner, Point], ...]:
+    zones = ((c, Transform(c).to_zone(point, size)) for c in Corner)
+    return tuple((c, z) for c, z in zones if in_zone(z))
 
 
 _ZONES: dict[int, dict[Point, tuple[tuple[Corner, Point], ...]]] = {}
+"""Per board size, :func:`zones_of` of each point asked so far (a game asks for a few hundred)."""
 
 
 def zones_of(point: Point, size: int = ZONE_BOARD_SIZE) -> tuple[tuple[Corner, Point], ...]:
     """The corners whose zone holds ``point``, with the point in each zone's frame."""
-    if size not in _ZONES:
-        _ZONES[size] = _zone_table(size)
-    return _ZONES[size][point]
+    try:
+        return _ZONES[size][point]
+    except KeyError:
+        found = _ZONES.setdefault(size, {})[point] = _zones_at(point, size)
+        return found
 
 
 def owner(point: Point, tables: dict[Corner, CornerTable], size: int = ZONE_BOARD_SIZE) -> Corner | None:

@@ -14,10 +14,11 @@ ones ("... would be better at 'a'"), and verdicts on the whole position ("good f
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
+
+from joseki.core.patterns import LazyPattern
 
 SELF, LABEL, MOVE = "self", "label", "move"
 
@@ -44,9 +45,9 @@ class Judgement:
     text: str
 
 
-_SENTENCE = re.compile(r"(?<=[.!?])(?<!\besp\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bcf\.)(?<!\bvs\.)\s+"
+_SENTENCE = LazyPattern(r"(?<=[.!?])(?<!\besp\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\betc\.)(?<!\bcf\.)(?<!\bvs\.)\s+"
                        r"|\n\s*\n\s*|\n(?=\s*[A-Z'\"*(<#-])")
-_TOKEN = re.compile(r"'[a-z](?:\s*\*)?'|[a-z]+(?:['-][a-z]+)*|\d+|->|--|\S")
+_TOKEN = LazyPattern(r"'[a-z](?:\s*\*)?'|[a-z]+(?:['-][a-z]+)*|\d+|->|--|\S")
 
 
 def _expand(spec: str) -> list[tuple[str, ...]]:
@@ -101,20 +102,23 @@ class _PhraseNode:
         self.next: dict[str, _PhraseNode] = {}
 
 
-_PHRASES: dict[str, _PhraseNode] = {}
-"""The lexicon's phrases by first word; a phrase listed twice keeps its first entry."""
-for _kind, _category, _spec in _LEXICON:
-    for _phrase in _expand(_spec):
-        _node = _PHRASES.setdefault(_phrase[0], _PhraseNode())
-        for _word in _phrase[1:]:
-            _node = _node.next.setdefault(_word, _PhraseNode())
-        if _node.verdict is None:
-            _node.verdict = (len(_phrase), _category, _kind)
+@cache
+def _phrases() -> dict[str, _PhraseNode]:
+    """The lexicon's phrases by first word (built on first use); a phrase listed twice keeps its first entry."""
+    phrases: dict[str, _PhraseNode] = {}
+    for kind, category, spec in _LEXICON:
+        for phrase in _expand(spec):
+            node = phrases.setdefault(phrase[0], _PhraseNode())
+            for word in phrase[1:]:
+                node = node.next.setdefault(word, _PhraseNode())
+            if node.verdict is None:
+                node.verdict = (len(phrase), category, kind)
+    return phrases
 
 
 def _longest_phrase(words: list[str], i: int) -> tuple[int, str, str] | None:
     """The verdict of the longest lexicon phrase starting at word ``i``."""
-    node: _PhraseNode | None = _PHRASES.get(words[i])
+    node: _PhraseNode | None = _phrases().get(words[i])
     found = None
     j = i + 1
     while node is not None:
@@ -325,7 +329,8 @@ def _verdicts(words: list[str], masked: set[int]) -> list[_Verdict]:
     spans: list[_Verdict] = []
     previous_end = 0
     negations: list[int] | None = None
-    for i in [i for i, w in enumerate(words) if w in _PHRASES]:
+    phrases = _phrases()
+    for i in [i for i, w in enumerate(words) if w in phrases]:
         if i < previous_end or i in masked:
             continue
         hit = _longest_phrase(words, i)

@@ -11,6 +11,14 @@ the source's win rate and ``m`` the source's game count capped at :data:`SOURCE_
 source can speak louder than a category but never drown the user's own games. Few games
 move the priority little, many games move it a lot; sums of counts do not depend on the
 order in which games are learnt.
+
+Local outcomes (a corner judged by an engine where its joseki ended, :mod:`joseki.engine.judge`)
+enter the same posterior as further results: each judged corner the chooser came out ahead in
+counts :data:`LOCAL_WEIGHT` of a win, behind a loss, even a draw,
+
+    priority = (m * p0 + wins + draws / 2 + k * (lwins + ldraws / 2)) / (m + games + k * lcorners)
+
+so a profile that learnt only game results, only local outcomes, or both uses one formula.
 """
 
 from __future__ import annotations
@@ -25,6 +33,9 @@ NEUTRAL = 0.5
 PRIOR_GAMES = 10.0
 SOURCE_CAP = 50.0
 CATEGORY_MEAN = {"ideal": 0.55, "good": 0.52, "tenuki-ok": 0.5, "question": 0.46, "trick": 0.42, "mistake": 0.35}
+
+LOCAL_WEIGHT = 1.0
+"""How many game results one judged corner counts for (the judge speaks about the corner only, but at once)."""
 
 RANKS = ("popularity", "priority", "winrate", "games")
 """Orders for candidates: book paths plus games played; posterior mean; raw win rate; games."""
@@ -68,25 +79,28 @@ def prior(category: str | None, source_games: int | None = None, source_wins: in
 
 
 def beta_parameters(record: Record, category: str | None = None, source_games: int | None = None,
-                    source_wins: int | None = None) -> tuple[float, float]:
-    """The posterior Beta(alpha, beta) of the chooser's chance to win."""
+                    source_wins: int | None = None, local: Record | None = None) -> tuple[float, float]:
+    """The posterior Beta(alpha, beta) of the chooser's chance to win; ``local`` counts judged corners."""
     mean, strength = prior(category, source_games, source_wins)
     alpha = strength * mean + record.wins + record.draws / 2
     beta = strength * (1 - mean) + record.losses + record.draws / 2
+    if local is not None:
+        alpha += LOCAL_WEIGHT * (local.wins + local.draws / 2)
+        beta += LOCAL_WEIGHT * (local.losses + local.draws / 2)
     return alpha, beta
 
 
 def priority(record: Record, category: str | None = None, source_games: int | None = None,
-             source_wins: int | None = None) -> float:
+             source_wins: int | None = None, local: Record | None = None) -> float:
     """The posterior mean: the move's priority."""
-    alpha, beta = beta_parameters(record, category, source_games, source_wins)
+    alpha, beta = beta_parameters(record, category, source_games, source_wins, local)
     return alpha / (alpha + beta)
 
 
 def thompson(record: Record, category: str | None, rng: random.Random, source_games: int | None = None,
-             source_wins: int | None = None) -> float:
+             source_wins: int | None = None, local: Record | None = None) -> float:
     """A draw from the posterior, for choosing among candidates by Thompson sampling."""
-    alpha, beta = beta_parameters(record, category, source_games, source_wins)
+    alpha, beta = beta_parameters(record, category, source_games, source_wins, local)
     return rng.betavariate(max(alpha, 1e-6), max(beta, 1e-6))
 
 

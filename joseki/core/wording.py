@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 from joseki.core.geometry import Point, Transform
 from joseki.core.notation import GTP_COLUMNS, format_gtp_vertex, format_sgf_point, format_zone_point
+from joseki.core.patterns import LazyPattern
 from joseki.core.steps import Color, iter_points, other
 
 SIZE = 19
@@ -34,19 +35,19 @@ MARK_WORDS = {"triangled": ("TR",), "squared": ("SQ",), "circled": ("CR",),
               "marked": ("MA", "TR", "SQ", "CR")}
 """The SGF marks each word of a comment may point at, the likeliest first."""
 
-_PLACEHOLDER = re.compile(r"\{([pmcsk]):([^{}]*)\}")
-_LABEL = re.compile(r"'([a-z])(?:\s*\*)?'")
-_MARK = re.compile(r"\b(" + "|".join(MARK_WORDS) + r")(\s+(?:points?|stones?|positions?|moves?|spots?|areas?))?\b",
-                   re.I)
-_VERTEX = re.compile(r"\b([A-HJ-T])(1[0-9]|[1-9])\b")
-_COLOUR = re.compile(r"\b(black|white)\b", re.I)
+_PLACEHOLDER = LazyPattern(r"\{([pmcsk]):([^{}]*)\}")
+_LABEL = LazyPattern(r"'([a-z])(?:\s*\*)?'")
+_MARK = LazyPattern(r"\b(" + "|".join(MARK_WORDS) + r")(\s+(?:points?|stones?|positions?|moves?|spots?|areas?))?\b",
+                       re.I)
+_VERTEX = LazyPattern(r"\b([A-HJ-T])(1[0-9]|[1-9])\b")
+_COLOUR = LazyPattern(r"\b(black|white)\b", re.I)
 _VERTICAL = r"upper|lower|top|bottom"
-_CORNER = re.compile(rf"\b({_VERTICAL})([- ])(left|right)\b", re.I)
+_CORNER = LazyPattern(rf"\b({_VERTICAL})([- ])(left|right)\b", re.I)
 _SIDES = rf"{_VERTICAL}|left|right"
-_SIDE_AFTER = re.compile(
+_SIDE_AFTER = LazyPattern(
     rf"\b((?:the|at|on|to|toward|towards|from|of) )({_SIDES})\b"
     r"(?! (?:move|moves|way|answer|choice|time|moment|response|play|direction|idea|priority|order|shape)\b)", re.I)
-_SIDE_BEFORE = re.compile(rf"()\b({_SIDES})(?= (?:side|corner|half|edge)\b)", re.I)
+_SIDE_BEFORE = LazyPattern(rf"()\b({_SIDES})(?= (?:side|corner|half|edge)\b)", re.I)
 _SIDE_POINTS: dict[str, Point] = {"top": (LAST // 2, 0), "bottom": (LAST // 2, LAST),
                                   "left": (0, LAST // 2), "right": (LAST, LAST // 2)}
 _SYNONYM = {"upper": "top", "lower": "bottom"}
@@ -115,7 +116,7 @@ def vertices_to_canonical(text: str, frame: SourceFrame) -> str:
     return _outside_placeholders(text, _VERTEX, vertex)
 
 
-def _outside_placeholders(text: str, pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str]) -> str:
+def _outside_placeholders(text: str, pattern: LazyPattern, replace: Callable[[re.Match[str]], str]) -> str:
     """``pattern.sub(replace, text)`` on the text between placeholders only."""
     parts, last = [], 0
     for m in _PLACEHOLDER.finditer(text):

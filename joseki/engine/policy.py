@@ -8,7 +8,8 @@ judged by the collections' combined verdict (:func:`joseki.core.category.combine
 one collection calls a mistake and another offers is disputed, kept but drawn low), by
 Thompson sampling: one draw from each move's Beta posterior
 (:func:`joseki.core.priority.thompson`), the highest draw wins. Moves that have won against this
-opponent are drawn high more often; moves with few games still get tried. If the draw picks
+opponent are drawn high more often; moves with few games still get tried. With ``choose="best"``
+the highest priority wins instead (no exploration: to play what the book has learnt). If the draw picks
 ``tenuki``, or nothing calls for a book move, the wrapped engine plays.
 """
 
@@ -27,14 +28,17 @@ from joseki.core.priority import thompson
 
 BOOK_STATES = frozenset({"in-book", "tenuki-variation", "in-book-by-transposition"})
 CHOICES = 4
+CHOOSE = ("sample", "best")
 
 
 class BookPlayer:
     """A :class:`joseki.engine.gtp_proxy.BookPolicy` backed by the store."""
 
     def __init__(self, store: Store, profile: str | None = None, seed: int | None = None,
-                 collections: list[str] | None = None) -> None:
-        self.store, self.profile, self.collections = store, profile, collections
+                 collections: list[str] | None = None, choose: str = "sample") -> None:
+        if choose not in CHOOSE:
+            raise ValueError(f"unknown choice rule {choose!r} (expected {' or '.join(CHOOSE)})")
+        self.store, self.profile, self.collections, self.choose_by = store, profile, collections, choose
         with store.read() as conn:
             require_profile(conn, store, profile)  # fail at start, not at the first book move
         self.rng = random.Random(seed)
@@ -56,5 +60,8 @@ class BookPlayer:
         offered = [c for c in answer.candidates if c.category not in NEVER_FIRST][:CHOICES]
         if not offered:
             return None
-        best = max(offered, key=lambda c: thompson(c.record, c.category, self.rng, c.prior_games, c.prior_wins))
+        if self.choose_by == "best":
+            return max(offered, key=lambda c: c.priority).point
+        best = max(offered, key=lambda c: thompson(c.record, c.category, self.rng, c.prior_games, c.prior_wins,
+                                                   c.local))
         return best.point

@@ -7,7 +7,10 @@ ranks them; a hit is the played move among the first one or three. When the move
 played elsewhere since the last local move, the prefix already ends with ``XX``: that much
 is known, and only the local move itself is predicted. Where the played move is in the book
 and the game has a winner, its priority is taken as the mover's chance to win and scored by
-log-loss against the constant 0.5.
+log-loss against the constant 0.5. Beside it, the priority *relative to the alternatives*: the
+played move's priority minus the mean priority of the book's candidates there, taken as
+``0.5 + difference`` (the question a player choosing among book moves asks), and the mover's win
+rate when the played move's priority was above, or below, that mean.
 """
 
 from __future__ import annotations
@@ -49,6 +52,12 @@ class Evaluation:
     coverable: int = 0
     scored: int = 0
     loss_sum: float = 0.0
+    relative_loss_sum: float = 0.0
+    ahead: int = 0
+    """Scored moves whose priority was above the mean of the candidates; :attr:`ahead_wins` of them won."""
+    ahead_wins: int = 0
+    behind: int = 0
+    behind_wins: int = 0
 
     def as_json(self) -> dict[str, object]:
         def ratio(a: float, b: float) -> float | None:
@@ -58,7 +67,10 @@ class Evaluation:
                 "top1": ratio(self.top1_hits, self.positions), "top3": ratio(self.top3_hits, self.positions),
                 "coverage": ratio(self.covered, self.coverable), "scored_moves": self.scored,
                 "logloss": ratio(self.loss_sum, self.scored),
-                "logloss_baseline": round(math.log(2), 4) if self.scored else None}
+                "logloss_baseline": round(math.log(2), 4) if self.scored else None,
+                "logloss_relative": ratio(self.relative_loss_sum, self.scored),
+                "ahead": self.ahead, "win_rate_ahead": ratio(self.ahead_wins, self.ahead),
+                "behind": self.behind, "win_rate_behind": ratio(self.behind_wins, self.behind)}
 
 
 def evaluate(store: Store, paths: Iterable[Path | str], rank: str = "popularity", profile: str | None = None,
@@ -168,3 +180,11 @@ def _score_corner(route: BookWalk, first: str, winner: str | None,
         if token in priorities and won in ("win", "loss"):
             result.scored += 1
             result.loss_sum += log_loss(priorities[token], won == "win")
+            relative = priorities[token] - sum(priorities.values()) / len(priorities)
+            result.relative_loss_sum += log_loss(0.5 + relative, won == "win")
+            if relative > 1e-9:
+                result.ahead += 1
+                result.ahead_wins += won == "win"
+            elif relative < -1e-9:
+                result.behind += 1
+                result.behind_wins += won == "win"
