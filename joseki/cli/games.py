@@ -44,11 +44,13 @@ def _report_skips(r: LearnReport, paths: list[Path]) -> None:
 
 @user_errors
 def learn_command(
-    paths: Annotated[list[Path], typer.Argument(help="Finished games: SGF files or folders.")],
+    paths: Annotated[list[Path], typer.Argument(help="Finished games: SGF files, .zip or .tar.xz archives, folders.")],
     profile: Annotated[str | None, typer.Option(help="Learn into this profile, created if new (default: global).")]
     = None,
     workers: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).", min=1)] = None,
     batch: Annotated[int, typer.Option(help="Games per transaction.", min=1)] = 500,
+    cluster: Annotated[str | None, typer.Option(help="Run the per-game work on this Dask scheduler "
+                                                     "(tcp://HOST:8786) instead of local processes.")] = None,
     signal: Annotated[str, typer.Option(help="What to credit: result (game results), local (each corner judged "
                                              "by an engine where its joseki ended) or both.")] = "result",
     judge: Annotated[str | None, typer.Option(help="Command line of the judging engine (default: GNU Go).")]
@@ -61,12 +63,13 @@ def learn_command(
 
     check_signal(signal)
     _check_paths(paths)
+    _check_cluster(cluster, workers)
     with open_store() as store, progress_bar(as_json) as progress:
         task = progress.add_task("learning", total=None)
         try:
             report, local = learn_signals(store, paths, profile, signal, workers, judge,
                                           lambda done, total: progress.update(task, completed=done, total=total),
-                                          batch)
+                                          batch, cluster)
         except EngineError as exc:
             raise fail(f"judge {judge or 'gnugo'!r}: {exc}") from None
     if as_json:
@@ -88,23 +91,26 @@ def learn_command(
 
 @user_errors
 def mine_command(
-    paths: Annotated[list[Path], typer.Argument(help="Game records: SGF files or folders.")],
+    paths: Annotated[list[Path], typer.Argument(help="Game records: SGF files, .zip or .tar.xz archives, folders.")],
     min_games: Annotated[int, typer.Option(help="Keep continuations played in at least this many games.", min=1)]
     = 5,
     collection: Annotated[str, typer.Option(help="Name of the mined collection.")] = "mined",
     profile: Annotated[str | None, typer.Option(help="Statistics go to this profile, created if new "
                                                      "(default: global).")] = None,
     workers: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).", min=1)] = None,
+    cluster: Annotated[str | None, typer.Option(help="Run the per-game work on this Dask scheduler "
+                                                     "(tcp://HOST:8786) instead of local processes.")] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Build a book from game records alone, with the games' statistics."""
     from joseki.games.mine import mine
 
     _check_paths(paths)
+    _check_cluster(cluster, workers)
     with open_store() as store, progress_bar(as_json) as progress:
         task = progress.add_task("mining", total=None)
         report, book = mine(store, paths, min_games, collection, profile, workers,
-                            lambda done, total: progress.update(task, completed=done, total=total))
+                            lambda done, total: progress.update(task, completed=done, total=total), cluster=cluster)
     records = book.new if book is not None else 0
     if as_json:
         out.print_json(data={**_learn_json(report), "collection": collection, "records": records,
@@ -117,7 +123,7 @@ def mine_command(
 
 @user_errors
 def evaluate_command(
-    paths: Annotated[list[Path], typer.Argument(help="Game records: SGF files or folders.")],
+    paths: Annotated[list[Path], typer.Argument(help="Game records: SGF files, .zip or .tar.xz archives, folders.")],
     rank: Annotated[str, typer.Option(help="Order of candidates, as for next.")] = "popularity",
     profile: Annotated[str | None, typer.Option(help="Statistics of this profile.")] = None,
     collection: Annotated[list[str] | None, typer.Option(help="Only these collections (repeatable).")] = None,
@@ -165,6 +171,11 @@ def _check_paths(paths: list[Path]) -> None:
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
         raise ValueError(f"no such file or folder: {', '.join(missing)}")
+
+
+def _check_cluster(cluster: str | None, workers: int | None) -> None:
+    if cluster is not None and workers is not None:
+        raise ValueError("--workers and --cluster exclude each other (the cluster's workers do the work)")
 
 
 @user_errors

@@ -118,13 +118,16 @@ def _write(store: Store, profile: str | None, book: BookIndex, batch: list[tuple
 def learn_signals(store: Store, paths: Iterable[Path | str], profile: str | None, signal: str = "result",
                   workers: int | None = None, judge_command: str | None = None,
                   progress: Callable[[int, int], None] | None = None,
-                  batch_games: int = 500) -> tuple[LearnReport | None, JudgeReport | None]:
-    """Learn game results, local outcomes, or both (:data:`SIGNALS`) from ``paths`` into ``profile``."""
+                  batch_games: int = 500, cluster: str | None = None) -> tuple[LearnReport | None, JudgeReport | None]:
+    """Learn game results, local outcomes, or both (:data:`SIGNALS`) from ``paths`` into ``profile``.
+
+    ``cluster``: a Dask scheduler for learning the results (the judging runs here).
+    """
     check_signal(signal)
     paths = list(paths)
     results = local = None
     if signal != "local":
-        results = learn(store, paths, profile, workers, progress, batch_games)
+        results = learn(store, paths, profile, workers, progress, batch_games, cluster=cluster)
     if signal != "result":
         local = learn_local(store, paths, profile, judge_command, progress, batch_games)
     return results, local

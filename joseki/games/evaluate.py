@@ -30,7 +30,6 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from joseki.book.importer import expand_paths
 from joseki.book.lookup import Lookup
 from joseki.book.query import Candidate, Options, book_candidates, move_numbers, orientation, rank_key
 from joseki.book.stats import require_profile
@@ -43,6 +42,7 @@ from joseki.core.priority import log_loss
 from joseki.core.steps import other, reflection_needed, swap_token
 from joseki.games.context import ContextScorer, context_at, side_free, table_contexts
 from joseki.games.credit import outcome
+from joseki.sgf.archive import expand_games, source_name, sources
 from joseki.sgf.game import read_game
 
 COVERAGE_MOVES = 20
@@ -134,7 +134,7 @@ def evaluate(store: Store, paths: Iterable[Path | str], rank: str = "popularity"
     ``trace`` is told (file, corner, game move number, whether the book holds the position
     before it) for each local move looked at.
     """
-    files = expand_paths(paths)
+    files = expand_games(paths)
     options = Options(rank=rank, profile=profile)
     order = rank_key(rank)
     result = Evaluation()
@@ -156,9 +156,10 @@ def evaluate(store: Store, paths: Iterable[Path | str], rank: str = "popularity"
                                {c.token: float(c.paths + c.record.games) for c in cands})
             return cache[base]
 
-        for done, path in enumerate(files, start=1):
+        for done, source in enumerate(sources(files), start=1):
+            path = Path(source_name(source))
             try:
-                game = read_game(path)
+                game = read_game(source)
                 if game.size != 19:
                     raise ValueError("not 19x19")
                 tables = corner_tables(game.moves).values()

@@ -18,7 +18,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from joseki.book.context import ContextKey, add_context_records, total_context_records
-from joseki.book.importer import expand_paths
 from joseki.book.index import BookIndex
 from joseki.book.refstore import GameInfo, GameRefs, corner_moves, game_refs, record_games
 from joseki.book.stats import add_records, claim_games, profile_id
@@ -27,7 +26,8 @@ from joseki.core.corners import corner_tables
 from joseki.core.priority import Record
 from joseki.games.context import as_records, table_contexts
 from joseki.games.credit import game_records, table_corners
-from joseki.games.pool import worker_pool
+from joseki.games.pool import imap_bounded, worker_pool
+from joseki.sgf.archive import Source, expand_games, source_name, sources
 from joseki.sgf.game import read_learnable
 
 BATCH_GAMES = 500
@@ -95,12 +95,12 @@ def _init_worker(url: str, refs: bool = True) -> None:
     store.close()
 
 
-def examine(path: str, index: BookIndex | None = None, refs: bool | None = None) -> GameOutcome:
+def examine(path: Source, index: BookIndex | None = None, refs: bool | None = None) -> GameOutcome:
     """Read one game and find its credits, and with ``refs`` the nodes it reached (runs in a worker)."""
     index = index or _INDEX
     refs = _REFS if refs is None else refs
     assert index is not None
-    out = GameOutcome(path)
+    out = GameOutcome(source_name(path))
     game, out.skipped = read_learnable(path)
     if game is None or out.skipped is not None:
         out.result = game.result if game else ""
@@ -119,29 +119,36 @@ def examine(path: str, index: BookIndex | None = None, refs: bool | None = None)
 
 
 def examine_all(store: Store, files: list[str], workers: int | None = None,
-                index: BookIndex | None = None, refs: bool = True) -> Iterator[GameOutcome]:
-    """Examine ``files`` with worker processes (in this process when there are few files)."""
+                index: BookIndex | None = None, refs: bool = True,
+                cluster: str | None = None) -> Iterator[GameOutcome]:
+    """Examine ``files`` with worker processes (in this process when there are few files), or on a Dask cluster."""
+    if cluster is not None:
+        from joseki.games.cluster import map_games
+
+        yield from map_games(cluster, examine, sources(files), index or BookIndex.load(store), refs)
+        return
     workers = workers or os.cpu_count() or 1
     if workers <= 1 or len(files) < 50:
         index = index or BookIndex.load(store)
-        for f in files:
+        for f in sources(files):
             yield examine(f, index, refs)
         return
     with worker_pool(workers, _init_worker, (store.url, refs)) as pool:
-        yield from pool.imap(examine, files, chunksize=32)
+        yield from imap_bounded(pool, examine, sources(files), chunksize=32)
 
 
 def learn(store: Store, paths: Iterable[Path | str], profile: str | None = None, workers: int | None = None,
           progress: Callable[[int, int], None] | None = None, batch_games: int = BATCH_GAMES,
-          refs: bool = True) -> LearnReport:
+          refs: bool = True, cluster: str | None = None) -> LearnReport:
     """Learn the results of the games in ``paths`` into ``profile`` (the global statistics when None).
 
-    ``refs``: also keep the games behind each position (:mod:`joseki.book.gamerefs`).
+    ``refs``: also keep the games behind each position (:mod:`joseki.book.gamerefs`). ``cluster``: the
+    address of a Dask scheduler to run the per-game work on (:mod:`joseki.games.cluster`).
     """
-    files = [str(p) for p in expand_paths(paths)]
+    files = expand_games(paths)
     report = LearnReport(files=len(files))
     batch: list[GameOutcome] = []
-    for done, outcome in enumerate(examine_all(store, files, workers, refs=refs), start=1):
+    for done, outcome in enumerate(examine_all(store, files, workers, refs=refs, cluster=cluster), start=1):
         if outcome.skipped is not None:
             report.skip(outcome.source, outcome.skipped)
         else:

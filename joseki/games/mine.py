@@ -26,7 +26,7 @@ from pathlib import Path
 from sqlalchemy import select
 
 from joseki.book.context import ContextKey, add_context_records
-from joseki.book.importer import FileReport, expand_paths, import_forest
+from joseki.book.importer import FileReport, import_forest
 from joseki.book.index import BookIndex
 from joseki.book.refstore import CornerMoves, GameInfo, GameRefs, corner_moves, game_refs, record_games
 from joseki.book.stats import add_records, claim_games, drop_empty, profile_id
@@ -38,7 +38,8 @@ from joseki.core.steps import Color
 from joseki.games.context import add_counts, as_records, table_contexts
 from joseki.games.credit import game_records, table_corners
 from joseki.games.learn import LearnReport, total_records
-from joseki.games.pool import worker_pool
+from joseki.games.pool import imap_bounded, worker_pool
+from joseki.sgf.archive import Source, expand_games, source_name, sources
 from joseki.sgf.forest import Forest, Variation
 from joseki.sgf.game import read_learnable
 
@@ -62,9 +63,9 @@ class MinedGame:
     """The game move of each step of ``corners``, for the games behind a position (:mod:`joseki.book.refstore`)."""
 
 
-def reduce_game(path: str) -> MinedGame:
+def reduce_game(path: Source) -> MinedGame:
     """One game's corner strings (runs in a worker)."""
-    out = MinedGame(path)
+    out = MinedGame(source_name(path))
     game, out.skipped = read_learnable(path)
     if game is None or out.skipped is not None:
         out.result = game.result if game else ""
@@ -77,12 +78,17 @@ def reduce_game(path: str) -> MinedGame:
     return out
 
 
-def _reduce_all(files: list[str], workers: int | None) -> Iterator[MinedGame]:
+def _reduce_all(files: list[str], workers: int | None, cluster: str | None = None) -> Iterator[MinedGame]:
+    if cluster is not None:
+        from joseki.games.cluster import map_games
+
+        yield from map_games(cluster, reduce_game, sources(files))
+        return
     if (workers or multiprocessing.cpu_count()) <= 1 or len(files) < 50:
-        yield from map(reduce_game, files)
+        yield from map(reduce_game, sources(files))
         return
     with worker_pool(workers) as pool:
-        yield from pool.imap(reduce_game, files, chunksize=64)
+        yield from imap_bounded(pool, reduce_game, sources(files), chunksize=64)
 
 
 class PrefixCounter:
@@ -134,21 +140,23 @@ def _change(old: dict[int, Record], new: dict[int, Record]) -> dict[int, Record]
 def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: str = "mined",
          profile: str | None = None, workers: int | None = None,
          progress: Callable[[int, int], None] | None = None,
-         refs: bool = True) -> tuple[LearnReport, FileReport | None]:
+         refs: bool = True, cluster: str | None = None) -> tuple[LearnReport, FileReport | None]:
     """Build collection ``collection`` from the games in ``paths``; their results go to ``profile``.
 
-    ``refs``: also keep the games behind each position (:mod:`joseki.book.gamerefs`).
+    ``refs``: also keep the games behind each position (:mod:`joseki.book.gamerefs`). ``cluster``: the
+    address of a Dask scheduler to read the games on (:mod:`joseki.games.cluster`); the crediting is
+    done here, as in a local run.
 
     Nothing is written when no file holds a usable game (the book report is then None), nor a
     collection when no sequence was played in ``min_games`` games.
     """
     if min_games < 1:
         raise ValueError("--min-games must be at least 1")
-    files = [str(p) for p in expand_paths(paths)]
+    files = expand_games(paths)
     report = LearnReport(files=len(files))
     counter = PrefixCounter(keep_singles=min_games <= 1)
     games: dict[str, MinedGame] = {}
-    for done, mined in enumerate(_reduce_all(files, workers), start=1):
+    for done, mined in enumerate(_reduce_all(files, workers, cluster), start=1):
         if mined.skipped is not None:
             report.skip(mined.source, mined.skipped)
         elif mined.key in games:

@@ -12,10 +12,17 @@ from __future__ import annotations
 import multiprocessing
 import signal
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from itertools import islice
 from multiprocessing.pool import Pool
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+WINDOW = 4096
+"""Items handed to a pool at a time: bounds what waits in its queue (a tar archive's games, read ahead)."""
 
 
 def _ignore_interrupts(initializer: Callable[..., None] | None, *args: Any) -> None:
@@ -41,3 +48,19 @@ def worker_pool(processes: int | None, initializer: Callable[..., None] | None =
     finally:
         pool.terminate()
         pool.join()
+
+
+def chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
+    """``items`` in lists of ``size`` (the last one shorter), taken lazily."""
+    it = iter(items)
+    while chunk := list(islice(it, size)):
+        yield chunk
+
+
+def imap_bounded(pool: Pool, func: Callable[[T], R], items: Iterable[T], chunksize: int) -> Iterator[R]:
+    """``pool.imap`` in order, but never more than :data:`WINDOW` items taken from ``items`` ahead of the results.
+
+    (``Pool.imap`` itself takes the whole iterable at once.)
+    """
+    for window in chunks(items, WINDOW):
+        yield from pool.imap(func, window, chunksize=chunksize)

@@ -22,7 +22,7 @@ from joseki.core.limits import MAX_LINE_MOVES, LimitError, beyond
 from joseki.core.notation import GTP_COLUMNS, format_gtp_vertex
 from joseki.core.position import IllegalMove, LocalBoard
 from joseki.core.steps import Color
-from joseki.sgf.forest import read_sgf_bytes
+from joseki.sgf.archive import Source, source_bytes
 from joseki.sgf.properties import apply_setup, check_go, rules_allow_suicide
 from joseki.sgf.sgfparse import parse_game
 
@@ -82,13 +82,15 @@ def _text(raw: bytes) -> str:
     return sgf_grammar.text_value(raw).decode("utf-8", errors="replace").strip()  # type: ignore[no-any-return]
 
 
-def read_game(path: Path | str) -> Game:
-    """The main line of the first game in an SGF file; ValueError for unreadable or broken SGF or an illegal move."""
-    path = Path(path)
-    return game_from_bytes(read_sgf_bytes(path), str(path))
+def read_game(path: Path | Source) -> Game:
+    """The main line of the first game in an SGF file (or archive member, :mod:`joseki.sgf.archive`);
+    ValueError for unreadable or broken SGF or an illegal move."""
+    if isinstance(path, tuple):
+        return game_from_bytes(source_bytes(path), path[0])
+    return game_from_bytes(source_bytes(path), str(Path(path)))
 
 
-def read_learnable(path: Path | str) -> tuple[Game | None, str | None]:
+def read_learnable(path: Path | Source) -> tuple[Game | None, str | None]:
     """The game at ``path`` and why it cannot be learnt from (None if it can; ``error: ...`` if unreadable,
     not Go, or with an illegal move)."""
     try:

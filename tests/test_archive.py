@@ -1,0 +1,95 @@
+"""Games inside .zip and .tar.xz archives are learnt and mined without unpacking, as the same files unpacked are."""
+
+from __future__ import annotations
+
+import tarfile
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from joseki.book.importer import import_files
+from joseki.book.resources import starter_book
+from joseki.book.store import Store
+from joseki.games.evaluate import evaluate
+from joseki.games.learn import learn
+from joseki.games.mine import mine
+from joseki.sgf.archive import expand_games, source_bytes, sources, split_member
+
+from .conftest import GAMES, need
+from .test_learn import stats_table
+
+KGS = GAMES / "kgs-highdan-2019-04"
+BROKEN = b"(;FF[4]GM[1]SZ[19];B[dd"
+
+
+@pytest.fixture(scope="module")
+def packed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    """(a folder of the games unpacked, a folder of the same games in a .zip, a .tar.xz and one loose file)."""
+    files = sorted(need(KGS).glob("*.sgf"))[:90]
+    root = tmp_path_factory.mktemp("packed")
+    plain, archived = root / "plain", root / "archived"
+    for n, f in enumerate(files):
+        target = plain / ("a" if n < 40 else "b" if n < 89 else "c") / f.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(f.read_bytes())
+    (plain / "b" / "zz-broken.sgf").write_bytes(BROKEN)
+    archived.mkdir()
+    with zipfile.ZipFile(archived / "a.zip", "w", zipfile.ZIP_DEFLATED) as z:
+        for f in sorted((plain / "a").iterdir()):
+            z.write(f, f"a/{f.name}")
+        z.writestr("a/readme.txt", "not a game")
+    with tarfile.open(archived / "b.tar.xz", "w:xz") as t:
+        for f in sorted((plain / "b").iterdir()):
+            t.add(f, f"b/{f.name}")
+    (archived / "c").mkdir()
+    for f in (plain / "c").iterdir():
+        (archived / "c" / f.name).write_bytes(f.read_bytes())
+    return plain, archived
+
+
+def starter(new_db: Callable[..., str], name: str) -> Store:
+    store = Store(new_db(name))
+    import_files(store, [starter_book()], "starter")
+    return store
+
+
+def test_archive_members_are_named_as_if_the_archive_were_a_folder(packed: tuple[Path, Path]) -> None:
+    plain, archived = packed
+    games = expand_games([archived])
+    unpacked = expand_games([plain])
+    assert len(games) == len(unpacked) == 91
+    assert [g.split("/")[-1] for g in games] == [g.split("/")[-1] for g in unpacked]
+    assert games[0] == f"{archived}/a.zip/a/{Path(unpacked[0]).name}"
+    assert split_member(games[0]) == (str(archived / "a.zip"), f"a/{Path(unpacked[0]).name}")
+    assert split_member(unpacked[0]) is None
+    streamed = list(sources(games))
+    assert all(isinstance(s, str) for s in streamed[:40])  # zip members: read where they are needed
+    assert all(isinstance(s, tuple) for s in streamed[40:90])  # tar members: read in one pass, bytes passed on
+    for game, plain_file in zip(streamed, unpacked, strict=True):
+        assert source_bytes(game) == Path(plain_file).read_bytes()
+    assert source_bytes(games[60]) == source_bytes(streamed[60])  # a tar member alone is still readable
+    with pytest.raises(ValueError, match="no such member"):
+        source_bytes(f"{archived}/a.zip/a/missing.sgf")
+    (archived.parent / "bad.zip").write_bytes(b"not a zip")
+    with pytest.raises(ValueError, match=r"bad\.zip: not a readable archive"):
+        expand_games([archived.parent / "bad.zip"])
+
+
+def test_learn_and_mine_from_archives_match_the_unpacked_games(packed: tuple[Path, Path],
+                                                             new_db: Callable[..., str]) -> None:
+    plain, archived = packed
+    unpacked, inside = starter(new_db, "plain"), starter(new_db, "archived")
+    for workers in (1, 2):
+        a = learn(unpacked, [plain], f"w{workers}", workers=workers)
+        b = learn(inside, [archived], f"w{workers}", workers=workers)
+        assert (a.learnt, a.duplicates, a.corners, a.credits, a.skipped) == (b.learnt, b.duplicates, b.corners,
+                                                                             b.credits, b.skipped)
+        assert a.learnt == 90 and a.skipped["error"] == 1
+    assert [f for f, _ in b.errors] == [f"{archived}/b.tar.xz/b/zz-broken.sgf"]
+    ma, _ = mine(unpacked, [plain], 3, workers=2)
+    mb, _ = mine(inside, [archived], 3, workers=2)
+    assert (ma.learnt, ma.corners, ma.credits) == (mb.learnt, mb.corners, mb.credits)
+    assert stats_table(unpacked) == stats_table(inside)
+    assert evaluate(unpacked, [plain]) == evaluate(inside, [archived])
