@@ -215,6 +215,7 @@ class _Reader:
         if escapes:
             return self._pick(escapes)
         longest: Reading | None = None
+        fails: list[Reading] = []
         onward.sort(key=lambda move: moves[move[0]] is None)  # captures before the extension, in any frame
         for point, _ in onward:
             kind = moves[point]
@@ -229,9 +230,12 @@ class _Reader:
             if not result.works:
                 if kind is not None and deeper.reason == "escape":
                     result = Reading(False, "counter-capture", kind, result.line)
-                return result  # one way out is enough
+                fails.append(result)
+                continue
             if longest is None or len(result.line) > len(longest.line):
                 longest = result
+        if fails:
+            return _main(fails)  # one way out is enough; which one is named does not depend on the frame
         if longest is not None:
             return longest  # the prey's longest run before the capture
         lib = min(libs)
