@@ -123,7 +123,7 @@ _NEAR = st.builds(lambda k, d: (min(18, max(0, 3 + k + d)), 15 - k), st.integers
 
 
 @settings(max_examples=150, deadline=None)
-@example(extra={(5, 12): "b", (4, 12): "w"}, index=1, swap=False)  # two ways out: the one named must not follow the frame
+@example(extra={(5, 12): "b", (4, 12): "w"}, index=1, swap=False)  # two ways out: name one whatever the frame
 @given(extra=st.dictionaries(st.one_of(_NEAR, _ANY), st.sampled_from("bw"), max_size=6), index=st.integers(0, 7),
        swap=st.booleans())
 def test_verdict_invariant_under_symmetry_and_colour_swap(extra: dict[Point, Color], index: int, swap: bool) -> None:
