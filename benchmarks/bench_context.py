@@ -15,9 +15,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from bench_evaluate import split
 from common import CACHE, report
-from games_data import SETS, set_files
+from games_data import development_split
 
 from joseki.book.context import CONTEXT_MIN_GAMES
 from joseki.book.store import Store
@@ -33,14 +32,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args()
     started = time.perf_counter()
-    train: list[str] = []
-    test: list[str] = []
-    for name in (*SETS, "tygem"):
-        tr, te = split(sorted(set_files(name)))
-        if name == "tygem":
-            tr, te = tr[: args.tygem_train], te[: args.tygem_test]
-        train += tr
-        test += te
+    train, test = development_split(args.tygem_train, args.tygem_test)
     figures: dict[str, object] = {"train_games": len(train), "test_games": len(test), "min_games": args.min_games,
                                   "context_min_games": CONTEXT_MIN_GAMES}
     db = CACHE / "context.sqlite"

@@ -18,19 +18,13 @@ import argparse
 import time
 
 from common import CACHE, KOGO, need, report
-from games_data import SETS, set_files
+from games_data import development_split
 
 from joseki.book.importer import import_file
 from joseki.book.store import Store
 from joseki.games.evaluate import evaluate
 from joseki.games.learn import learn
 from joseki.games.mine import mine
-
-
-def split(files: list[str]) -> tuple[list[str], list[str]]:
-    train = [f for i, f in enumerate(files) if i % 5 != 4]
-    test = [f for i, f in enumerate(files) if i % 5 == 4]
-    return train, test
 
 
 def main() -> None:
@@ -40,14 +34,7 @@ def main() -> None:
     parser.add_argument("--tygem-train", type=int, default=None)
     args = parser.parse_args()
     started = time.perf_counter()
-    train: list[str] = []
-    test: list[str] = []
-    for name in (*SETS, "tygem"):
-        tr, te = split(sorted(set_files(name)))
-        if name == "tygem":
-            tr, te = tr[: args.tygem_train], te[: args.tygem_test]
-        train += tr
-        test += te
+    train, test = development_split(args.tygem_train, args.tygem_test)
     figures: dict[str, object] = {"train_games": len(train), "test_games": len(test)}
     db = CACHE / "evaluate.sqlite"
     db.unlink(missing_ok=True)

@@ -18,9 +18,8 @@ import math
 import shutil
 import time
 
-from bench_evaluate import split
 from common import CACHE, KOGO, need, report
-from games_data import SETS, set_files
+from games_data import SETS, set_files, split
 
 from joseki.book.importer import import_file
 from joseki.book.store import Store

@@ -27,3 +27,23 @@ def set_files(name: str) -> list[str]:
     if name == "tygem":
         return tygem_files()
     return [str(p) for p in expand_paths([need(GAMES / name)])]
+
+
+def split(files: list[str]) -> tuple[list[str], list[str]]:
+    """The development split of one set: every fifth game (in file order) is a test game."""
+    train = [f for i, f in enumerate(files) if i % 5 != 4]
+    test = [f for i, f in enumerate(files) if i % 5 == 4]
+    return train, test
+
+
+def development_split(tygem_train: int | None, tygem_test: int | None) -> tuple[list[str], list[str]]:
+    """Training and test games of every set, Tygem's cut to its first ``tygem_train`` / ``tygem_test``."""
+    train: list[str] = []
+    test: list[str] = []
+    for name in (*SETS, "tygem"):
+        tr, te = split(sorted(set_files(name)))
+        if name == "tygem":
+            tr, te = tr[:tygem_train], te[:tygem_test]
+        train += tr
+        test += te
+    return train, test
