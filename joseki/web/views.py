@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from joseki.book.context_next import apply_context
 from joseki.book.lookup import Lookup
 from joseki.book.query import Candidate, CornerAnswer, Options, answer_table, next_in_game, next_moves, parse_moves
 from joseki.book.show import show
@@ -134,7 +135,8 @@ def _favour_focus(store: Store, played: Played, first: Color, answers: list[Corn
         return answers
     with store.read() as conn:
         full = answer_table(Lookup(store, conn, collections), corner_tables(played)[where], first,
-                            replace(options, favour=True))
+                            replace(options, favour=True, top=None))
+        apply_context(conn, store, [full], played, options.profile, options.top)
     return [full if a.corner == where else a for a in answers]
 
 
@@ -164,7 +166,7 @@ def explore(store: Store, moves: list[str], first: Color = "b", corner: Corner =
     (``joseki show --json``) and the board; favourability for the focus corner only unless ``favour_all``."""
     played, sgf_typed = parse_moves(moves, first)
     options = _options(profile, rank, top, favour_all or not played)
-    answers = next_moves(store, moves, None, first, corner, options, collections)
+    answers = next_moves(store, moves, None, first, corner, options, collections, context=True)
     if not favour_all:
         answers = _favour_focus(store, played, first, answers, replace(options, sgf=sgf_typed), collections)
     answer = focus_answer(played, answers)
@@ -179,7 +181,7 @@ def review(store: Store, played: Played, collections: list[str] | None = None, p
     """Every corner of a game after ``played`` (``joseki next --sgf --move N --json``), the focus line and board;
     favourability for the focus corner only unless ``favour_all``."""
     options = _options(profile, rank, top, favour_all)
-    answers = next_in_game(store, played, options, collections)
+    answers = next_in_game(store, played, options, collections, context=True)
     if not favour_all:
         next_color = other(played[-1][0]) if played else "b"
         answers = _favour_focus(store, played, next_color, answers, options, collections)
