@@ -24,7 +24,7 @@ from joseki.book.store import FAST_DIALECTS, Store, batched, insert_rows
 from joseki.core.priority import Record
 from joseki.core.steps import swap_token
 
-CONTEXT_MIN_GAMES = 5
+CONTEXT_MIN_GAMES = 1
 """Games a (book line, context) needs before its statistics replace the context-free ones."""
 CONTEXT_PRIOR_GAMES = 10
 """How many games' weight the context-free popularity keeps once a context decides (smoothing)."""
@@ -115,36 +115,52 @@ class ContextRanking:
     """Games per move in the context (moves in the context's frame)."""
 
 
+def _shares(weights: dict[str, float], symmetric: bool) -> dict[str, float]:
+    """``weights`` as shares summing to 1; after a diagonal line (``symmetric``) a move and its
+    reflection share its weight (the context decides the side)."""
+    out = dict(weights)
+    if symmetric:
+        for m, w in weights.items():
+            if m[0] != m[1]:
+                out[m] = out[swap_token(m)] = w / 2
+    total = sum(out.values())
+    return {m: w / total for m, w in out.items()} if total else {m: 1 / len(out) for m in out}
+
+
+def _smooth(counts: dict[str, float], prior: dict[str, float], weight: float) -> dict[str, float]:
+    """Each move's share of ``counts`` with ``weight`` games of ``prior`` (shares) added: (n + K q) / (N + K)."""
+    total = sum(counts.values()) + weight
+    return {m: (counts.get(m, 0.0) + weight * prior.get(m, 0.0)) / total for m in prior.keys() | counts.keys()}
+
+
 def rank_in_context(context: str, order: Sequence[str], played: dict[str, Record], min_games: int | None = None,
-                    prior: dict[str, float] | None = None, symmetric: bool = False) -> ContextRanking:
+                    prior: dict[str, float] | None = None, symmetric: bool = False,
+                    free: dict[str, float] | None = None) -> ContextRanking:
     """``order`` (the context-free ranking) re-ranked by ``played`` (:func:`context_moves`) with back-off.
 
     Below ``min_games`` (:data:`CONTEXT_MIN_GAMES`) games in the context, ``order`` is kept.
-    Otherwise each move scores its share of the context's games, smoothed towards its share
-    of the context-free popularity ``prior`` (book paths plus games, as ``next`` ranks) with
-    the weight of :data:`CONTEXT_PRIOR_GAMES` games: (n + K q) / (N + K). Without ``prior``, the
-    moves of ``order`` count as equally popular. After a line whose stones all lie on the
+    Otherwise each move scores a share shrunk level by level, each level's counts with
+    :data:`CONTEXT_PRIOR_GAMES` games of the level above: the book's popularity ``prior``
+    (paths plus games, as ``next`` ranks; without it the moves of ``order`` are equally
+    popular), then the context-free games ``free`` (the moves' records, if given), then the
+    games in this context; ties keep ``order``. After a line whose stones all lie on the
     diagonal (``symmetric``), a move of ``order`` stands for itself and its reflection, each with
-    half its popularity: the context decides the side.
+    half its weight: the context decides the side.
     """
     limit = CONTEXT_MIN_GAMES if min_games is None else min_games
     games = sum(r.games for r in played.values())
     counts = {move: r.games for move, r in played.items()}
-    if games < limit:
+    if games < limit or not order:
         return ContextRanking(context, list(order), "back-off", games, counts)
-    weights = {m: float(prior.get(m, 0.0)) if prior is not None else 1.0 for m in order}
-    if symmetric:
-        for m in list(weights):
-            if m[0] != m[1]:
-                weights[m] /= 2
-                weights[swap_token(m)] = weights[m]
-    total = sum(weights.values()) or 1.0
-    place = {move: i for i, move in enumerate(order)}
-    moves = set(weights) | set(counts)
     k = CONTEXT_PRIOR_GAMES
+    share = _shares({m: float(prior.get(m, 0.0)) if prior is not None else 1.0 for m in order}, symmetric)
+    if free is not None:
+        by_move = _shares({m: float(free.get(m, 0.0)) for m in order}, symmetric) if any(free.values()) else {}
+        share = _smooth({m: sum(free.values()) * q for m, q in by_move.items()}, share, k)
+    share = _smooth({m: float(n) for m, n in counts.items()}, share, k)
+    place = {move: i for i, move in enumerate(order)}
 
     def score(m: str) -> tuple[float, int, str]:
-        share = (counts.get(m, 0) + k * weights.get(m, 0.0) / total) / (games + k)
-        return (-share, place.get(m, place.get(swap_token(m), len(place))), m)
+        return (-share[m], place.get(m, place.get(swap_token(m), len(place))), m)
 
-    return ContextRanking(context, sorted(moves, key=score), "context", games, counts)
+    return ContextRanking(context, sorted(share, key=score), "context", games, counts)
