@@ -5,9 +5,16 @@
 signature, the move) in ``context_stats`` (:mod:`joseki.core.context`, move and context in the
 book line's frame, :func:`joseki.core.context.book_frame`). A query for a corner whose whole
 board is known ranks the book's moves by the games played in that context when the context
-has at least :data:`CONTEXT_MIN_GAMES` games after that line, smoothed towards the context-free
-popularity (:func:`rank_in_context`); otherwise it **backs off** to the context-free order. A
-tenuki is never credited to a context, so it keeps only its share of that popularity.
+has at least :data:`CONTEXT_MIN_GAMES` games after that line, shrunk towards the context-free
+statistics (:func:`rank_in_context`: the context's games, then the games of every context,
+then the book's popularity, each level weighing :data:`CONTEXT_PRIOR_GAMES` games of the next);
+otherwise it **backs off** to the context-free order. A tenuki is never credited to a context,
+so it keeps only its share of the context-free statistics.
+
+Both constants were chosen on a validation split of the training games (``bench_context.py
+--validation --tygem-train 10000``: every fifth training game held out of mining), never on the
+test games: with the shrinkage a higher threshold only loses (1 game: top-1 63.9%, top-3 82.7%;
+5 games: 63.8%, 82.5%), and a prior of 5, 10 or 20 games gives the same figures within 0.1 point.
 """
 
 from __future__ import annotations
@@ -25,9 +32,10 @@ from joseki.core.priority import Record
 from joseki.core.steps import swap_token
 
 CONTEXT_MIN_GAMES = 1
-"""Games a (book line, context) needs before its statistics replace the context-free ones."""
+"""Games a (book line, context) needs before its statistics re-rank the context-free ones (the
+shrinkage makes a few games count for little: a higher threshold lost on the validation split)."""
 CONTEXT_PRIOR_GAMES = 10
-"""How many games' weight the context-free popularity keeps once a context decides (smoothing)."""
+"""How many games' weight each level of context-free statistics keeps below the level above (smoothing)."""
 
 ContextKey = tuple[int, str, str]
 """(node id of the book line before the move, context signature, move token)."""
