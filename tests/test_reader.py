@@ -115,6 +115,20 @@ def book_name(db: Path) -> str:
         return str(conn.execute("SELECT name FROM collection ORDER BY id").fetchone()[0])
 
 
+def older_book(path: Path) -> Path:
+    """A SQLite store holding the starter book, migrated one revision back from the newest."""
+    from alembic import command
+
+    from joseki.book.store import alembic_config
+
+    store = Store(str(path))
+    ensure_starter(store)
+    with store.write() as conn:
+        command.downgrade(alembic_config(conn), "-1")
+    store.close()
+    return path
+
+
 def test_only_a_current_sqlite_book_is_opened_without_the_store(tmp_path: Path) -> None:
     assert open_book_file(str(tmp_path / "missing.sqlite")) is None
     (tmp_path / "text.sqlite").write_text("not a database")
@@ -122,31 +136,15 @@ def test_only_a_current_sqlite_book_is_opened_without_the_store(tmp_path: Path) 
     empty = tmp_path / "empty.sqlite"
     Store(str(empty)).close()
     assert open_book_file(str(empty)) is None, "a store without a collection is the store's to fill"
-    older = tmp_path / "older.sqlite"
-    store = Store(str(older))
-    ensure_starter(store)
-    from alembic import command
-
-    from joseki.book.store import alembic_config
-
-    with store.write() as conn:
-        command.downgrade(alembic_config(conn), "-1")
-    store.close()
+    older = older_book(tmp_path / "older.sqlite")
     assert open_book_file(str(older)) is None, "an older schema is the store's to upgrade"
     assert open_book_file(f"sqlite:///{older}") is None, "a URL goes to the store"
 
 
 def test_next_upgrades_an_older_store_then_reads_it_without_sqlalchemy(tmp_path: Path) -> None:
-    older = tmp_path / "older.sqlite"
-    store = Store(str(older))
-    ensure_starter(store)
-    from alembic import command
+    from joseki.book.store import head_revision
 
-    from joseki.book.store import alembic_config, head_revision
-
-    with store.write() as conn:
-        command.downgrade(alembic_config(conn), "-1")
-    store.close()
+    older = older_book(tmp_path / "older.sqlite")
     first = joseki("--db", str(older), "next", "Q16", "--json")
     assert first.returncode == 0, first.stderr
     with sqlite3.connect(older) as conn:
