@@ -18,6 +18,7 @@ import pytest
 
 from joseki.book.query import Options, next_in_game, next_moves
 from joseki.book.reader import BookFile, expand, open_book_file, rows
+from joseki.book.show import show
 from joseki.book.store import Store
 from joseki.cli.common import ensure_starter
 from joseki.games.learn import learn
@@ -108,6 +109,22 @@ def test_next_reads_the_same_through_sqlite3_as_through_the_store(learnt_book: P
     if KOGO.exists():
         assert "ladder" in seen
     assert hashlib.sha256(learnt_book.read_bytes()).hexdigest() == before
+
+
+def test_show_reads_the_same_through_sqlite3_as_through_the_store(learnt_book: Path) -> None:
+    store, book = Store(str(learnt_book)), open_book_file(str(learnt_book))
+    assert book is not None
+    commented = 0
+    try:
+        for moves in (["Q16"], ["Q16", "R14"], ["R16", "Q17"], ["D4", "C6", "pass"], ["Q16", "R14", "R11"]):
+            for profile in (None, "pros"):
+                one, other = show(store, moves, profile=profile).as_json(), show(book, moves, profile=profile).as_json()
+                assert one == other, f"show {moves}"
+                commented += sum(bool(m.get("comments")) for m in one["moves"])
+    finally:
+        store.close()
+        book.close()
+    assert commented, "some shown moves carry comments (reframed through a source record)"
 
 
 def book_name(db: Path) -> str:
