@@ -16,9 +16,9 @@ from sqlalchemy import select
 
 from joseki.book.context_next import apply_context
 from joseki.book.lookup import Lookup
+from joseki.book.profiles import require_profile
 from joseki.book.query import Candidate, CornerAnswer, Options, answer_table, next_in_game, next_moves, parse_moves
 from joseki.book.show import show
-from joseki.book.stats import require_profile
 from joseki.book.store import Store
 from joseki.core.corners import corner_tables, owner
 from joseki.core.geometry import Corner, Point
@@ -136,7 +136,7 @@ def _favour_focus(store: Store, played: Played, first: Color, answers: list[Corn
     with store.read() as conn:
         full = answer_table(Lookup(store, conn, collections), corner_tables(played)[where], first,
                             replace(options, favour=True, top=None))
-        apply_context(conn, store, [full], played, options.profile, options.top)
+        apply_context(conn, [full], played, options.profile, options.top)
     return [full if a.corner == where else a for a in answers]
 
 
@@ -228,7 +228,7 @@ def judge(store: Store, moves: list[str], first: Color = "b", collections: list[
                 "category": None, "book_moves": [], "more_popular": [], "rank": None}
     options = Options(profile=profile or None)
     with store.read() as conn:
-        require_profile(conn, store, options.profile)
+        require_profile(conn, options.profile)
         answer = answer_table(Lookup(store, conn, collections), before[where], mover, options)
     offered = answer.candidates if answer.state != "left-book" else []
     index = next((i for i, c in enumerate(offered) if c.point == point), None)
