@@ -186,6 +186,9 @@ def test_evaluate_never_predicts_a_tenuki_and_counts_the_reply_to_the_first_ston
     reply = result["reply"]
     assert isinstance(reply, dict)
     assert (reply["positions"], reply["top1"], reply["context_top1"]) == (1, 1.0, 1.0)
+    assert "context_top1" not in evaluate(store, [asked], context=False).as_json()["reply"]  # type: ignore[operator]
+    table = joseki("evaluate", str(asked), "--collection", "mined", db=store.url).stdout
+    assert "per local move" in table and "reply" in table
     # Black's own second stone, after White's tenuki, is local move 2 too, but not a reply
     enclosure = write_game(tmp_path / "enclosure.sgf", ["Q16", "D4", "R14"], result="B+R")
     again = evaluate(store, [enclosure], collections=["mined"]).as_json()

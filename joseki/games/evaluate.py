@@ -133,7 +133,8 @@ class Evaluation:
                 "behind": self.behind, "win_rate_behind": ratio(self.behind_wins, self.behind),
                 **{key: value for key, value in self.context.as_json().items()
                    if self.with_context and key.startswith(("context", "side"))},
-                "reply": self.reply.as_json(),
+                "reply": {key: value for key, value in self.reply.as_json().items()
+                          if self.with_context or not key.startswith(("context", "side"))},
                 "by_index": [{"local_move": str(k) if k <= COVERAGE_MOVES else f">{COVERAGE_MOVES}",
                               **self.by_index[k].as_json()} for k in sorted(self.by_index)]}
 
