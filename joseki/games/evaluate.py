@@ -7,9 +7,9 @@ ranks them; a hit is the played move among the first one or three. When the move
 played elsewhere since the last local move, the prefix already ends with ``XX``: that much
 is known, and only the local move itself is predicted: so the book's tenuki (``XX``), never the
 answer at a scored position, is left out of the rankings, with and without context (it would
-otherwise waste the first place wherever it is the commonest continuation, as after a lone 3-4
-stone, and only the context-free ranking would pay for it, a tenuki being never credited to a
-context). Where the played move is in the book
+otherwise take the first place wherever it is the commonest continuation, as after a lone 3-4
+stone in some mined books, and only the context-free ranking would pay for it, a tenuki being
+never credited to a context). Where the played move is in the book
 and the game has a winner, its priority is taken as the mover's chance to win and scored by
 log-loss against the constant 0.5. Beside it, the priority *relative to the alternatives*: the
 played move's priority minus the mean priority of the book's candidates there, taken as
