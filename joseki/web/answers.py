@@ -10,7 +10,6 @@ says which happened: ``hit``, ``miss`` or ``shared``.
 from __future__ import annotations
 
 import asyncio
-import os
 from collections.abc import Callable, Hashable
 from typing import Any
 
@@ -19,18 +18,19 @@ from starlette.responses import Response
 
 from joseki.web.cache import Cache, encode
 
-THREADS = int(os.environ.get("JOSEKI_SERVE_THREADS", "4"))
-"""How many views are computed at once (more only share the interpreter's lock, and the cores: requests beyond wait
-their turn, while answers kept are sent meanwhile)."""
+THREADS = {"sqlite": 1, "postgresql": 4}
+"""How many views are computed at once, by backend. On SQLite a view is all interpreter work, which one process runs
+one thread at a time: more threads would only take turns, each answer finishing later, and keep the event loop from
+sending the answers already kept. A server database answers over the network, so some threads wait on it."""
 
 
 class Answers:
     """Answer requests by key through ``cache`` (a key of None: never kept, as for a practice move without a seed)."""
 
-    def __init__(self, cache: Cache, threads: int = THREADS) -> None:
+    def __init__(self, cache: Cache, threads: int | None = None) -> None:
         self.cache = cache
         self._running: dict[Hashable, asyncio.Future[bytes]] = {}
-        self._threads = anyio.CapacityLimiter(threads)
+        self._threads = anyio.CapacityLimiter(threads or THREADS.get(cache.store.engine.dialect.name, 4))
 
     async def _computed(self, view: Callable[[], dict[str, Any]]) -> bytes:
         return await anyio.to_thread.run_sync(lambda: encode(view()), limiter=self._threads)

@@ -76,7 +76,7 @@ class Cache:
         self.store, self.max_bytes, self.max_lines = store, max_bytes, lines
         self._responses: OrderedDict[Hashable, bytes] = OrderedDict()
         self._lines: OrderedDict[Hashable, dict[str, Any]] = OrderedDict()
-        self._corners: OrderedDict[Hashable, CornerAnswer | None] = OrderedDict()
+        self._corners: OrderedDict[Hashable, CornerAnswer | tuple[bool, bool]] = OrderedDict()
         self.max_corners = CORNERS
         self._lock = threading.Lock()
         self.bytes = self.hits = self.misses = self.evictions = self.invalidations = 0
@@ -151,44 +151,41 @@ class Cache:
     def corner(self, lookup: Lookup, table: CornerTable, first: Color, options: Options) -> CornerAnswer:
         """:func:`joseki.book.query.answer_table`, remembered (a :data:`~joseki.book.query.AnswerTable`).
 
-        The answer depends on the corner's own moves, the options and the collections; on the
-        rest of the board only through its candidates' ladder checks (one per ladder condition,
-        whatever the board), so an answer without any is kept for every board (the entry
-        without the board says None: look under the board), one with some for its board only.
+        The answer depends on the corner's own moves, the options and the collections, and on
+        two things only some answers read: the game's move numbers (only where the corner left
+        the book, to say at which move) and the rest of the board (only through candidates'
+        ladder checks: one per ladder condition, whatever the board). So the entry under the
+        corner alone says which of the two its answer read, and the answer is kept under the
+        corner plus those: one answer serves every board and game that it did not read.
         Callers re-rank and trim what they get (:mod:`joseki.book.context_next`), so each gets
         its own copy.
         """
         if not self.enabled or self.max_corners <= 0:
             return answer_table(lookup, table, first, options)
         b = table.builder
-        own = (table.corner, b.first_color, b.steps_to_move(), b.swap, tuple(move_numbers(table)),
-               first if b.first_color is None else None, replace(options, board=None),
-               None if lookup.collection_ids is None else tuple(lookup.collection_ids))
+        own = (table.corner, b.first_color, b.steps_to_move(), b.swap, first if b.first_color is None else None,
+               replace(options, board=None), None if lookup.collection_ids is None else tuple(lookup.collection_ids))
+        numbers = tuple(move_numbers(table))
         with self._lock:
-            version = self.version
-            found = self._kept(own)
-            if found is None and own in self._corners:
-                found = self._kept((own, options.board))
-            if found is not None:
-                self.corner_hits += 1
-                return _copy(found)
+            version, reads = self.version, self._corners.get(own)
+            if isinstance(reads, tuple):
+                key = (own, numbers if reads[0] else None, options.board if reads[1] else None)
+                found = self._corners.get(key)
+                if isinstance(found, CornerAnswer):
+                    self._corners.move_to_end(own)
+                    self._corners.move_to_end(key)
+                    self.corner_hits += 1
+                    return _copy(found)
             self.corner_misses += 1
         answer = answer_table(lookup, table, first, options)
-        on_board = any(c.ladders for c in answer.candidates)
+        reads = (answer.left_at is not None, any(c.ladders for c in answer.candidates))
         with self._lock:
             if version == self.version:
-                self._corners[own] = None if on_board else _copy(answer)
-                if on_board:
-                    self._corners[own, options.board] = _copy(answer)
+                self._corners[own] = reads
+                self._corners[own, numbers if reads[0] else None, options.board if reads[1] else None] = _copy(answer)
                 while len(self._corners) > self.max_corners:
                     self._corners.popitem(last=False)
         return answer
-
-    def _kept(self, key: Hashable) -> CornerAnswer | None:
-        found = self._corners.get(key)
-        if found is not None:
-            self._corners.move_to_end(key)
-        return found
 
     def stats(self) -> dict[str, Any]:
         """The counts for ``/api/stats``."""
