@@ -40,20 +40,31 @@ def book(databases: Databases, tmp_path_factory: pytest.TempPathFactory) -> Iter
     databases.drop(url)
 
 
+def _twice(http: httpx.Client, path: str, params: dict[str, str]) -> tuple[httpx.Response, httpx.Response]:
+    """The same request twice in a row, the second answered from the cache: again if the store's version moved
+    in between (on PostgreSQL, any transaction that writes, autovacuum's too, moves it)."""
+    for _ in range(10):
+        dropped = http.get("/api/stats").json()["cache"]["invalidations"]
+        first, again = http.get(path, params=params), http.get(path, params=params)
+        if again.headers["x-cache"] == "hit" or http.get("/api/stats").json()["cache"]["invalidations"] == dropped:
+            return first, again
+    raise AssertionError(f"the store kept changing under {path}")
+
+
 def test_a_kept_answer_is_the_fresh_answer_byte_for_byte(book: Store) -> None:
     with running(book, cache_mb=0) as plain, running(book) as cached, \
             httpx.Client(base_url=plain, timeout=120) as fresh, httpx.Client(base_url=cached, timeout=120) as kept:
         for path, params in REQUESTS:
             want = fresh.get(path, params=params)
-            first, again = kept.get(path, params=params), kept.get(path, params=params)
+            first, again = _twice(kept, path, params)
             assert want.status_code == 200 and want.headers["x-cache"] == "miss", (path, params, want.text)
-            assert (first.headers["x-cache"], again.headers["x-cache"]) == ("miss", "hit"), (path, params)
+            assert again.headers["x-cache"] == "hit", (path, params)
             assert want.content == first.content == again.content, (path, params)
             assert json.loads(again.content) == json.loads(want.content)
         stats = kept.get("/api/stats").json()["cache"]
-        assert stats["hits"] == stats["entries"] == len(REQUESTS) and stats["misses"] == len(REQUESTS)
-        assert 0 < stats["bytes"] <= stats["max_bytes"] and stats["evictions"] == 0
-        assert stats["lines"]["entries"] > 0 and stats["corners"]["hits"] > 0
+        assert stats["hits"] >= len(REQUESTS) and stats["misses"] >= len(REQUESTS)
+        assert 0 < stats["entries"] <= len(REQUESTS) and 0 < stats["bytes"] <= stats["max_bytes"]
+        assert stats["evictions"] == 0 and stats["lines"]["entries"] > 0 and stats["corners"]["hits"] > 0
         assert fresh.get("/api/stats").json()["cache"]["enabled"] is False
 
 
@@ -91,8 +102,8 @@ def test_a_write_to_the_store_is_seen(databases: Databases, tmp_path: Path, writ
     try:
         with running(store, writable) as base, httpx.Client(base_url=base, timeout=120) as http:
             asked = {"moves": "Q16,R14,R11"}
-            before = [http.get(path, params=asked).json() for path in ("/api/games", "/api/explore")]
-            assert http.get("/api/games", params=asked).headers["x-cache"] == "hit"
+            before = [_twice(http, path, asked)[1].json() for path in ("/api/games", "/api/explore")]
+            dropped = http.get("/api/stats").json()["cache"]["invalidations"]
             games = tmp_path / "more"
             games.mkdir()
             write_game(games / "new.sgf", ["Q16", "R14", "R11", "C4"], "W+R", extra="PB[Newcomer]DT[2025-01-01]")
@@ -102,7 +113,7 @@ def test_a_write_to_the_store_is_seen(databases: Databases, tmp_path: Path, writ
             assert answer.json()["count"] == before[0]["count"] + 1 and answer.json()["games"][0]["black"] == "Newcomer"
             explored = http.get("/api/explore", params=asked).json()
             assert explored["line"]["moves"][-1]["games"] == before[1]["line"]["moves"][-1]["games"] + 1
-            assert http.get("/api/stats").json()["cache"]["invalidations"] == 1
+            assert http.get("/api/stats").json()["cache"]["invalidations"] > dropped
     finally:
         store.close()
         databases.drop(url)

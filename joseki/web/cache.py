@@ -5,12 +5,13 @@ encoded is sent again as the same bytes for the same normalised request (:meth:`
 the focus corner's line (``joseki show``, about a third of a position's work) is kept apart
 (:meth:`Cache.line`), since many positions share it, and so is each corner's book answer
 (:meth:`Cache.corner`, :func:`joseki.book.query.answer_table`: the same corner comes back in
-many whole boards). All are bounded (least recently used go
-first) and both are dropped whenever the store changes, whoever wrote it: before each
-request the store's version (:func:`store_version`: for SQLite the file's change counter and
-the files' sizes and times, for PostgreSQL the write-ahead log's position) is compared with
-the one the entries were made under. A store whose version cannot be read is never cached.
-Each server process has its own memory (several workers: several).
+many whole boards). All are bounded (the least recently used go first) and all are dropped
+whenever the store changes, whoever wrote it: before each request the store's version
+(:func:`store_version`: for SQLite the file's change counter and the files' sizes and times;
+for PostgreSQL the server's current snapshot, which changes whenever a transaction that
+wrote anything commits) is compared with the one the entries were made under. A store whose
+version cannot be read is never cached. Each server process has its own memory (several
+workers: several).
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ def store_version(store: Store) -> Hashable | None:
     if store.engine.dialect.name == "postgresql":
         try:
             with store.read() as conn:
-                return str(conn.exec_driver_sql("SELECT pg_current_wal_lsn()").scalar())
+                return str(conn.exec_driver_sql("SELECT pg_current_snapshot()::text").scalar())
         except SQLAlchemyError:  # a standby, a permission: then no caching
             return None
     return None
