@@ -18,8 +18,9 @@ from sqlalchemy import Connection, event, text
 
 from joseki.book.importer import import_files
 from joseki.book.lookup import Lookup
+from joseki.book.profiles import GLOBAL
 from joseki.book.resources import starter_book
-from joseki.book.stats import GLOBAL, add_records, profile_id, records_for
+from joseki.book.stats import add_records, profile_id, records_for
 from joseki.book.store import Store, StoreError, alembic_config, current_revision, head_revision, node_id, resolve_url
 from joseki.core.position import keys_along, steps_key
 from joseki.core.priority import Record

@@ -14,15 +14,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
-from weakref import WeakKeyDictionary
+from typing import TYPE_CHECKING
 
-from sqlalchemy import Connection, Select, bindparam, select, update
-
-from joseki.book.stats import GLOBAL
-from joseki.book.store import FAST_DIALECTS, Store, batched, insert_rows
+from joseki.book.profiles import GLOBAL
+from joseki.book.reader import ReadConnection, rows
 from joseki.core.priority import Record
 from joseki.core.steps import swap_token
+
+if TYPE_CHECKING:
+    from sqlalchemy import Connection
+
+    from joseki.book.store import Store
 
 CONTEXT_MIN_GAMES = 5
 """Games a (book line, context) needs before its statistics replace the context-free ones."""
@@ -35,25 +37,29 @@ ContextKey = tuple[int, str, str]
 
 def add_context_records(conn: Connection, store: Store, pid: int, records: dict[ContextKey, Record]) -> None:
     """Add ``records`` to the profile's context statistics (sums, so concurrent writers lose nothing)."""
+    from sqlalchemy import bindparam, select, update
+
+    from joseki.book.store import FAST_DIALECTS, batched, insert_rows
+
     if not records:
         return
-    rows = [(parent, context, pid, move, r.games, r.wins, r.losses, r.draws)
+    written = [(parent, context, pid, move, r.games, r.wins, r.losses, r.draws)
             for (parent, context, move), r in sorted(records.items())]
     cs = store.tables["context_stats"]
     columns = ("parent_id", "context", "profile_id", "move", "games", "wins", "losses", "draws")
     if conn.dialect.name in FAST_DIALECTS:
-        insert_rows(conn, cs, columns, rows,
+        insert_rows(conn, cs, columns, written,
                     "ON CONFLICT (parent_id, context, profile_id, move) DO UPDATE SET "
                     "games = context_stats.games + excluded.games, wins = context_stats.wins + excluded.wins, "
                     "losses = context_stats.losses + excluded.losses, draws = context_stats.draws + excluded.draws",
                     chunk=10000)
         return
     existing: set[tuple[int, str, str]] = set()
-    for chunk in batched(sorted({r[0] for r in rows})):
+    for chunk in batched(sorted({r[0] for r in written})):
         existing.update((p, c, m) for p, c, m in conn.execute(
             select(cs.c.parent_id, cs.c.context, cs.c.move).where(cs.c.profile_id == pid, cs.c.parent_id.in_(chunk))))
-    new = [r for r in rows if (r[0], r[1], r[3]) not in existing]
-    old = [r for r in rows if (r[0], r[1], r[3]) in existing]
+    new = [r for r in written if (r[0], r[1], r[3]) not in existing]
+    old = [r for r in written if (r[0], r[1], r[3]) in existing]
     if new:
         conn.execute(cs.insert(), [dict(zip(columns, r, strict=True)) for r in new])
     if old:
@@ -74,28 +80,19 @@ def total_context_records(games: Iterable[dict[ContextKey, Record]]) -> dict[Con
     return total
 
 
-_STATEMENTS: WeakKeyDictionary[Store, Select[Any]] = WeakKeyDictionary()
+CONTEXT_MOVES = """
+SELECT p.name, cs.move, cs.games, cs.wins, cs.losses, cs.draws FROM context_stats AS cs
+JOIN profile AS p ON p.id = cs.profile_id
+WHERE cs.parent_id = :parent AND cs.context = :context AND p.name IN (:names)"""
+"""The moves played after a book line in a context, per profile."""
 
 
-def _moves_statement(store: Store) -> Select[Any]:
-    """The context query, built once per store (building it costs more than running it)."""
-    if store not in _STATEMENTS:
-        cs, p = store.tables["context_stats"], store.tables["profile"]
-        _STATEMENTS[store] = (
-            select(p.c.name, cs.c.move, cs.c.games, cs.c.wins, cs.c.losses, cs.c.draws)
-            .join(p, p.c.id == cs.c.profile_id)
-            .where(cs.c.parent_id == bindparam("parent"), cs.c.context == bindparam("context"),
-                   p.c.name.in_(bindparam("names", expanding=True))))
-    return _STATEMENTS[store]
-
-
-def context_moves(conn: Connection, store: Store, parent: int, context: str,
+def context_moves(conn: ReadConnection, parent: int, context: str,
                   profile: str | None = None) -> dict[str, Record]:
     """The moves played after book line ``parent`` in ``context``: the profile's, else the global ones."""
     names = [GLOBAL] if not profile or profile == GLOBAL else [profile, GLOBAL]
     found: dict[str, dict[str, Record]] = {name: {} for name in names}
-    for name, move, g, w, lo, d in conn.execute(_moves_statement(store),
-                                                {"parent": parent, "context": context, "names": names}):
+    for name, move, g, w, lo, d in rows(conn, CONTEXT_MOVES, {"parent": parent, "context": context, "names": names}):
         if g > 0:
             found[name][move] = Record(g, w, lo, d)
     return found[names[0]] if found[names[0]] or len(names) == 1 else found[GLOBAL]

@@ -14,11 +14,10 @@ name points of the side it was written for).
 
 from __future__ import annotations
 
-from sqlalchemy import Connection
-
 from joseki.book.context import context_moves, rank_in_context
+from joseki.book.keys import node_id
 from joseki.book.query import Candidate, CornerAnswer
-from joseki.book.store import Store, node_id
+from joseki.book.reader import ReadConnection
 from joseki.core.category import NEVER_FIRST
 from joseki.core.context import book_frame, signature
 from joseki.core.geometry import Point
@@ -29,19 +28,19 @@ CONTEXT_STATES = ("empty", "in-book", "tenuki-variation", "in-book-by-transposit
 """States whose candidates are the book's moves after the corner's line: the ones the context re-ranks."""
 
 
-def apply_context(conn: Connection, store: Store, answers: list[CornerAnswer],
+def apply_context(conn: ReadConnection, answers: list[CornerAnswer],
                   played: list[tuple[Color, Point | None]], profile: str | None = None,
                   top: int | None = None) -> None:
     """Re-rank each answer's candidates by its corner's context (module docstring), then keep ``top``."""
     stones = [(color, point) for color, point in played if point is not None]
     for answer in answers:
         if answer.state in CONTEXT_STATES:
-            _rerank(conn, store, answer, stones, profile)
+            _rerank(conn, answer, stones, profile)
         if top:
             answer.candidates = answer.candidates[:top]
 
 
-def _rerank(conn: Connection, store: Store, answer: CornerAnswer, stones: list[tuple[Color, Point]],
+def _rerank(conn: ReadConnection, answer: CornerAnswer, stones: list[tuple[Color, Point]],
             profile: str | None) -> None:
     base = "" if answer.state == "empty" else answer.via or answer.steps
     reflected = answer.via_reflected if answer.via is not None else False
@@ -49,7 +48,7 @@ def _rerank(conn: Connection, store: Store, answer: CornerAnswer, stones: list[t
     context = signature(stones, answer.transform, answer.to_move)
     frame_context, probe = book_frame(context, "AB", reflected, symmetric)
     flip = probe != "AB"  # the context's frame is the reflection of the corner's
-    played = context_moves(conn, store, node_id(base), frame_context, profile)
+    played = context_moves(conn, node_id(base), frame_context, profile)
 
     def in_frame(token: str) -> str:
         return swap_token(token) if flip else token

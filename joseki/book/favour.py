@@ -17,11 +17,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from sqlalchemy import Connection, bindparam, func, select, update
-
+from joseki.book.keys import ROOT_ID, node_id
 from joseki.book.lookup import Lookup
-from joseki.book.store import ROOT_ID, Store, batched, node_id
+from joseki.book.reader import ReadConnection, rows
 from joseki.core.influence import assess, favourability
 from joseki.core.position import replay
 from joseki.core.zone import ZONE_BOARD_SIZE, in_zone
@@ -29,6 +29,18 @@ from joseki.core.zone import ZONE_BOARD_SIZE, in_zone
 ZONE_POINTS = tuple((col, row) for col in range(ZONE_BOARD_SIZE) for row in range(ZONE_BOARD_SIZE)
                     if in_zone((col, row)))
 COLUMNS = ("area_first", "area_second", "influence_first", "influence_second", "favour_first", "favour_second")
+STORED = f"""
+SELECT steps, {", ".join(COLUMNS)} FROM variation
+WHERE steps IN (:lines) AND favour_first IS NOT NULL AND collection_id IN ({{collections}}) ORDER BY id"""
+"""The stored verdicts of some records; the records' index is (collection_id, steps), so the collections are
+named, all of them if need be."""
+CHILD_PATHS = """
+SELECT n.parent_id, n.steps, sum(nb.paths) FROM node AS n JOIN node_book AS nb ON nb.node_id = n.id
+WHERE n.parent_id IN (:parents) {books} GROUP BY n.id, n.parent_id, n.steps"""
+"""How many variations of the selected collections pass through each child of some nodes."""
+
+if TYPE_CHECKING:
+    from joseki.book.store import Store
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,42 +74,36 @@ def measure(steps: str) -> Favour:
     return Favour(a.black_area, a.white_area, a.black_influence, a.white_influence, first, second)
 
 
-def stored(conn: Connection, store: Store, lines: Sequence[str],
+def stored(conn: ReadConnection, lines: Sequence[str],
            collection_ids: Sequence[int] | None = None) -> dict[str, Favour]:
     """The stored verdicts of those of the records ``lines`` (in any of ``collection_ids``) that have one."""
-    var = store.tables["variation"]
-    query = (select(var.c.steps, *(var.c[name] for name in COLUMNS))
-             .where(var.c.steps.in_(sorted(set(lines))), var.c.favour_first.is_not(None)).order_by(var.c.id))
-    # the records' index is (collection_id, steps): naming the collections, all of them if need be, uses it
-    ids = list(collection_ids) if collection_ids is not None else select(store.tables["collection"].c.id)
-    query = query.where(var.c.collection_id.in_(ids))
+    params: dict[str, object] = {"lines": sorted(set(lines))}
+    if collection_ids is not None:
+        params["collections"] = list(collection_ids)
+    query = STORED.format(collections=":collections" if collection_ids is not None else "SELECT id FROM collection")
     found: dict[str, Favour] = {}
-    for steps, *values in conn.execute(query):
+    for steps, *values in rows(conn, query, params):
         found.setdefault(steps, Favour(*values))
     return found
 
 
-def verdicts(conn: Connection, store: Store, lines: Sequence[str],
+def verdicts(conn: ReadConnection, lines: Sequence[str],
              collection_ids: Sequence[int] | None = None) -> dict[str, Favour]:
     """Each line's stored verdict, else one measured now (one query for them all)."""
-    found = stored(conn, store, lines, collection_ids) if lines else {}
+    found = stored(conn, lines, collection_ids) if lines else {}
     return {line: found.get(line) or measure(line) for line in lines}
 
 
-def verdict(conn: Connection, store: Store, steps: str, collection_ids: Sequence[int] | None = None) -> Favour:
+def verdict(conn: ReadConnection, steps: str, collection_ids: Sequence[int] | None = None) -> Favour:
     """The stored verdict of ``steps``, else one measured now."""
-    return verdicts(conn, store, [steps], collection_ids)[steps]
+    return verdicts(conn, [steps], collection_ids)[steps]
 
 
 def main_lines(lookup: Lookup, starts: Sequence[str]) -> dict[str, str]:
     """Each start's main line: from it on, the continuation most variations of the lookup's collections take
     (ties to the first in step order), down to a record's end. One query a depth serves all the starts."""
-    n, nb = lookup.node, lookup.node_book
-    query = (select(n.c.parent_id, n.c.steps, func.sum(nb.c.paths)).join(nb, nb.c.node_id == n.c.id)
-             .where(n.c.parent_id.in_(bindparam("parents", expanding=True)))
-             .group_by(n.c.id, n.c.parent_id, n.c.steps))
-    if lookup.collection_ids is not None:
-        query = query.where(nb.c.collection_id.in_(lookup.collection_ids))
+    books, restriction = lookup.books()
+    query = CHILD_PATHS.format(books=books)
     current = {start: start for start in starts}
     active = set(current)
     while active:
@@ -105,7 +111,7 @@ def main_lines(lookup: Lookup, starts: Sequence[str]) -> dict[str, str]:
         for start in active:
             at.setdefault(node_id(current[start]) if current[start] else ROOT_ID, []).append(start)
         best: dict[int, tuple[int, str]] = {}
-        for parent, steps, paths in lookup.conn.execute(query, {"parents": list(at)}):
+        for parent, steps, paths in rows(lookup.conn, query, {**restriction, "parents": list(at)}):
             key = (-int(paths), str(steps))
             if parent not in best or key < best[parent]:
                 best[parent] = key
@@ -126,6 +132,10 @@ def main_line(lookup: Lookup, steps: str) -> str:
 def fill(store: Store, collections: list[str] | None = None,
          progress: Callable[[int, int], None] | None = None) -> int:
     """Compute and store the verdict of every variation that lacks one; returns how many were computed."""
+    from sqlalchemy import bindparam, select, update
+
+    from joseki.book.store import batched
+
     var, col = store.tables["variation"], store.tables["collection"]
     query = select(var.c.id, var.c.steps).where(var.c.favour_first.is_(None))
     if collections:

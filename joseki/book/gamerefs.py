@@ -16,9 +16,9 @@ from weakref import WeakKeyDictionary
 from sqlalchemy import Select, bindparam, desc, func, select
 
 from joseki.book.lookup import Lookup
+from joseki.book.profiles import GLOBAL, require_profile
 from joseki.book.query import check_legal, parse_moves
 from joseki.book.refstore import CORNERS, REFS_PER_NODE, UNKNOWN_STRENGTH
-from joseki.book.stats import GLOBAL, require_profile
 from joseki.book.store import Store, node_id
 from joseki.book.walk import walk
 from joseki.core.corners import corner_tables
@@ -113,7 +113,7 @@ def games_at(store: Store, steps: str, *, first: str = "B", profile: str | None 
         lookup = Lookup(store, conn)
         pid = lookup.profile_id(profile or GLOBAL)
         if pid is None:
-            require_profile(conn, store, profile)
+            require_profile(conn, profile)
         if not prefix or pid is None:
             return GamesAt(0)
         route = walk(lookup, prefix, color, rejoin=False)

@@ -8,45 +8,39 @@ costs the same with a thousand records or a million.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import ColumnElement, Connection, Select, bindparam, func, select
-
-from joseki.book.stats import GLOBAL, require_profile
-from joseki.book.store import ROOT_ID, Store, node_id
+from joseki.book.keys import ROOT_ID, node_id
+from joseki.book.profiles import GLOBAL, profile_id_named, require_profile
+from joseki.book.reader import ReadConnection, rows
 from joseki.core.category import combined, merge_sources
 from joseki.core.conditions import from_json
 from joseki.core.priority import Record
 
-_PROFILES: WeakKeyDictionary[Store, dict[str, int]] = WeakKeyDictionary()
-_STATEMENTS: WeakKeyDictionary[Store, dict[bool, Select[Any]]] = WeakKeyDictionary()
-_NAMES: WeakKeyDictionary[Store, dict[int, str]] = WeakKeyDictionary()
+if TYPE_CHECKING:
+    from joseki.book.reader import BookFile
+    from joseki.book.store import Store
 
+_PROFILES: WeakKeyDictionary[Store | BookFile, dict[str, int]] = WeakKeyDictionary()
+_NAMES: WeakKeyDictionary[Store | BookFile, dict[int, str]] = WeakKeyDictionary()
 
-def _children_statement(store: Store, filtered: bool) -> Select[Any]:
-    """The children query, built once per store (building it costs more than running it)."""
-    cache = _STATEMENTS.setdefault(store, {})
-    if filtered not in cache:
-        n, nb = store.tables["node"], store.tables["node_book"]
-        ns_global = store.tables["node_stats"].alias("ns_global")
-        ns_profile = store.tables["node_stats"].alias("ns_profile")
-        local = store.tables["node_local"]
-        books = nb.c.node_id == n.c.id
-        if filtered:
-            books = books & nb.c.collection_id.in_(bindparam("collections", expanding=True))
-        cache[filtered] = (
-            select(n.c.move, n.c.steps, nb.c.paths, nb.c.category, nb.c.comment, nb.c.prior_games, nb.c.prior_wins,
-                   ns_global.c.games, ns_global.c.wins, ns_global.c.losses, ns_global.c.draws,
-                   ns_profile.c.games, ns_profile.c.wins, ns_profile.c.losses, ns_profile.c.draws, nb.c.conditions,
-                   nb.c.collection_id, local.c.corners, local.c.wins, local.c.losses, local.c.draws)
-            .join(nb, books)
-            .outerjoin(ns_global, (ns_global.c.node_id == n.c.id) & (ns_global.c.profile_id == bindparam("global_id")))
-            .outerjoin(ns_profile, (ns_profile.c.node_id == n.c.id)
-                       & (ns_profile.c.profile_id == bindparam("profile_id")))
-            .outerjoin(local, (local.c.node_id == n.c.id) & (local.c.profile_id == bindparam("local_id")))
-            .where(n.c.parent_id == bindparam("parent")))
-    return cache[filtered]
+CHILDREN = """
+SELECT n.move, n.steps, nb.paths, nb.category, nb.comment, nb.prior_games, nb.prior_wins,
+       g.games, g.wins, g.losses, g.draws, p.games, p.wins, p.losses, p.draws, nb.conditions,
+       nb.collection_id, l.corners, l.wins, l.losses, l.draws
+FROM node AS n
+JOIN node_book AS nb ON nb.node_id = n.id {books}
+LEFT OUTER JOIN node_stats AS g ON g.node_id = n.id AND g.profile_id = :global_id
+LEFT OUTER JOIN node_stats AS p ON p.node_id = n.id AND p.profile_id = :profile_id
+LEFT OUTER JOIN node_local AS l ON l.node_id = n.id AND l.profile_id = :local_id
+WHERE n.parent_id = :parent"""
+"""A book position's children with their sources, records under the global profile and one other, and local
+outcomes: one indexed query (``node.parent_id``, then primary keys)."""
+BY_POSITION = """
+SELECT n.steps, sum(nb.paths) AS paths FROM node AS n
+JOIN node_book AS nb ON nb.node_id = n.id {books}
+WHERE n.position_key = :key GROUP BY n.id, n.steps ORDER BY sum(nb.paths) DESC, n.steps LIMIT 1"""
 
 
 @dataclass(slots=True)
@@ -75,13 +69,12 @@ class Child:
 class Lookup:
     """Reads of the book on one connection, optionally restricted to some collections."""
 
-    def __init__(self, store: Store, conn: Connection, collections: list[str] | None = None) -> None:
+    def __init__(self, store: Store | BookFile, conn: ReadConnection, collections: list[str] | None = None) -> None:
         self.store, self.conn = store, conn
-        self.node, self.node_book = store.tables["node"], store.tables["node_book"]
         self.collection_ids: list[int] | None = None
         if collections:
-            c = store.tables["collection"]
-            found = {name: cid for name, cid in conn.execute(select(c.c.name, c.c.id).where(c.c.name.in_(collections)))}
+            found = {str(name): int(cid) for name, cid in rows(conn, "SELECT name, id FROM collection WHERE name IN "
+                                                                    "(:names)", {"names": collections})}
             missing = sorted(set(collections) - set(found))
             if missing:
                 raise ValueError(f"no collection named {', '.join(map(repr, missing))}")
@@ -91,37 +84,31 @@ class Lookup:
         """The name of a collection, by id; names once read are kept for the store (a collection keeps its name)."""
         names = _NAMES.setdefault(self.store, {})
         if collection_id not in names:
-            c = self.store.tables["collection"]
-            names.update((int(cid), str(name)) for cid, name in self.conn.execute(select(c.c.id, c.c.name)))
+            names.update((int(cid), str(name)) for cid, name in rows(self.conn, "SELECT id, name FROM collection"))
         return names[collection_id]
 
     def profile_id(self, name: str) -> int | None:
         """The id of profile ``name`` (None if it does not exist); ids once found are kept for the store."""
         known = _PROFILES.setdefault(self.store, {})
         if name not in known:
-            p = self.store.tables["profile"]
-            found = self.conn.execute(select(p.c.id).where(p.c.name == name)).scalar()
+            found = profile_id_named(self.conn, name)
             if found is None:
                 return None
-            known[name] = int(found)
+            known[name] = found
         return known[name]
 
-    def _in_books(self, node: ColumnElement[int] | int) -> ColumnElement[bool]:
-        nb = self.node_book
-        cond = nb.c.node_id == node
-        if self.collection_ids is not None:
-            cond = cond & nb.c.collection_id.in_(self.collection_ids)
-        return cond
+    def books(self) -> tuple[str, dict[str, object]]:
+        """The collection restriction of a query on ``node_book`` (as ``nb``), and its parameters."""
+        if self.collection_ids is None:
+            return "", {}
+        return "AND nb.collection_id IN (:collections)", {"collections": self.collection_ids}
 
     def has(self, steps: str) -> bool:
         """True if a variation of the selected collections passes through ``steps``."""
-        if not steps:
-            query = select(self.node_book.c.paths).limit(1)
-            if self.collection_ids is not None:
-                query = query.where(self.node_book.c.collection_id.in_(self.collection_ids))
-        else:
-            query = select(self.node_book.c.paths).where(self._in_books(node_id(steps))).limit(1)
-        return self.conn.execute(query).first() is not None
+        books, params = self.books()
+        if steps:
+            books, params = f"AND nb.node_id = :node {books}", {**params, "node": node_id(steps)}
+        return bool(rows(self.conn, f"SELECT nb.paths FROM node_book AS nb WHERE 1 = 1 {books} LIMIT 1", params))
 
     def children(self, steps: str, profile: str | None = None) -> list[Child]:
         """Each continuation of ``steps`` in the book, merged over the selected collections, in one query.
@@ -132,15 +119,13 @@ class Lookup:
         global_id = self.profile_id(GLOBAL)
         profile_id = self.profile_id(profile) if profile and profile != GLOBAL else None
         if profile_id is None and profile and profile != GLOBAL:
-            require_profile(self.conn, self.store, profile)
+            require_profile(self.conn, profile)
         params: dict[str, object] = {"parent": node_id(steps) if steps else ROOT_ID, "global_id": global_id or -1,
                                      "profile_id": profile_id or -1,
                                      "local_id": profile_id or global_id or -1}
-        if self.collection_ids is not None:
-            params["collections"] = self.collection_ids
-        query = _children_statement(self.store, self.collection_ids is not None)
+        books, restriction = self.books()
         merged: dict[str, Child] = {}
-        for row in self.conn.execute(query, params):
+        for row in rows(self.conn, CHILDREN.format(books=books), {**params, **restriction}):
             move, full, paths, category, comment, prior_games, prior_wins = row[:7]
             if full[:-2] != steps:
                 raise RuntimeError(f"node key collision between {full!r} and a child of {steps!r}")
@@ -165,12 +150,6 @@ class Lookup:
 
     def by_position(self, key: int) -> str | None:
         """The step string of the most travelled book node reaching the position ``key``, if any."""
-        n, nb = self.node, self.node_book
-        query = (select(n.c.steps, func.sum(nb.c.paths).label("paths"))
-                 .join(nb, self._in_books(n.c.id))
-                 .where(n.c.position_key == key)
-                 .group_by(n.c.id, n.c.steps)
-                 .order_by(func.sum(nb.c.paths).desc(), n.c.steps)
-                 .limit(1))
-        row = self.conn.execute(query).first()
-        return None if row is None else str(row[0])
+        books, params = self.books()
+        found = rows(self.conn, BY_POSITION.format(books=books), {**params, "key": key})
+        return str(found[0][0]) if found else None

@@ -26,12 +26,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from itertools import islice
+from typing import TYPE_CHECKING
 
 from joseki.book.favour import Favour, main_lines, verdicts
 from joseki.book.ladders import candidate_ladders
 from joseki.book.lookup import Child, Lookup
-from joseki.book.stats import require_profile
-from joseki.book.store import Store
+from joseki.book.profiles import require_profile
 from joseki.book.walk import walk
 from joseki.core.category import NEVER_FIRST, category_label, combined, merge_sources
 from joseki.core.conditions import display
@@ -44,6 +44,10 @@ from joseki.core.position import LocalBoard, position_key, replay
 from joseki.core.priority import NEUTRAL, RANKS, Record, priority
 from joseki.core.steps import Color, canonical, iter_points, other, parse_steps, reflect, to_move
 from joseki.core.wording import line_text, point_format
+
+if TYPE_CHECKING:
+    from joseki.book.reader import BookFile
+    from joseki.book.store import Store
 
 
 @dataclass(slots=True)
@@ -179,7 +183,7 @@ def rank_key(rank: str = "popularity") -> Callable[[Candidate], tuple[bool, floa
 def favours_of(lookup: Lookup, lines: list[str]) -> dict[str, Favour]:
     """Book moves' favourability: that of each one's main line, the continuation most of the book's variations take."""
     ends = main_lines(lookup, lines)
-    judged = verdicts(lookup.conn, lookup.store, sorted(set(ends.values())), lookup.collection_ids)
+    judged = verdicts(lookup.conn, sorted(set(ends.values())), lookup.collection_ids)
     return {line: judged[end] for line, end in ends.items()}
 
 
@@ -387,7 +391,7 @@ def check_legal(played: list[tuple[Color, Point | None]], tokens: list[str]) -> 
                 raise ValueError(f"move {number} ({token}) {reason}") from None
 
 
-def next_moves(store: Store, moves: list[str] | None = None, steps: str | None = None, first: Color = "b",
+def next_moves(store: Store | BookFile, moves: list[str] | None = None, steps: str | None = None, first: Color = "b",
                corner: Corner = Corner.TOP_RIGHT, options: Options = Options(),
                collections: list[str] | None = None, context: bool = False,
                answer: AnswerTable | None = None) -> list[CornerAnswer]:
@@ -396,7 +400,7 @@ def next_moves(store: Store, moves: list[str] | None = None, steps: str | None =
     ``answer`` stands in for :func:`answer_table` (a memory of its answers)."""
     answer = answer or answer_table
     with store.read() as conn:
-        require_profile(conn, store, options.profile)
+        require_profile(conn, options.profile)
         lookup = Lookup(store, conn, collections)
         if steps is not None:
             prefix, swap = canonical(parse_steps(steps))
@@ -413,11 +417,11 @@ def next_moves(store: Store, moves: list[str] | None = None, steps: str | None =
         answers = [answer(lookup, table, first, replace(options, top=None)) for table in active]
         from joseki.book.context_next import apply_context  # it builds on this module
 
-        apply_context(conn, store, answers, played, options.profile, options.top)
+        apply_context(conn, answers, played, options.profile, options.top)
         return answers
 
 
-def next_in_game(store: Store, played: list[tuple[Color, Point | None]], options: Options = Options(),
+def next_in_game(store: Store | BookFile, played: list[tuple[Color, Point | None]], options: Options = Options(),
                  collections: list[str] | None = None, setup: dict[Point, Color] | None = None,
                  context: bool = False, answer: AnswerTable | None = None) -> list[CornerAnswer]:
     """Every corner's state and candidates after the moves of a game (all four corners), ``setup`` stones first;
@@ -427,14 +431,14 @@ def next_in_game(store: Store, played: list[tuple[Color, Point | None]], options
     next_color = other(played[-1][0]) if played else "b"
     options = replace(options, board=whole_board(played, setup))
     with store.read() as conn:
-        require_profile(conn, store, options.profile)
+        require_profile(conn, options.profile)
         lookup = Lookup(store, conn, collections)
         asked = replace(options, top=None) if context else options
         answers = [answer(lookup, table, next_color, asked) for table in corner_tables(played).values()]
         if context:
             from joseki.book.context_next import apply_context  # it builds on this module
 
-            apply_context(conn, store, answers, played, options.profile, options.top)
+            apply_context(conn, answers, played, options.profile, options.top)
         return answers
 
 

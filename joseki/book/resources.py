@@ -1,4 +1,4 @@
-"""Where the files that ship with the package are: Alembic migrations and the starter book.
+"""Where the files that ship with the package are: Alembic migrations and the starter book; the head migration.
 
 An installed wheel carries them inside the package (``joseki/_migrations``, ``joseki/_db``);
 a source checkout or an editable install finds them at the top of the repository.
@@ -6,7 +6,11 @@ a source checkout or an editable install finds them at the top of the repository
 
 from __future__ import annotations
 
+import re
+from functools import lru_cache
 from pathlib import Path
+
+from joseki.book.errors import StoreError
 
 _PACKAGE = Path(__file__).resolve().parent.parent
 
@@ -24,3 +28,24 @@ def migrations_dir() -> Path:
 def starter_book() -> Path:
     """The starter book SGF that an empty store is loaded with."""
     return _shipped("_db", "db") / "starter.sgf"
+
+
+_REVISION_LINE = re.compile(r"^(down_revision|revision) = (?:\"([^\"]*)\"|None)$", re.M)
+
+
+@lru_cache(maxsize=1)
+def head_revision() -> str:
+    """The newest migration's revision: the one no other migration revises.
+
+    Read from the ``revision`` and ``down_revision`` lines of the migration scripts rather
+    than through Alembic's script directory, which costs a fifth of a second to import.
+    """
+    revisions: set[str] = set()
+    revised: set[str] = set()
+    for script in sorted((migrations_dir() / "versions").glob("*.py")):
+        for name, value in _REVISION_LINE.findall(script.read_text(encoding="utf-8")):
+            (revisions if name == "revision" else revised).add(value)
+    heads = revisions - revised
+    if len(heads) != 1:
+        raise StoreError(f"the migrations in {migrations_dir()} have heads {sorted(heads)}; expected one")
+    return heads.pop()

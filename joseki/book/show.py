@@ -123,10 +123,10 @@ def show(store: Store, moves: list[str] | None = None, steps: str | None = None,
         in_book = bool(infos) and infos[-1].in_book
         children = lookup.children(line) if in_book or not line else []
         shown = Shown(line, corner, first, transform, infos, _records(conn, store, lookup, line), len(children),
-                      verdict(conn, store, line, lookup.collection_ids))
+                      verdict(conn, line, lookup.collection_ids))
         if children:
             shown.main_line = main_line(lookup, line)
-            shown.main_favour = verdict(conn, store, shown.main_line, lookup.collection_ids)
+            shown.main_favour = verdict(conn, shown.main_line, lookup.collection_ids)
     board, _ = replay(line, first)
     shown.stones = {transform.to_board(p, 19): c for p, c in board.stones.items()}
     for info in infos:

@@ -13,17 +13,16 @@ from datetime import UTC, datetime
 
 from sqlalchemy import Connection, bindparam, delete, select, update
 
+from joseki.book.profiles import GLOBAL, profile_id_named, require_profile
 from joseki.book.store import FAST_DIALECTS, Store, batched, insert_rows
 from joseki.core.priority import Record
-
-GLOBAL = "global"
 
 
 def profile_id(conn: Connection, store: Store, name: str | None, create: bool = False) -> int | None:
     """The id of profile ``name`` (``global`` when None); created when ``create``, else None if absent."""
     p = store.tables["profile"]
     name = name or GLOBAL
-    pid = conn.execute(select(p.c.id).where(p.c.name == name)).scalar()
+    pid = profile_id_named(conn, name)
     if pid is None and create:
         if conn.dialect.name in FAST_DIALECTS:
             conn.exec_driver_sql(
@@ -32,23 +31,8 @@ def profile_id(conn: Connection, store: Store, name: str | None, create: bool = 
                 (name, datetime.now(UTC).replace(tzinfo=None)))
         else:
             conn.execute(p.insert().values(name=name, created_at=datetime.now(UTC).replace(tzinfo=None)))
-        pid = conn.execute(select(p.c.id).where(p.c.name == name)).scalar()
-    return None if pid is None else int(pid)
-
-
-def require_profile(conn: Connection, store: Store, name: str | None) -> None:
-    """ValueError unless profile ``name`` exists (None and ``global`` always do): for commands that only read.
-
-    Commands that write statistics (learn, mine, match --learn) create a profile instead
-    (:func:`profile_id` with ``create``); one that reads must not fall back silently.
-    """
-    if not name or name == GLOBAL:
-        return
-    p = store.tables["profile"]
-    if conn.execute(select(p.c.id).where(p.c.name == name)).scalar() is None:
-        known = ", ".join(conn.execute(select(p.c.name).order_by(p.c.name)).scalars())
-        raise ValueError(f"no profile named {name!r} (profiles: {known or 'none'}); "
-                         "learn, mine or match --learn create one")
+        pid = profile_id_named(conn, name)
+    return pid
 
 
 def claim_games(conn: Connection, store: Store, pid: int, games: Sequence[tuple[str, str, str]]) -> set[str]:
@@ -125,7 +109,7 @@ def drop_empty(conn: Connection, store: Store, pid: int, node_ids: Iterable[int]
 
 def records_for(conn: Connection, store: Store, node_ids: Sequence[int], profile: str | None) -> dict[int, Record]:
     """Each node's counts under ``profile``, falling back to the global counts where the profile has none."""
-    require_profile(conn, store, profile)
+    require_profile(conn, profile)
     ns, p = store.tables["node_stats"], store.tables["profile"]
     names = [GLOBAL] if not profile or profile == GLOBAL else [profile, GLOBAL]
     query = (select(ns.c.node_id, p.c.name, ns.c.games, ns.c.wins, ns.c.losses, ns.c.draws)

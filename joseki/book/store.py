@@ -4,7 +4,8 @@
 ``joseki.sqlite`` in the user's data directory (:func:`default_path`). The schema is created
 or upgraded on first use. Writers take SQLite's write lock at the start of their transaction
 (``BEGIN IMMEDIATE``) and wait up to :data:`BUSY_TIMEOUT_S` for it, so that concurrent
-writers queue instead of failing.
+writers queue instead of failing. ``joseki next`` on a SQLite file already at the newest
+migration reads it without a store (:mod:`joseki.book.reader`), with the same SQL.
 
 PostgreSQL (``postgresql+psycopg://user:password@host/db``; a plain ``postgresql://`` URL
 means psycopg 3, the ``postgres`` extra) runs transactions at READ COMMITTED: concurrent
@@ -15,27 +16,30 @@ processes starting together on a new database migrate it once.
 
 from __future__ import annotations
 
-import hashlib
 import itertools
 import os
-import re
 import sys
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Table, create_engine, event, func, select
+from sqlalchemy import Connection, Engine, Table, create_engine, event, select
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
 
 from joseki.book.errors import StoreError
+from joseki.book.keys import ROOT_ID as ROOT_ID
+from joseki.book.keys import node_id as node_id
+from joseki.book.location import ENV_VAR as ENV_VAR
+from joseki.book.location import default_path as default_path
+from joseki.book.location import sqlite_file
 from joseki.book.models import metadata
+from joseki.book.reader import BUSY_TIMEOUT_S as BUSY_TIMEOUT_S
+from joseki.book.reader import COLLECTION_COUNT, scalar
+from joseki.book.resources import head_revision as head_revision
 from joseki.book.resources import migrations_dir
 
-ENV_VAR = "JOSEKI_DB"
-BUSY_TIMEOUT_S = 60.0
 BATCH = 500
 PG_MIGRATION_LOCK = 0x6A6F73656B69
 """The PostgreSQL advisory lock key held while migrating (``joseki`` in ASCII)."""
@@ -49,38 +53,22 @@ _WRITTEN = "joseki_rows_written"
 _TEMP_NAMES = itertools.count()
 
 
-def default_path() -> Path:
-    """Where the default SQLite store lives: the user's data directory (``~/.local/share/joseki`` on Linux)."""
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("joseki", appauthor=False)) / "joseki.sqlite"
-
-
 def resolve_url(db: str | None = None) -> str:
     """The SQLAlchemy URL for ``db``, else ``$JOSEKI_DB``, else the default SQLite file."""
-    value = db or os.environ.get(ENV_VAR) or str(default_path())
-    if "://" in value:
-        scheme, rest = value.split("://", 1)
-        if scheme in ("postgresql", "postgres"):
-            value = f"{PG_DRIVER}://{rest}"  # psycopg 3 (the postgres extra), not SQLAlchemy's psycopg2 default
-        try:
-            make_url(value)
-        except ArgumentError as exc:
-            raise StoreError(f"bad database URL {value!r}: {exc}") from None
-        return value
-    return f"sqlite:///{Path(value).expanduser().resolve()}"
+    path = sqlite_file(db)
+    if path is not None:
+        return f"sqlite:///{path}"
+    value = db or os.environ.get(ENV_VAR) or ""
+    scheme, rest = value.split("://", 1)
+    if scheme in ("postgresql", "postgres"):
+        value = f"{PG_DRIVER}://{rest}"  # psycopg 3 (the postgres extra), not SQLAlchemy's psycopg2 default
+    try:
+        make_url(value)
+    except ArgumentError as exc:
+        raise StoreError(f"bad database URL {value!r}: {exc}") from None
+    return value
 
 
-def node_id(steps: str) -> int:
-    """The node key of a canonical step string: its BLAKE2b hash as a signed 64-bit integer.
-
-    A hash rather than a sequence number, so that any process can compute the key of a
-    prefix without asking the database, and concurrent writers never disagree about it.
-    """
-    return int.from_bytes(hashlib.blake2b(steps.encode("ascii"), digest_size=8).digest(), "big", signed=True)
-
-
-ROOT_ID = node_id("")
 
 
 def _sqlite_engine(url: str) -> Engine:
@@ -156,27 +144,6 @@ def alembic_config(connection: Connection | None = None) -> Any:
     if connection is not None:
         cfg.attributes["connection"] = connection
     return cfg
-
-
-_REVISION_LINE = re.compile(r"^(down_revision|revision) = (?:\"([^\"]*)\"|None)$", re.M)
-
-
-@lru_cache(maxsize=1)
-def head_revision() -> str:
-    """The newest migration's revision: the one no other migration revises.
-
-    Read from the ``revision`` and ``down_revision`` lines of the migration scripts rather
-    than through Alembic's script directory, which costs a fifth of a second to import.
-    """
-    revisions: set[str] = set()
-    revised: set[str] = set()
-    for script in sorted((migrations_dir() / "versions").glob("*.py")):
-        for name, value in _REVISION_LINE.findall(script.read_text(encoding="utf-8")):
-            (revisions if name == "revision" else revised).add(value)
-    heads = revisions - revised
-    if len(heads) != 1:
-        raise StoreError(f"the migrations in {migrations_dir()} have heads {sorted(heads)}; expected one")
-    return heads.pop()
 
 
 def current_revision(connection: Connection) -> str | None:
@@ -257,7 +224,7 @@ class Store:
     def collection_count(self) -> int:
         """How many collections the store holds."""
         with self.read() as conn:
-            return int(conn.execute(select(func.count()).select_from(self.tables["collection"])).scalar_one())
+            return int(scalar(conn, COLLECTION_COUNT))
 
     def close(self) -> None:
         self.engine.dispose()

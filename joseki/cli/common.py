@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     from rich.table import Table
     from rich.text import Text
 
+    from joseki.book.reader import BookFile
     from joseki.book.store import Store
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -265,6 +266,24 @@ def open_store() -> Store:
     from joseki.book.store import Store
 
     return Store(CTX.db)
+
+
+def open_book() -> Store | BookFile:
+    """For commands that only read: the store named by ``--db``, read without SQLAlchemy when it is a current
+    SQLite book (:func:`joseki.book.reader.open_book_file`), else opened as a store and, when it holds no
+    collection, loaded with the starter book."""
+    from joseki.book.reader import open_book_file
+
+    book = open_book_file(CTX.db)
+    if book is not None:
+        return book
+    store = open_store()
+    try:
+        ensure_starter(store)
+    except BaseException:
+        store.close()
+        raise
+    return store
 
 
 def ensure_starter(store: Store) -> None:

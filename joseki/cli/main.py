@@ -15,8 +15,8 @@ from joseki.cli.common import (
     CTX,
     App,
     Group,
-    ensure_starter,
     fail,
+    open_book,
     open_store,
     out,
     print_beside,
@@ -155,8 +155,7 @@ def next_command(
         check_legal(typed, moves or [])
     rank_key(rank)
     options = Options(top=top, rank=rank, profile=profile, favour=True)
-    with open_store() as store:
-        ensure_starter(store)
+    with open_book() as store:
         if played is not None:
             answers = next_in_game(store, played, options, collection, setup, context=True)
         else:

@@ -20,8 +20,8 @@ from __future__ import annotations
 import random
 
 from joseki.book.lookup import Lookup
+from joseki.book.profiles import require_profile
 from joseki.book.query import Options, answer_table, whole_board
-from joseki.book.stats import require_profile
 from joseki.book.store import Store
 from joseki.core.category import NEVER_FIRST
 from joseki.core.corners import corner_tables, owner
@@ -42,7 +42,7 @@ class BookPlayer:
             raise ValueError(f"unknown choice rule {choose!r} (expected {' or '.join(CHOOSE)})")
         self.store, self.profile, self.collections, self.choose_by = store, profile, collections, choose
         with store.read() as conn:
-            require_profile(conn, store, profile)  # fail at start, not at the first book move
+            require_profile(conn, profile)  # fail at start, not at the first book move
         self.rng = random.Random(seed)
 
     def choose(self, moves: list[tuple[str, Point | None]], color: str, size: int) -> Point | None:

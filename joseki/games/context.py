@@ -99,7 +99,7 @@ class ContextScorer:
         """:func:`joseki.book.context.context_moves`, cached."""
         key = (parent, context)
         if key not in self.cache:
-            self.cache[key] = context_moves(self.conn, self.store, parent, context, self.profile)
+            self.cache[key] = context_moves(self.conn, parent, context, self.profile)
         return self.cache[key]
 
     def rank(self, route: BookWalk, index: int, context: str, order: list[str],

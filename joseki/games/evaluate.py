@@ -31,8 +31,8 @@ from functools import partial
 from pathlib import Path
 
 from joseki.book.lookup import Lookup
+from joseki.book.profiles import require_profile
 from joseki.book.query import Candidate, Options, book_candidates, move_numbers, orientation, rank_key
-from joseki.book.stats import require_profile
 from joseki.book.store import Store
 from joseki.book.walk import BookWalk, walk
 from joseki.core.corners import corner_tables
@@ -140,7 +140,7 @@ def evaluate(store: Store, paths: Iterable[Path | str], rank: str = "popularity"
     result = Evaluation()
     cache: dict[str, tuple[list[str], dict[str, float], dict[str, float]]] = {}
     with store.read() as conn:
-        require_profile(conn, store, profile)
+        require_profile(conn, profile)
         lookup = Lookup(store, conn, collections)
         book = CachedBook(lookup)
         scorer = ContextScorer(conn, store, profile) if context else None

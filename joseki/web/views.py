@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import select
 
 from joseki.book.lookup import Lookup
+from joseki.book.profiles import require_profile
 from joseki.book.query import (
     AnswerTable,
     Candidate,
@@ -26,7 +27,6 @@ from joseki.book.query import (
     parse_moves,
 )
 from joseki.book.show import show
-from joseki.book.stats import require_profile
 from joseki.book.store import Store
 from joseki.core.corners import corner_tables, owner
 from joseki.core.geometry import Corner, Point
@@ -234,7 +234,7 @@ def judge(store: Store, moves: list[str], first: Color = "b", collections: list[
                 "category": None, "book_moves": [], "more_popular": [], "rank": None}
     options = Options(profile=profile or None)
     with store.read() as conn:
-        require_profile(conn, store, options.profile)
+        require_profile(conn, options.profile)
         found = answer(Lookup(store, conn, collections), before[where], mover, options)
     offered = found.candidates if found.state != "left-book" else []
     index = next((i for i, c in enumerate(offered) if c.point == point), None)
