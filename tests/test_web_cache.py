@@ -4,6 +4,7 @@ dropped when anyone writes to the store."""
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -11,11 +12,13 @@ import httpx
 import pytest
 
 from joseki.book.importer import import_file
+from joseki.book.reader import BookFile
 from joseki.book.store import Store
 from joseki.games.learn import learn
 from joseki.sgf.game import read_game
 from joseki.web import views
 from joseki.web.cache import Cache, encode
+from joseki.web.reads import Reads
 
 from .conftest import KOGO, Databases, need
 from .games import write_game
@@ -103,6 +106,7 @@ def test_a_write_to_the_store_is_seen(databases: Databases, tmp_path: Path, writ
         with running(store, writable) as base, httpx.Client(base_url=base, timeout=120) as http:
             asked = {"moves": "Q16,R14,R11"}
             before = [_twice(http, path, asked)[1].json() for path in ("/api/games", "/api/explore")]
+            then = _twice(http, "/api/explore", {"moves": "Q16,R14"})[1].json()
             dropped = http.get("/api/stats").json()["cache"]["invalidations"]
             games = tmp_path / "more"
             games.mkdir()
@@ -113,6 +117,10 @@ def test_a_write_to_the_store_is_seen(databases: Databases, tmp_path: Path, writ
             assert answer.json()["count"] == before[0]["count"] + 1 and answer.json()["games"][0]["black"] == "Newcomer"
             explored = http.get("/api/explore", params=asked).json()
             assert explored["line"]["moves"][-1]["games"] == before[1]["line"]["moves"][-1]["games"] + 1
+            r11 = [[c["games"] for c in corner["candidates"] if c["move"] == "R11"]
+                   for corner in (then["corners"][0], http.get("/api/explore", params={"moves": "Q16,R14"}).json()
+                                  ["corners"][0])]
+            assert r11[1] == [r11[0][0] + 1]  # the corners' answers too (read through sqlite3 on SQLite)
             assert http.get("/api/stats").json()["cache"]["invalidations"] > dropped
     finally:
         store.close()
@@ -141,3 +149,21 @@ def test_a_corner_answer_is_kept_for_its_board_only_when_its_ladders_are_read(ko
         [o15] = [c for a in remembered["corners"] for c in a["candidates"] if c["move"] == "O15"]
         assert [check["holds"] for check in o15["ladders"]] == [white == "pp"] * len(o15["ladders"])
     assert cache.stats()["corners"]["hits"] > 0
+
+
+def test_each_thread_reads_a_sqlite_book_on_its_own_connection(book: Store) -> None:
+    reads = Reads(book)
+    try:
+        mine = reads()
+        if not book.is_sqlite:
+            assert mine is book
+            return
+        assert isinstance(mine, BookFile) and reads() is mine
+        theirs: list[object] = []
+        thread = threading.Thread(target=lambda: theirs.append(reads()))
+        thread.start()
+        thread.join()
+        assert isinstance(theirs[0], BookFile) and theirs[0] is not mine
+        assert views.explore(book, ["Q16", "R14"], reads=mine) == views.explore(book, ["Q16", "R14"])
+    finally:
+        reads.close()

@@ -17,7 +17,8 @@ the request; every SGF text reaches the page as JSON data and is written there a
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -36,6 +37,7 @@ from joseki.core.limits import MAX_UPLOAD_BYTES, beyond
 from joseki.web import gamerefs_views, views
 from joseki.web.answers import Answers
 from joseki.web.cache import DEFAULT_MB, Cache
+from joseki.web.reads import Reads
 
 STATIC = Path(__file__).resolve().parent / "static"
 DB_VAR, WRITABLE_VAR, HOSTS_VAR, CACHE_VAR = "JOSEKI_DB", "JOSEKI_SERVE_WRITABLE", "JOSEKI_SERVE_HOSTS", \
@@ -78,8 +80,14 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
     """The app over ``store``; ``hosts``: the Host names it answers (default: loopback names); ``cache_mb``: the
     bound of the answers kept (:mod:`joseki.web.cache`; 0: none)."""
     cache = Cache(store, cache_mb << 20)
-    answered = Answers(cache)
-    app = FastAPI(title="joseki explorer", version="1", docs_url=None, redoc_url=None,
+    answered, reads = Answers(cache), Reads(store)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        reads.close()
+
+    app = FastAPI(lifespan=lifespan, title="joseki explorer", version="1", docs_url=None, redoc_url=None,
                   openapi_url="/api/openapi.json",
                   description="The joseki book over HTTP: each view's data is the CLI's --json plus drawing keys.")
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts or ["127.0.0.1", "localhost", "[::1]"])
@@ -126,7 +134,8 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
         tokens, colour, where = views.split_moves(moves), views.colour(first), Corner.parse(corner)
         key = ("explore", tuple(tokens), colour, where, _names(collection), profile or None, rank, top, favour)
         return await answered(key, lambda: views.explore(store, tokens, colour, where, collection, profile, rank,
-                                                         top, favour == "all", cache.line, cache.corner))
+                                                         top, favour == "all", cache.line, cache.corner,
+                                                         reads()))
 
     @app.get("/api/review", response_model=dict[str, Any], responses=JSON)
     async def review(game: Annotated[str, Query(description="A game's moves: colour + SGF point each, "
@@ -142,7 +151,7 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
         played = played[:move] if move is not None else played
         key = ("review", tuple(played), _names(collection), profile or None, rank, top, favour)
         return await answered(key, lambda: views.review(store, played, collection, profile, rank, top,
-                                                        favour == "all", cache.line, cache.corner))
+                                                        favour == "all", cache.line, cache.corner, reads()))
 
     @app.post("/api/upload")
     async def upload(request: Request) -> dict[str, Any]:
@@ -171,7 +180,7 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
         tokens, colour = views.split_moves(moves), views.colour(first)
         key = None if seed is None else ("practise", tuple(tokens), colour, _names(collection), profile or None, seed)
         return await answered(key, lambda: views.practise(store, tokens, colour, collection, profile, seed,
-                                                          cache.corner))
+                                                          cache.corner, reads()))
 
     gamerefs_views.add_routes(app, store, answered)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

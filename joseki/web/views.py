@@ -26,6 +26,7 @@ from joseki.book.query import (
     next_moves,
     parse_moves,
 )
+from joseki.book.reader import BookFile
 from joseki.book.show import show
 from joseki.book.store import Store
 from joseki.core.corners import corner_tables, owner
@@ -168,15 +169,17 @@ def line_json(store: Store, a: CornerAnswer, collections: list[str] | None, prof
 def explore(store: Store, moves: list[str], first: Color = "b", corner: Corner = Corner.TOP_RIGHT,
             collections: list[str] | None = None, profile: str | None = None, rank: str = "popularity",
             top: int | None = None, favour_all: bool = False, line: LineFn = line_json,
-            answer: AnswerTable = answer_table) -> dict[str, Any]:
+            answer: AnswerTable = answer_table, reads: Store | BookFile | None = None) -> dict[str, Any]:
     """The explorer's view after ``moves``: every active corner (``joseki next --json``), the focus corner's line
     (``joseki show --json``) and the board; favourability for the focus corner only unless ``favour_all``.
 
     ``line`` and ``answer`` give the focus line and each corner's book answer (a server passes its memory of
-    them, :class:`joseki.web.cache.Cache`)."""
+    them, :class:`joseki.web.cache.Cache`); the corners are read from ``reads`` (:mod:`joseki.web.reads`) if
+    given, else from ``store``."""
     played, _ = parse_moves(moves, first)
     options = _options(profile, rank, top, favour_all or not played, focus_corner(played))
-    answers = next_moves(store, moves, None, first, corner, options, collections, context=True, answer=answer)
+    answers = next_moves(reads or store, moves, None, first, corner, options, collections, context=True,
+                         answer=answer)
     shown = focus_answer(played, answers)
     to_move = other(played[-1][0]) if played else first
     return {"corners": [corner_json(a) for a in answers], "focus": shown.corner.value,
@@ -186,12 +189,14 @@ def explore(store: Store, moves: list[str], first: Color = "b", corner: Corner =
 
 def review(store: Store, played: Played, collections: list[str] | None = None, profile: str | None = None,
            rank: str = "popularity", top: int | None = None, favour_all: bool = False,
-           line: LineFn = line_json, answer: AnswerTable = answer_table) -> dict[str, Any]:
+           line: LineFn = line_json, answer: AnswerTable = answer_table,
+           reads: Store | BookFile | None = None) -> dict[str, Any]:
     """Every corner of a game after ``played`` (``joseki next --sgf --move N --json``), the focus line and board;
-    favourability for the focus corner only unless ``favour_all``; ``line`` and ``answer`` as for :func:`explore`."""
+    favourability for the focus corner only unless ``favour_all``; ``line``, ``answer`` and ``reads`` as for
+    :func:`explore`."""
     focus = focus_corner(played)
-    answers = next_in_game(store, played, _options(profile, rank, top, favour_all, focus), collections, context=True,
-                           answer=answer)
+    answers = next_in_game(reads or store, played, _options(profile, rank, top, favour_all, focus), collections,
+                           context=True, answer=answer)
     shown = next((a for a in answers if a.corner == focus), None)
     return {"corners": [corner_json(a) for a in answers], "focus": None if focus is None else focus.value,
             "line": {} if shown is None else line(store, shown, collections, profile),
@@ -214,7 +219,7 @@ def catalogue(store: Store) -> dict[str, Any]:
     return {"collections": collections, "profiles": profiles}
 
 
-def judge(store: Store, moves: list[str], first: Color = "b", collections: list[str] | None = None,
+def judge(store: Store | BookFile, moves: list[str], first: Color = "b", collections: list[str] | None = None,
           profile: str | None = None, answer: AnswerTable = answer_table) -> dict[str, Any]:
     """How the book judges the last of ``moves``: in book, its category, the moves the book played more often.
 
@@ -249,12 +254,13 @@ def judge(store: Store, moves: list[str], first: Color = "b", collections: list[
 
 
 def practise(store: Store, moves: list[str], first: Color = "b", collections: list[str] | None = None,
-             profile: str | None = None, seed: int | None = None, answer: AnswerTable = answer_table) -> dict[str, Any]:
-    """The player's last move judged (:func:`judge`, its corner answered by ``answer``) and the book's answer by
-    the GTP proxy's policy."""
+             profile: str | None = None, seed: int | None = None, answer: AnswerTable = answer_table,
+             reads: Store | BookFile | None = None) -> dict[str, Any]:
+    """The player's last move judged (:func:`judge`, its corner answered by ``answer`` from ``reads`` if given) and
+    the book's answer by the GTP proxy's policy."""
     from joseki.engine.policy import BookPlayer
 
-    judged = judge(store, moves, first, collections, profile, answer)
+    judged = judge(reads or store, moves, first, collections, profile, answer)
     played, _ = parse_moves(moves, first)
     reply_colour = other(played[-1][0])
     player = BookPlayer(store, profile or None, seed, collections)
