@@ -158,7 +158,7 @@ def run(port: int, work: list[tuple[str, str, dict[str, str]]], clients: int,
     return latencies, errors, time.perf_counter() - started
 
 
-def percentile(values: list[float], q: float) -> float:
+def percentile(values: list[float], q: int) -> float:
     return round(statistics.quantiles(values, n=100, method="inclusive")[q - 1], 1) if len(values) > 1 else 0.0
 
 
@@ -204,7 +204,8 @@ def main() -> None:
                                   "load_average_after": round(os.getloadavg()[0], 2),
                                   "cache_one_worker": {k: cache[k] for k in ("entries", "bytes", "hits", "misses",
                                                                             "evictions")}
-                                  | {"line_hits": cache["lines"]["hits"], "line_misses": cache["lines"]["misses"]}}
+                                  | {f"{part}_{count}": cache[part][count] for part in ("lines", "corners")
+                                     for count in ("hits", "misses")}}
     for kind in sorted({kind for kind, _ in latencies}):
         for part in ("all", "cold", "warm"):
             values = [v for (k, p), vs in latencies.items() if k == kind and part in ("all", p) for v in vs]
