@@ -42,6 +42,8 @@ from joseki.web.reads import Reads
 STATIC = Path(__file__).resolve().parent / "static"
 DB_VAR, WRITABLE_VAR, HOSTS_VAR, CACHE_VAR = "JOSEKI_DB", "JOSEKI_SERVE_WRITABLE", "JOSEKI_SERVE_HOSTS", \
     "JOSEKI_SERVE_CACHE_MB"
+HTTP = "joseki.web.nodelay:NoDelay"
+"""uvicorn's HTTP protocol for the server (:mod:`joseki.web.nodelay`)."""
 JSON: dict[int | str, dict[str, Any]] = {200: {"content": {"application/json": {}}}}
 
 Moves = Annotated[str, Query(description="Moves in GTP (Q16) or SGF (pd) notation, comma separated; pass = tenuki.")]
@@ -257,13 +259,14 @@ def serve(db: str | None = None, host: str = "127.0.0.1", port: int = 8000, writ
     if announce is not None:
         announce(f"http://{'[' + host + ']' if ':' in host else host}:{port}/")
     if workers <= 1:
-        uvicorn.run(create_app(store, writable, hosts, cache_mb), host=host, port=port, log_level=log_level)
+        uvicorn.run(create_app(store, writable, hosts, cache_mb), host=host, port=port, log_level=log_level,
+                    http=HTTP)
         return
     os.environ.update({DB_VAR: store.url, WRITABLE_VAR: "1" if writable else "0", HOSTS_VAR: ",".join(hosts),
                        CACHE_VAR: str(cache_mb)})
     store.close()
     uvicorn.run("joseki.web.app:app_from_env", factory=True, host=host, port=port, workers=workers,
-                log_level=log_level)
+                log_level=log_level, http=HTTP)
 
 
 def _hosts(host: str, port: int) -> list[str]:
