@@ -46,8 +46,9 @@ from sqlalchemy.engine import make_url
 
 from joseki.book.importer import import_file
 from joseki.book.lookup import Lookup
+from joseki.book.profiles import records_for
 from joseki.book.query import next_moves
-from joseki.book.stats import add_records, claim_games, profile_id, records_for
+from joseki.book.stats import add_records, claim_games, profile_id
 from joseki.book.store import Store, batched, node_id
 from joseki.core.notation import format_gtp_vertex
 from joseki.core.position import steps_key
@@ -197,8 +198,8 @@ def explain_hot_queries(store: Store) -> None:
                            ("Lookup.children('DDCF', 'global')", lambda: lookup.children("DDCF", "global")),
                            ("Lookup.by_position(steps_key('DDCFCH'))",
                             lambda: lookup.by_position(steps_key("DDCFCH"))),
-                           ("stats.records_for(3 nodes, 'opponent')",
-                            lambda: records_for(conn, store, [node_id(s) for s in ("DD", "DDCF", "DDCFCH")],
+                           ("profiles.records_for(3 nodes, 'opponent')",
+                            lambda: records_for(conn, [node_id(s) for s in ("DD", "DDCF", "DDCFCH")],
                                                 "opponent"))):
             label[0] = name
             call()

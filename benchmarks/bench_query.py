@@ -9,8 +9,10 @@ the importer's own functions into benchmarks/.cache/query-<N>.sqlite (kept for l
 Queried: the empty prefix, every one-step prefix, and prefixes sampled from the records at
 every depth (their subtrees hold most records near the root); each through
 :func:`joseki.book.query.next_moves` with ``--steps``, in-process, after reading the file once
-so that the page cache is warm. Wall-clock and CPU-time percentiles are both reported: on a
-shared machine the wall-clock tail is the scheduler's (the load average is printed too). ``dict_p50_ms`` is the same
+so that the page cache is warm; on the store (SQLAlchemy), and again on the read-only sqlite3
+connection ``joseki next`` uses (:func:`joseki.book.reader.open_book_file`: ``sqlite3_p50_ms``).
+Wall-clock and CPU-time percentiles are both reported: on a shared machine the wall-clock
+tail is the scheduler's (the load average is printed too). ``dict_p50_ms`` is the same
 answers (continuations and their path counts, sorted) read from an in-memory dict holding
 the queried prefixes: the floor.
 
@@ -35,6 +37,7 @@ from games_data import tygem_files
 
 from joseki.book.importer import FileReport, import_forest
 from joseki.book.query import next_moves
+from joseki.book.reader import open_book_file
 from joseki.book.store import Store, node_id
 from joseki.core.geometry import Corner
 from joseki.games.mine import reduce_game
@@ -103,14 +106,21 @@ def main() -> None:
             children[p] = [(move, paths) for move, paths in conn.exec_driver_sql(
                 "SELECT n.move, nb.paths FROM node n JOIN node_book nb ON nb.node_id = n.id WHERE n.parent_id = ?",
                 (node_id(p),))]
+    book = open_book_file(str(path))
+    assert book is not None, f"{path} is not a current SQLite book"
     for p in prefixes[:50]:
         next_moves(store, steps=p)
+        next_moves(book, steps=p)
     times, cpu_times, dict_times, depths = [], [], [], Counter[int]()
+    book_times: list[float] = []
     for p in prefixes:
         c0, t0 = time.process_time(), time.perf_counter()
         next_moves(store, steps=p)
         times.append(time.perf_counter() - t0)
         cpu_times.append(time.process_time() - c0)
+        t0 = time.perf_counter()
+        next_moves(book, steps=p)
+        book_times.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
         sorted(children.get(p, ()), key=lambda c: -c[1])
         dict_times.append(time.perf_counter() - t0)
@@ -124,6 +134,7 @@ def main() -> None:
                "p99_ms": pct(times, 99), "max_ms": round(1000 * max(times), 3),
                "empty_and_one_step_max_ms": round(1000 * max(head), 3), "dict_p50_ms": pct(dict_times, 50),
                "cpu_p50_ms": pct(cpu_times, 50), "cpu_p99_ms": pct(cpu_times, 99),
+               "sqlite3_p50_ms": pct(book_times, 50), "sqlite3_p99_ms": pct(book_times, 99),
                "load_average": round(os.getloadavg()[0], 2),
                "store_mb": round(path.stat().st_size / 2**20, 1)}
     print(f"{records} records, {nodes} nodes: p50 {figures['p50_ms']} ms, p99 {figures['p99_ms']} ms")

@@ -18,6 +18,7 @@ import pytest
 from sqlalchemy.engine import make_url
 
 from joseki.book.store import resolve_url
+from joseki.engine.judge import gnugo_path
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 JOSEKI = SHARED / "joseki"
@@ -25,6 +26,10 @@ GAMES = SHARED / "games"
 KOGO = JOSEKI / "kogo-kjd-2014" / "Kogo_s_Joseki_Dictionary.sgf"
 KOGO_ZH = JOSEKI / "kogo-kjd-2007-zh" / "Kogo's Joseki Dictionary.sgf"
 OGS = JOSEKI / "ogs-joseki-export" / "OGS_export.sgf"
+GNUGO_PATH = Path(gnugo_path())
+GNUGO_CMD = f"{GNUGO_PATH} --mode gtp --level 1"
+"""GNU Go at its quickest level, as a GTP command."""
+needs_gnugo = pytest.mark.skipif(not GNUGO_PATH.exists(), reason="GNU Go not installed (apt-get install gnugo)")
 
 
 def need(path: Path) -> Path:
@@ -143,3 +148,16 @@ def pytest_report_header(config: pytest.Config) -> str:
     if not url:
         return "joseki test databases: SQLite files"
     return f"joseki test databases: PostgreSQL, new databases on {make_url(resolve_url(url)).render_as_string()}"
+
+
+@pytest.fixture()
+def book(new_db: Callable[..., str]) -> str:
+    """A new store (on the backend under test) holding the starter book."""
+    from joseki.book.importer import import_files
+    from joseki.book.resources import starter_book
+    from joseki.book.store import Store
+
+    db = new_db("book")
+    with Store(db) as store:
+        import_files(store, [starter_book()], "starter")
+    return db

@@ -6,30 +6,18 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
-import pytest
 from sgfmill import sgf
 
-from joseki.book.importer import import_files
 from joseki.book.query import next_moves
-from joseki.book.resources import starter_book
 from joseki.book.store import Store
 
-GNUGO = Path("/usr/games/gnugo")
-GNUGO_CMD = f"{GNUGO} --mode gtp --level 1"
+from .conftest import GNUGO_CMD, needs_gnugo
+
 JOSEKI = f"{sys.executable} -m joseki"
 
-pytestmark = pytest.mark.skipif(not GNUGO.exists(), reason="GNU Go not installed (apt-get install gnugo)")
-
-
-@pytest.fixture()
-def book(new_db: Callable[..., str]) -> str:
-    db = new_db("book")
-    with Store(db) as store:
-        import_files(store, [starter_book()], "starter")
-    return db
+pytestmark = needs_gnugo
 
 
 def gtp_session(db: str, commands: list[str], *extra: str) -> list[str]:

@@ -18,8 +18,8 @@ from joseki.engine.gtp import EngineDied, EngineError, EngineTimeout, GameState,
 from joseki.engine.gtp_proxy import OWN_COMMANDS, GtpProxy, serve
 from joseki.engine.match import area_result, estimate_result, parse_dead, play_match
 
-GNUGO_PATH = Path("/usr/games/gnugo")
-GNUGO = f"{GNUGO_PATH} --mode gtp --level 1"
+from .conftest import GNUGO_CMD, needs_gnugo
+
 PY = shlex.quote(sys.executable)
 HANG = f"{PY} -c 'import time; time.sleep(3600)'"
 """An engine that never answers. Tests with it check only that a timeout fires long before the
@@ -37,7 +37,6 @@ PASSER = (f"{PY} -c 'import sys, time\n"
           "    if word == \"quit\": break\n'")
 """An engine that passes at once and cannot say which stones are dead (``hang``: hangs when asked)."""
 
-needs_gnugo = pytest.mark.skipif(not GNUGO_PATH.exists(), reason="GNU Go not installed (apt-get install gnugo)")
 
 
 def proxy_session(engine: str, script: str, timeout: float = PATIENCE, proxy_timeout: float = PATIENCE) -> list[str]:
@@ -145,7 +144,7 @@ def test_parse_dead_accepts_only_stones() -> None:
 
 @needs_gnugo
 def test_client_talks_to_gnugo() -> None:
-    with GtpEngine(GNUGO, timeout=PATIENCE) as engine:
+    with GtpEngine(GNUGO_CMD, timeout=PATIENCE) as engine:
         assert "GNU Go" in engine.name()
         assert engine.version()
         assert {"genmove", "play", "undo", "final_score"} <= set(engine.list_commands())
@@ -234,7 +233,7 @@ def test_proxy_answers_the_standard_commands() -> None:
         "8 quit",
         "",
     ])
-    replies = proxy_session(GNUGO, script)
+    replies = proxy_session(GNUGO_CMD, script)
     assert replies[:4] == ["=1 2", "=2 joseki", "= true", "= false"]
     listed = set(replies[4].removeprefix("= ").split("\n"))
     assert set(OWN_COMMANDS) <= listed and "showboard" in listed
@@ -251,7 +250,7 @@ def test_proxy_answers_the_standard_commands() -> None:
 @needs_gnugo
 def test_proxy_plays_the_book_move_and_keeps_the_engine_in_sync() -> None:
     book = FixedBook((2, 6))  # C3 on 9x9
-    with GtpEngine(GNUGO, timeout=PATIENCE) as engine:
+    with GtpEngine(GNUGO_CMD, timeout=PATIENCE) as engine:
         proxy = GtpProxy(engine, book, timeout=PATIENCE)
         assert proxy.handle("boardsize 9\n") == "=\n\n"
         assert proxy.handle("clear_board") == "=\n\n"
@@ -273,7 +272,7 @@ def test_proxy_plays_the_book_move_and_keeps_the_engine_in_sync() -> None:
 @needs_gnugo
 def test_proxy_ignores_an_illegal_book_move() -> None:
     book = FixedBook((2, 6))
-    with GtpEngine(GNUGO, timeout=PATIENCE) as engine:
+    with GtpEngine(GNUGO_CMD, timeout=PATIENCE) as engine:
         proxy = GtpProxy(engine, book, timeout=PATIENCE)
         proxy.handle("boardsize 9")
         proxy.handle("clear_board")
@@ -288,7 +287,7 @@ def test_proxy_ignores_an_illegal_book_move() -> None:
 def test_serve_with_a_book_in_process() -> None:
     stdin = io.BytesIO(b"boardsize 9\nclear_board\ngenmove b\ngenmove w\njoseki-book-moves\nquit\nname\n")
     stdout = io.BytesIO()
-    serve(GNUGO, FixedBook((4, 4)), stdin, stdout, timeout=PATIENCE)
+    serve(GNUGO_CMD, FixedBook((4, 4)), stdin, stdout, timeout=PATIENCE)
     replies = stdout.getvalue().decode().split("\n\n")
     assert replies[2] == "= E5"
     assert replies[4] == "= 1"
@@ -319,7 +318,7 @@ def test_proxy_exits_when_its_engine_cannot_start() -> None:
 @needs_gnugo
 def test_short_match_writes_sgf(tmp_path: Path) -> None:
     seen: list[int] = []
-    records = play_match(GNUGO, GNUGO, 2, tmp_path, max_moves=40, komi=6.5, size=9, timeout=PATIENCE,
+    records = play_match(GNUGO_CMD, GNUGO_CMD, 2, tmp_path, max_moves=40, komi=6.5, size=9, timeout=PATIENCE,
                          progress=lambda number, record: seen.append(number))
     assert seen == [1, 2]
     assert [record.swapped for record in records] == [False, True]
@@ -350,11 +349,11 @@ def test_short_match_writes_sgf(tmp_path: Path) -> None:
 @needs_gnugo
 def test_a_finished_game_is_scored_as_gnugo_scores_it_by_chinese_rules(tmp_path: Path) -> None:
     """Two passes: the referee's area count after GNU Go's dead stones matches GNU Go's own final_score."""
-    (record,) = play_match(GNUGO, GNUGO, 1, tmp_path, max_moves=300, komi=6.5, size=9, timeout=PATIENCE)
+    (record,) = play_match(GNUGO_CMD, GNUGO_CMD, 1, tmp_path, max_moves=300, komi=6.5, size=9, timeout=PATIENCE)
     if record.reason != "two passes":
         pytest.skip(f"GNU Go did not play the game out ({record.reason})")
     assert record.scoring.startswith("Scored by area (stones plus surrounded points, komi 6.5)")
-    with GtpEngine(f"{GNUGO} --chinese-rules", timeout=PATIENCE) as judge:
+    with GtpEngine(f"{GNUGO_CMD} --chinese-rules", timeout=PATIENCE) as judge:
         judge.send(f"loadsgf {record.path}")
         expected = judge.send("final_score")
     assert record.result == ("0" if expected == "0" else expected)
@@ -362,7 +361,7 @@ def test_a_finished_game_is_scored_as_gnugo_scores_it_by_chinese_rules(tmp_path:
 
 @needs_gnugo
 def test_match_forfeits_an_engine_that_dies(tmp_path: Path) -> None:
-    records = play_match(GNUGO, EXIT_AFTER_ONE_LINE, 2, tmp_path, size=9, timeout=PATIENCE)
+    records = play_match(GNUGO_CMD, EXIT_AFTER_ONE_LINE, 2, tmp_path, size=9, timeout=PATIENCE)
     assert [record.result for record in records] == ["B+F", "W+F"]
     assert [record.winner for record in records] == ["b", "w"]
     assert all("forfeit" in record.reason for record in records)

@@ -33,19 +33,7 @@ from joseki.engine.policy import BookPlayer
 from joseki.games.evaluate import evaluate
 from joseki.games.learn import learn
 
-from .conftest import GAMES, need
-
-GNUGO = Path("/usr/games/gnugo")
-GNUGO_CMD = f"{GNUGO} --mode gtp --level 1"
-needs_gnugo = pytest.mark.skipif(not GNUGO.exists(), reason="GNU Go not installed (apt-get install gnugo)")
-
-
-@pytest.fixture()
-def book(new_db: Callable[..., str]) -> str:
-    db = new_db("book")
-    with Store(db) as store:
-        import_files(store, [starter_book()], "starter")
-    return db
+from .conftest import GAMES, GNUGO_CMD, need, needs_gnugo
 
 
 def book_line(db: str, length: int) -> list[str]:

@@ -18,9 +18,9 @@ from sqlalchemy import Connection, event, text
 
 from joseki.book.importer import import_files
 from joseki.book.lookup import Lookup
-from joseki.book.profiles import GLOBAL
+from joseki.book.profiles import GLOBAL, records_for
 from joseki.book.resources import starter_book
-from joseki.book.stats import add_records, profile_id, records_for
+from joseki.book.stats import add_records, profile_id
 from joseki.book.store import Store, StoreError, alembic_config, current_revision, head_revision, node_id, resolve_url
 from joseki.core.position import keys_along, steps_key
 from joseki.core.priority import Record
@@ -173,7 +173,7 @@ def test_hot_queries_use_the_indexes(kogo_pg: Store) -> None:
             assert lookup.has("DDCF") and lookup.by_position(steps_key("DDCFCH")) is not None
             children = lookup.children("DDCF", "club")
             assert children and all(c.record.games for c in children)
-            assert records_for(conn, store, [node_id("DD"), node_id("DDCF")], "club")
+            assert records_for(conn, [node_id("DD"), node_id("DDCF")], "club")
         reads = len(statements)
         with store.write() as conn:
             add_records(conn, store, 1, {node_id("DD"): Record(1, 1, 0, 0), node_id("DDCF"): Record(1, 0, 1, 0)})

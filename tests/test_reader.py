@@ -18,6 +18,7 @@ import pytest
 
 from joseki.book.query import Options, next_in_game, next_moves
 from joseki.book.reader import BookFile, expand, open_book_file, rows
+from joseki.book.show import show
 from joseki.book.store import Store
 from joseki.cli.common import ensure_starter
 from joseki.games.learn import learn
@@ -110,9 +111,39 @@ def test_next_reads_the_same_through_sqlite3_as_through_the_store(learnt_book: P
     assert hashlib.sha256(learnt_book.read_bytes()).hexdigest() == before
 
 
+def test_show_reads_the_same_through_sqlite3_as_through_the_store(learnt_book: Path) -> None:
+    store, book = Store(str(learnt_book)), open_book_file(str(learnt_book))
+    assert book is not None
+    commented = 0
+    try:
+        for moves in (["Q16"], ["Q16", "R14"], ["R16", "Q17"], ["D4", "C6", "pass"], ["Q16", "R14", "R11"]):
+            for profile in (None, "pros"):
+                one, other = show(store, moves, profile=profile).as_json(), show(book, moves, profile=profile).as_json()
+                assert one == other, f"show {moves}"
+                commented += sum(bool(m.get("comments")) for m in one["moves"])
+    finally:
+        store.close()
+        book.close()
+    assert commented, "some shown moves carry comments (reframed through a source record)"
+
+
 def book_name(db: Path) -> str:
     with sqlite3.connect(db) as conn:
         return str(conn.execute("SELECT name FROM collection ORDER BY id").fetchone()[0])
+
+
+def older_book(path: Path) -> Path:
+    """A SQLite store holding the starter book, migrated one revision back from the newest."""
+    from alembic import command
+
+    from joseki.book.store import alembic_config
+
+    store = Store(str(path))
+    ensure_starter(store)
+    with store.write() as conn:
+        command.downgrade(alembic_config(conn), "-1")
+    store.close()
+    return path
 
 
 def test_only_a_current_sqlite_book_is_opened_without_the_store(tmp_path: Path) -> None:
@@ -122,31 +153,15 @@ def test_only_a_current_sqlite_book_is_opened_without_the_store(tmp_path: Path) 
     empty = tmp_path / "empty.sqlite"
     Store(str(empty)).close()
     assert open_book_file(str(empty)) is None, "a store without a collection is the store's to fill"
-    older = tmp_path / "older.sqlite"
-    store = Store(str(older))
-    ensure_starter(store)
-    from alembic import command
-
-    from joseki.book.store import alembic_config
-
-    with store.write() as conn:
-        command.downgrade(alembic_config(conn), "-1")
-    store.close()
+    older = older_book(tmp_path / "older.sqlite")
     assert open_book_file(str(older)) is None, "an older schema is the store's to upgrade"
     assert open_book_file(f"sqlite:///{older}") is None, "a URL goes to the store"
 
 
 def test_next_upgrades_an_older_store_then_reads_it_without_sqlalchemy(tmp_path: Path) -> None:
-    older = tmp_path / "older.sqlite"
-    store = Store(str(older))
-    ensure_starter(store)
-    from alembic import command
+    from joseki.book.store import head_revision
 
-    from joseki.book.store import alembic_config, head_revision
-
-    with store.write() as conn:
-        command.downgrade(alembic_config(conn), "-1")
-    store.close()
+    older = older_book(tmp_path / "older.sqlite")
     first = joseki("--db", str(older), "next", "Q16", "--json")
     assert first.returncode == 0, first.stderr
     with sqlite3.connect(older) as conn:

@@ -23,7 +23,7 @@ from joseki.games.evaluate import evaluate
 from joseki.games.learn import learn
 from joseki.games.mine import mine
 
-from .conftest import GAMES, need
+from .conftest import GAMES, GNUGO_PATH, need
 from .games import write_game
 from .test_cli import joseki
 from .test_learn import record, stats_table
@@ -91,7 +91,7 @@ def test_unknown_profile_is_an_error_for_readers_and_created_by_writers(new_db: 
     game = write_game(tmp_path / "g.sgf", ["Q16", "R14", "D4"])
     joseki("import", str(starter_book()), "--collection", "starter", db=db)
     for args in (["next", "Q16"], ["next", "--sgf", str(game)], ["show", "Q16"], ["evaluate", str(game)],
-                 ["gtp", "--engine", "/usr/games/gnugo --mode gtp"]):
+                 ["gtp", "--engine", f"{GNUGO_PATH} --mode gtp"]):
         failed = joseki(*args, "--profile", "nosuch", db=db)
         assert failed.returncode == 1, (args, failed.stdout)
         assert "no profile named 'nosuch'" in failed.stderr and "Traceback" not in failed.stderr, args

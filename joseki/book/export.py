@@ -26,7 +26,7 @@ from pathlib import Path
 from sqlalchemy import Connection, select
 
 from joseki import __version__
-from joseki.book.stats import records_for
+from joseki.book.profiles import records_for
 from joseki.book.store import Store, batched, node_id
 from joseki.core.conditions import Condition, from_json, setup_points, sgf_points
 from joseki.core.geometry import Corner, Transform
@@ -144,7 +144,7 @@ def _nodes(conn: Connection, store: Store, collection_id: int, prefixes: list[st
                                   json.loads(properties) if properties else {})
     ids = {node_id(p): p for p in prefixes}
     for chunk in batched(list(ids)):
-        for nid, record in records_for(conn, store, list(chunk), None).items():
+        for nid, record in records_for(conn, list(chunk), None).items():
             found.setdefault(ids[nid], _Node()).record = record
     return found
 

@@ -2,7 +2,7 @@
 
 For each move: where it is on the board, whether the book holds it, its category, the
 collections' comments and the conditions it depends on, its statistics (games credited to
-the player who chose it, :func:`joseki.book.stats.records_for`) and source priors. For the line:
+the player who chose it, :func:`joseki.book.profiles.records_for`) and source priors. For the line:
 a diagram of its end, whether it is a complete record, and the influence model's verdict on
 its end (:mod:`joseki.book.favour`); a line that goes on in the book also gets its main line's.
 """
@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-
-from sqlalchemy import Connection, select
+from typing import TYPE_CHECKING
 
 from joseki.book.favour import Favour, main_line, verdict
+from joseki.book.keys import node_id
 from joseki.book.lookup import Lookup
+from joseki.book.profiles import records_for
 from joseki.book.query import check_legal, parse_moves
-from joseki.book.stats import records_for
-from joseki.book.store import Store, node_id
+from joseki.book.reader import ReadConnection, rows
 from joseki.core.category import category_label, combined, merge_sources
 from joseki.core.conditions import display, from_json
 from joseki.core.corners import corner_tables
@@ -30,6 +30,25 @@ from joseki.core.priority import Record
 from joseki.core.steps import Color, canonical, iter_points, other, parse_steps
 from joseki.core.wording import SourceFrame, line_text, reframe
 from joseki.sgf.booknotes import source_frame
+
+if TYPE_CHECKING:
+    from joseki.book.reader import BookFile
+    from joseki.book.store import Store
+
+NOTES = """
+SELECT nb.node_id, c.name, nb.paths, nb.category, nb.comment, nb.conditions, nb.prior_games, nb.prior_wins,
+       nb.properties, nb.collection_id
+FROM node_book AS nb JOIN collection AS c ON c.id = nb.collection_id
+WHERE nb.node_id IN (:nodes) {books} ORDER BY c.name"""
+"""What each collection says of some nodes."""
+RECORD_THROUGH = """
+SELECT corner, swapped, first_color FROM variation
+WHERE collection_id = :collection AND steps LIKE :pattern ESCAPE '/' LIMIT 1"""
+"""The frame of one of a collection's records through a prefix."""
+RECORDS_OF_LINE = """
+SELECT c.name FROM collection AS c JOIN variation AS nb ON nb.collection_id = c.id
+WHERE nb.steps = :line {books} ORDER BY c.name"""
+"""The collections that hold a line as a complete record (``nb``: the lookup's restriction applies to it)."""
 
 
 @dataclass(slots=True)
@@ -109,7 +128,7 @@ class Shown:
                 "diagram": self.diagram()}
 
 
-def show(store: Store, moves: list[str] | None = None, steps: str | None = None, first: Color = "b",
+def show(store: Store | BookFile, moves: list[str] | None = None, steps: str | None = None, first: Color = "b",
          corner: Corner = Corner.TOP_RIGHT, collections: list[str] | None = None,
          profile: str | None = None, swap: bool = False) -> Shown:
     """One line of the book, given as ``steps`` (in ``corner``, reflected when ``swap``) or as one corner's
@@ -119,10 +138,10 @@ def show(store: Store, moves: list[str] | None = None, steps: str | None = None,
     transform = Transform(corner, swap)
     with store.read() as conn:
         lookup = Lookup(store, conn, collections)
-        infos = _moves(conn, store, lookup, line, first, transform, profile)
+        infos = _moves(conn, lookup, line, first, transform, profile)
         in_book = bool(infos) and infos[-1].in_book
         children = lookup.children(line) if in_book or not line else []
-        shown = Shown(line, corner, first, transform, infos, _records(conn, store, lookup, line), len(children),
+        shown = Shown(line, corner, first, transform, infos, _records(conn, lookup, line), len(children),
                       verdict(conn, line, lookup.collection_ids))
         if children:
             shown.main_line = main_line(lookup, line)
@@ -153,7 +172,7 @@ def _line(moves: list[str] | None, steps: str | None, first: Color,
     return builder.steps_to_move(), bool(builder.swap), builder.first_color, active[0].corner
 
 
-def _moves(conn: Connection, store: Store, lookup: Lookup, line: str, first: Color, transform: Transform,
+def _moves(conn: ReadConnection, lookup: Lookup, line: str, first: Color, transform: Transform,
            profile: str | None) -> list[MoveInfo]:
     """Each move of ``line`` with the book's notes and statistics."""
     prefixes = [line[: 2 * i] for i in range(1, len(line) // 2 + 1)]
@@ -164,20 +183,16 @@ def _moves(conn: Connection, store: Store, lookup: Lookup, line: str, first: Col
         move = "tenuki" if zpoint is None else format_gtp_vertex(transform.to_board(zpoint, 19))
         infos[prefix] = MoveInfo(number, prefix[-2:], move, color)
         color = other(color)
-    nb, c = store.tables["node_book"], store.tables["collection"]
-    query = (select(nb.c.node_id, c.c.name, nb.c.paths, nb.c.category, nb.c.comment, nb.c.conditions,
-                    nb.c.prior_games, nb.c.prior_wins, nb.c.properties, nb.c.collection_id)
-             .join(c, c.c.id == nb.c.collection_id).where(nb.c.node_id.in_(list(ids))).order_by(c.c.name))
-    if lookup.collection_ids is not None:
-        query = query.where(nb.c.collection_id.in_(lookup.collection_ids))
-    for nid, name, paths, category, comment, conditions, prior_games, prior_wins, props, cid in conn.execute(query):
+    books, params = lookup.books()
+    for nid, name, paths, category, comment, conditions, prior_games, prior_wins, props, cid in rows(
+            conn, NOTES.format(books=books), {**params, "nodes": list(ids)}):
         info = infos[ids[nid]]
         info.in_book = True
         info.paths += paths
         merge_sources(info.sources, {name: category})
         info.category = combined(info.sources)
         if comment:
-            source = _source_frame(conn, store, cid, ids[nid], json.loads(props) if props else {})
+            source = _source_frame(conn, cid, ids[nid], json.loads(props) if props else {})
             if source is None:
                 info.comments.append((name, comment))
             else:
@@ -192,7 +207,7 @@ def _moves(conn: Connection, store: Store, lookup: Lookup, line: str, first: Col
                 info.setup.extend(shown_condition.stones)
         info.prior_games += prior_games or 0
         info.prior_wins += prior_wins or 0
-    for nid, record in records_for(conn, store, list(ids), profile).items():
+    for nid, record in records_for(conn, list(ids), profile).items():
         infos[ids[nid]].record = record
     out = list(infos.values())
     for i, info in enumerate(out):
@@ -203,24 +218,19 @@ def _moves(conn: Connection, store: Store, lookup: Lookup, line: str, first: Col
     return out
 
 
-def _source_frame(conn: Connection, store: Store, collection_id: int, prefix: str,
+def _source_frame(conn: ReadConnection, collection_id: int, prefix: str,
                   props: dict[str, list[str]]) -> SourceFrame | None:
     """The frame a collection's comment on ``prefix`` was written in: that of one of its records through it."""
-    var = store.tables["variation"]
-    row = conn.execute(select(var.c.corner, var.c.swapped, var.c.first_color)
-                       .where(var.c.collection_id == collection_id, var.c.steps.startswith(prefix, autoescape=True))
-                       .limit(1)).first()
-    if row is None:
+    pattern = prefix.replace("/", "//").replace("%", "/%").replace("_", "/_") + "%"
+    found = rows(conn, RECORD_THROUGH, {"collection": collection_id, "pattern": pattern})
+    if not found:
         return None
-    corner, swapped, first = row
+    corner, swapped, first = found[0]
     return source_frame({k: tuple(v) for k, v in props.items()}, Transform(Corner(corner), bool(swapped)), first)
 
 
-def _records(conn: Connection, store: Store, lookup: Lookup, line: str) -> list[str]:
+def _records(conn: ReadConnection, lookup: Lookup, line: str) -> list[str]:
     """The collections (of the lookup's) that hold ``line`` as a complete record."""
-    var, c = store.tables["variation"], store.tables["collection"]
-    query = select(c.c.name).join(var, var.c.collection_id == c.c.id).where(var.c.steps == line).order_by(c.c.name)
-    if lookup.collection_ids is not None:
-        query = query.where(var.c.collection_id.in_(lookup.collection_ids))
-    return [str(name) for name in conn.execute(query).scalars()]
+    books, params = lookup.books()
+    return [str(name) for (name,) in rows(conn, RECORDS_OF_LINE.format(books=books), {**params, "line": line})]
 

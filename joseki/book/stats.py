@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 
 from sqlalchemy import Connection, bindparam, delete, select, update
 
-from joseki.book.profiles import GLOBAL, profile_id_named, require_profile
+from joseki.book.profiles import GLOBAL, profile_id_named
 from joseki.book.store import FAST_DIALECTS, Store, batched, insert_rows
 from joseki.core.priority import Record
 
@@ -105,20 +105,3 @@ def drop_empty(conn: Connection, store: Store, pid: int, node_ids: Iterable[int]
     for chunk in batched(sorted(set(node_ids))):
         conn.execute(delete(ns).where(ns.c.profile_id == pid, ns.c.node_id.in_(chunk), ns.c.games == 0,
                                       ns.c.wins == 0, ns.c.losses == 0, ns.c.draws == 0))
-
-
-def records_for(conn: Connection, store: Store, node_ids: Sequence[int], profile: str | None) -> dict[int, Record]:
-    """Each node's counts under ``profile``, falling back to the global counts where the profile has none."""
-    require_profile(conn, profile)
-    ns, p = store.tables["node_stats"], store.tables["profile"]
-    names = [GLOBAL] if not profile or profile == GLOBAL else [profile, GLOBAL]
-    query = (select(ns.c.node_id, p.c.name, ns.c.games, ns.c.wins, ns.c.losses, ns.c.draws)
-             .join(p, p.c.id == ns.c.profile_id)
-             .where(ns.c.node_id.in_(list(node_ids)), p.c.name.in_(names)))
-    found: dict[str, dict[int, Record]] = {name: {} for name in names}
-    for nid, name, g, w, lo, d in conn.execute(query):
-        found[name][nid] = Record(g, w, lo, d)
-    merged = dict(found[GLOBAL])
-    if len(names) == 2:
-        merged.update(found[names[0]])
-    return merged

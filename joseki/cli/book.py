@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from joseki.cli.common import CTX, ensure_starter, err, open_store, out, print_beside, safe, user_errors
+from joseki.cli.common import CTX, err, open_book, open_store, out, print_beside, safe, user_errors
 
 if TYPE_CHECKING:
     from joseki.book.favour import Favour
@@ -54,8 +54,7 @@ def show_command(
     from joseki.core.geometry import Corner
 
     steps = line[0] if len(line) == 1 and _STEPS.fullmatch(line[0]) else None
-    with open_store() as store:
-        ensure_starter(store)
+    with open_book() as store:
         shown = show(store, None if steps else line, steps, _colour(first), Corner.parse(corner), collection, profile)
     if as_json:
         out.print_json(data=shown.as_json())

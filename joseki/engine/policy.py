@@ -1,6 +1,7 @@
 """The opening book as a player: when to answer from the book, and which book move to choose.
 
-A corner calls for a book move when the opponent has just played in it, the corner is still
+A corner calls for a book move when the opponent has just played in it (or has just played
+a tenuki of it: passed, or played where no corner is, right after a move there), the corner is still
 in the book (by sequence, as a tenuki variation, or by transposition) and the book has a
 move there for the side to move. The choice is among the book's :data:`CHOICES` most
 popular moves there (mistakes and tricks left out: big collections hold many rare lines),
@@ -25,7 +26,7 @@ from joseki.book.query import Options, answer_table, whole_board
 from joseki.book.store import Store
 from joseki.core.category import NEVER_FIRST
 from joseki.core.corners import corner_tables, owner
-from joseki.core.geometry import Point
+from joseki.core.geometry import Corner, Point
 from joseki.core.priority import thompson
 
 BOOK_STATES = frozenset({"in-book", "tenuki-variation", "in-book-by-transposition"})
@@ -47,11 +48,10 @@ class BookPlayer:
 
     def choose(self, moves: list[tuple[str, Point | None]], color: str, size: int) -> Point | None:
         """The book's move for ``color`` after ``moves``, or None to let the engine play."""
-        if size != 19 or not moves or moves[-1][1] is None:
+        if size != 19 or not moves:
             return None
         tables = corner_tables(moves)
-        before = corner_tables(moves[:-1])
-        corner = owner(moves[-1][1], before)
+        corner = corner_to_answer(moves)
         if corner is None:
             return None
         with self.store.read() as conn:
@@ -68,3 +68,18 @@ class BookPlayer:
         best = max(offered, key=lambda c: thompson(c.record, c.category, self.rng, c.prior_games, c.prior_wins,
                                                    c.local))
         return best.point
+
+
+def corner_to_answer(moves: list[tuple[str, Point | None]]) -> Corner | None:
+    """The corner a book reply after ``moves`` belongs in: the one the last move joined; after a pass or a move
+    that joins no corner, a tenuki, the corner played in last before it (whose book may say how to punish it)."""
+    last = moves[-1][1]
+    if last is not None:
+        joined = owner(last, corner_tables(moves[:-1]))
+        if joined is not None:
+            return joined
+    for i in range(len(moves) - 2, -1, -1):
+        point = moves[i][1]
+        if point is not None:
+            return owner(point, corner_tables(moves[:i]))
+    return None
