@@ -29,6 +29,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from joseki.book.lookup import Lookup
 from joseki.book.query import Candidate, CornerAnswer, Options, answer_table, move_numbers
+from joseki.book.reader import BookFile
 from joseki.book.store import Store
 from joseki.core.corners import CornerTable
 from joseki.core.steps import Color
@@ -129,7 +130,7 @@ class Cache:
                 self.bytes -= len(old)
                 self.evictions += 1
 
-    def line(self, store: Store, a: CornerAnswer, collections: list[str] | None,
+    def line(self, store: Store | BookFile, a: CornerAnswer, collections: list[str] | None,
              profile: str | None) -> dict[str, Any]:
         """:func:`joseki.web.views.line_json`, remembered (a :data:`~joseki.web.views.LineFn`)."""
         if not self.enabled or self.max_lines <= 0:

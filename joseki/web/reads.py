@@ -2,10 +2,11 @@
 
 :func:`joseki.book.query.next_moves` and the rest of a corner's answer accept a
 :class:`joseki.book.reader.BookFile` (a read-only sqlite3 connection, no SQLAlchemy in between:
-about 40 % less work for a position's corners on Kogo); a BookFile is one connection, so each
-thread that computes views gets its own. Any other store (PostgreSQL, a file the reader
-declines) is read through the store itself, as are the views the reader does not serve yet
-(the line, the games behind a position, the catalogue).
+about 40 % less work for a position's corners on Kogo), and so does the line
+(:func:`joseki.book.show.show`); a BookFile is one connection, so each thread that computes
+views gets its own. Any other store (PostgreSQL, a file the reader declines) is read through
+the store itself, as are the views the reader does not serve yet (the games behind a
+position, the catalogue).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from joseki.book.store import Store
 
 
 class Reads:
-    """The book to read a view's corners from, for the calling thread."""
+    """The book to read a view's corners and line from, for the calling thread."""
 
     def __init__(self, store: Store) -> None:
         self.store = store

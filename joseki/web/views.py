@@ -146,7 +146,7 @@ def focus_corner(played: Played) -> Corner | None:
     return None if best is None else best[1]
 
 
-LineFn = Callable[[Store, CornerAnswer, "list[str] | None", "str | None"], dict[str, Any]]
+LineFn = Callable[["Store | BookFile", CornerAnswer, "list[str] | None", "str | None"], dict[str, Any]]
 """How a view gets the focus corner's line: :func:`line_json`, or a memory of it (:class:`joseki.web.cache.Cache`)."""
 
 
@@ -155,7 +155,8 @@ def line_key(a: CornerAnswer) -> tuple[str, Color, Corner, bool]:
     return a.steps, corner_first(a), a.corner, a.transform.swap
 
 
-def line_json(store: Store, a: CornerAnswer, collections: list[str] | None, profile: str | None) -> dict[str, Any]:
+def line_json(store: Store | BookFile, a: CornerAnswer, collections: list[str] | None,
+              profile: str | None) -> dict[str, Any]:
     """``joseki show`` of a corner's line (in its own frame), with the points its comments name; {} when empty."""
     steps, first, corner, swap = line_key(a)
     if not steps:
@@ -174,8 +175,8 @@ def explore(store: Store, moves: list[str], first: Color = "b", corner: Corner =
     (``joseki show --json``) and the board; favourability for the focus corner only unless ``favour_all``.
 
     ``line`` and ``answer`` give the focus line and each corner's book answer (a server passes its memory of
-    them, :class:`joseki.web.cache.Cache`); the corners are read from ``reads`` (:mod:`joseki.web.reads`) if
-    given, else from ``store``."""
+    them, :class:`joseki.web.cache.Cache`); the book is read from ``reads`` (:mod:`joseki.web.reads`) if given,
+    else from ``store``."""
     played, _ = parse_moves(moves, first)
     options = _options(profile, rank, top, favour_all or not played, focus_corner(played))
     answers = next_moves(reads or store, moves, None, first, corner, options, collections, context=True,
@@ -184,7 +185,7 @@ def explore(store: Store, moves: list[str], first: Color = "b", corner: Corner =
     to_move = other(played[-1][0]) if played else first
     return {"corners": [corner_json(a) for a in answers], "focus": shown.corner.value,
             "to_move": "black" if to_move == "b" else "white",
-            "line": line(store, shown, collections, profile), "board": board_stones(played)}
+            "line": line(reads or store, shown, collections, profile), "board": board_stones(played)}
 
 
 def review(store: Store, played: Played, collections: list[str] | None = None, profile: str | None = None,
@@ -199,7 +200,7 @@ def review(store: Store, played: Played, collections: list[str] | None = None, p
                            context=True, answer=answer)
     shown = next((a for a in answers if a.corner == focus), None)
     return {"corners": [corner_json(a) for a in answers], "focus": None if focus is None else focus.value,
-            "line": {} if shown is None else line(store, shown, collections, profile),
+            "line": {} if shown is None else line(reads or store, shown, collections, profile),
             "board": board_stones(played), "move": len(played)}
 
 
