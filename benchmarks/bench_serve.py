@@ -13,8 +13,15 @@ length (1 to 12 moves), asked as a position (``/api/explore``), as the games beh
 (``--seconds``). The server's CPU time per request is reported beside the latencies, and the
 load average, since on a shared machine the tail is the scheduler's.
 
+The server keeps the answers it gave (:mod:`joseki.web.cache`); each response says whether it
+was one of them (``X-Cache``), so the latencies are reported for the whole run and split into
+``cold`` (computed: the first request of its key, in that worker) and ``warm`` (sent again).
+Before the run, the server is warmed by requests drawn with another seed (imports, the
+database's pages), which shares the answers only a real second user would share.
+``--cache-mb 0`` runs without the cache.
+
 Usage: python benchmarks/bench_serve.py [--games 2000] [--requests 4000] [--clients 20] [--workers 1]
-       [--seconds 300] [--db URL]
+       [--seconds 300] [--db URL] [--cache-mb 64]
 """
 
 from __future__ import annotations
@@ -100,8 +107,9 @@ def requests_of(games: list[Path], count: int, rng: random.Random) -> list[tuple
     return out
 
 
-def start_server(db: str, port: int, workers: int) -> subprocess.Popen[bytes]:
-    command = [*joseki_command(), "--db", db, "serve", "--port", str(port), "--workers", str(workers)]
+def start_server(db: str, port: int, workers: int, cache_mb: int) -> subprocess.Popen[bytes]:
+    command = [*joseki_command(), "--db", db, "serve", "--port", str(port), "--workers", str(workers),
+               "--cache-mb", str(cache_mb)]
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -117,10 +125,11 @@ def start_server(db: str, port: int, workers: int) -> subprocess.Popen[bytes]:
 
 
 def run(port: int, work: list[tuple[str, str, dict[str, str]]], clients: int,
-        seconds: float) -> tuple[dict[str, list[float]], int, float]:
-    """Drive the server with ``clients`` threads sharing ``work``; latencies (ms) per endpoint, errors, wall s."""
-    latencies: dict[str, list[float]] = defaultdict(list)
-    errors = [0]
+        seconds: float) -> tuple[dict[tuple[str, str], list[float]], list[str], float]:
+    """Drive the server with ``clients`` threads sharing ``work``; latencies (ms) per endpoint and cold or warm,
+    the errors (the first words of each answer that was not 200), wall s."""
+    latencies: dict[tuple[str, str], list[float]] = defaultdict(list)
+    errors: list[str] = []
     lock, index = threading.Lock(), [0]
     stop_at = time.monotonic() + seconds
 
@@ -136,8 +145,9 @@ def run(port: int, work: list[tuple[str, str, dict[str, str]]], clients: int,
                 answer = http.get(path, params=params)
                 elapsed = 1000 * (time.perf_counter() - started)
                 with lock:
-                    latencies[kind].append(elapsed)
-                    errors[0] += answer.status_code >= 500
+                    latencies[kind, "warm" if answer.headers.get("x-cache") == "hit" else "cold"].append(elapsed)
+                    if answer.status_code != 200:
+                        errors.append(f"{answer.status_code} {path}: {answer.text[:200]}")
 
     threads = [threading.Thread(target=client) for _ in range(clients)]
     started = time.perf_counter()
@@ -145,10 +155,10 @@ def run(port: int, work: list[tuple[str, str, dict[str, str]]], clients: int,
         t.start()
     for t in threads:
         t.join()
-    return latencies, errors[0], time.perf_counter() - started
+    return latencies, errors, time.perf_counter() - started
 
 
-def percentile(values: list[float], q: float) -> float:
+def percentile(values: list[float], q: int) -> float:
     return round(statistics.quantiles(values, n=100, method="inclusive")[q - 1], 1) if len(values) > 1 else 0.0
 
 
@@ -160,6 +170,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--seconds", type=float, default=300)
     parser.add_argument("--db", default=None)
+    parser.add_argument("--cache-mb", type=int, default=64)
     args = parser.parse_args()
     games = sorted(need(GAMES).rglob("*.sgf"))[: args.games]
     CACHE.mkdir(parents=True, exist_ok=True)
@@ -167,31 +178,43 @@ def main() -> None:
     build(db, games)
     work = requests_of(games, args.requests, random.Random(1))
     port = free_port()
-    server = start_server(db, port, args.workers)
+    server = start_server(db, port, args.workers, args.cache_mb)
+    load_before = os.getloadavg()[0]
     try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:  # warm the caches once
-            for _, path, params in work[:50]:
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:  # warm the server once
+            for _, path, params in requests_of(games, 50 * args.workers, random.Random(2)):
                 http.get(path, params=params)
         cpu_before = cpu_seconds(server.pid)
         latencies, errors, wall = run(port, work, args.clients, args.seconds)
         server_cpu = cpu_seconds(server.pid) - cpu_before
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
+            cache = http.get("/api/stats").json()["cache"]
     finally:
         server.terminate()
         server.wait(30)
+    if errors:
+        raise SystemExit(f"{len(errors)} requests failed, the first: {errors[0]}")
     done = sum(len(v) for v in latencies.values())
     figures: dict[str, object] = {"backend": "postgresql" if "://" in db and db.startswith("postgres") else "sqlite",
                                   "workers": args.workers, "clients": args.clients, "games": len(games),
-                                  "requests": done, "errors": errors, "wall_s": round(wall, 1),
+                                  "cache_mb": args.cache_mb, "requests": done, "wall_s": round(wall, 1),
                                   "requests_per_s": round(done / wall, 1),
                                   "server_cpu_ms_per_request": round(1000 * server_cpu / max(done, 1), 1),
-                                  "load_average": os.getloadavg()[0]}
-    for kind in sorted(latencies):
-        values = latencies[kind]
-        figures[f"{kind}_n"] = len(values)
-        figures[f"{kind}_p50_ms"] = percentile(values, 50)
-        figures[f"{kind}_p99_ms"] = percentile(values, 99)
-        print(f"{kind:>9}: {len(values):5} requests, p50 {figures[f'{kind}_p50_ms']} ms, "
-              f"p99 {figures[f'{kind}_p99_ms']} ms")
+                                  "load_average_before": round(load_before, 2),
+                                  "load_average_after": round(os.getloadavg()[0], 2),
+                                  "cache_one_worker": {k: cache[k] for k in ("entries", "bytes", "hits", "misses",
+                                                                            "evictions")}
+                                  | {f"{part}_{count}": cache[part][count] for part in ("lines", "corners")
+                                     for count in ("hits", "misses")}}
+    for kind in sorted({kind for kind, _ in latencies}):
+        for part in ("all", "cold", "warm"):
+            values = [v for (k, p), vs in latencies.items() if k == kind and part in ("all", p) for v in vs]
+            name = kind if part == "all" else f"{kind}_{part}"
+            figures[f"{name}_n"] = len(values)
+            figures[f"{name}_p50_ms"] = percentile(values, 50)
+            figures[f"{name}_p99_ms"] = percentile(values, 99)
+            print(f"{name:>14}: {len(values):5} requests, p50 {figures[f'{name}_p50_ms']} ms, "
+                  f"p99 {figures[f'{name}_p99_ms']} ms")
     report(figures)
 
 

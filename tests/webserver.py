@@ -16,6 +16,7 @@ from joseki.book.resources import starter_book
 from joseki.book.store import Store
 from joseki.games.learn import learn
 from joseki.web.app import create_app
+from joseki.web.cache import DEFAULT_MB
 
 from .games import write_game
 
@@ -51,11 +52,11 @@ def free_port() -> int:
 
 
 @contextmanager
-def running(store: Store, writable: bool = False) -> Iterator[str]:
+def running(store: Store, writable: bool = False, cache_mb: int = DEFAULT_MB) -> Iterator[str]:
     """The base URL of a real server over ``store`` until the block ends (waits for start-up, 60 s at most)."""
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(store, writable), host="127.0.0.1", port=port,
-                                           log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(create_app(store, writable, cache_mb=cache_mb), host="127.0.0.1",
+                                           port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 60

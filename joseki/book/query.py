@@ -244,6 +244,8 @@ class Options:
     sgf: bool = False
     favour: bool = False
     """Judge each shown candidate by its main line's favourability (:mod:`joseki.book.favour`)."""
+    favour_corner: Corner | None = None
+    """Judge the candidates of this corner only (the one a board shows the table of), when not ``favour``."""
     board: tuple[tuple[Point, Color], ...] | None = None
     """The whole board's stones when known (moves, a game): the candidates' ladder conditions are read on it."""
 
@@ -283,7 +285,7 @@ def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first:
             cands.append(cand)
         cands.sort(key=order)
         shown = cands[: options.top] if options.top else cands
-        if options.favour:
+        if options.favour or options.favour_corner == corner:
             lines = [base + (reflect(c.token) if reflected else c.token) for c in shown]
             favours = favours_of(lookup, lines)
             for cand, line in zip(shown, lines, strict=True):
@@ -359,6 +361,10 @@ def answer_table(lookup: Lookup, table: CornerTable, first: Color, options: Opti
                          b.first_color, options, move_numbers(table))
 
 
+AnswerTable = Callable[[Lookup, CornerTable, Color, Options], CornerAnswer]
+"""What :func:`next_moves` and :func:`next_in_game` answer each corner with: :func:`answer_table` or a stand-in."""
+
+
 def parse_moves(moves: list[str], first: Color = "b") -> tuple[list[tuple[Color, Point | None]], bool]:
     """Colours and board points of typed moves (GTP or SGF, ``pass``), and whether they were SGF."""
     color, out, sgf_count, points = first, [], 0, 0
@@ -387,9 +393,12 @@ def check_legal(played: list[tuple[Color, Point | None]], tokens: list[str]) -> 
 
 def next_moves(store: Store | BookFile, moves: list[str] | None = None, steps: str | None = None, first: Color = "b",
                corner: Corner = Corner.TOP_RIGHT, options: Options = Options(),
-               collections: list[str] | None = None, context: bool = False) -> list[CornerAnswer]:
+               collections: list[str] | None = None, context: bool = False,
+               answer: AnswerTable | None = None) -> list[CornerAnswer]:
     """The book's answer for every corner of ``moves`` (or for ``steps`` in ``corner``); with ``context``,
-    moves from the empty board are a whole board and ranked by it (:mod:`joseki.book.context_next`)."""
+    moves from the empty board are a whole board and ranked by it (:mod:`joseki.book.context_next`);
+    ``answer`` stands in for :func:`answer_table` (a memory of its answers)."""
+    answer = answer or answer_table
     with store.read() as conn:
         require_profile(conn, options.profile)
         lookup = Lookup(store, conn, collections)
@@ -404,8 +413,8 @@ def next_moves(store: Store | BookFile, moves: list[str] | None = None, steps: s
             next_color = other(played[-1][0]) if played else first
             return [answer_corner(lookup, corner, "", False, next_color, options)]
         if not context:
-            return [answer_table(lookup, table, first, options) for table in active]
-        answers = [answer_table(lookup, table, first, replace(options, top=None)) for table in active]
+            return [answer(lookup, table, first, options) for table in active]
+        answers = [answer(lookup, table, first, replace(options, top=None)) for table in active]
         from joseki.book.context_next import apply_context  # it builds on this module
 
         apply_context(conn, answers, played, options.profile, options.top)
@@ -414,16 +423,18 @@ def next_moves(store: Store | BookFile, moves: list[str] | None = None, steps: s
 
 def next_in_game(store: Store | BookFile, played: list[tuple[Color, Point | None]], options: Options = Options(),
                  collections: list[str] | None = None, setup: dict[Point, Color] | None = None,
-                 context: bool = False) -> list[CornerAnswer]:
+                 context: bool = False, answer: AnswerTable | None = None) -> list[CornerAnswer]:
     """Every corner's state and candidates after the moves of a game (all four corners), ``setup`` stones first;
-    with ``context``, ranked by each corner's whole-board context (:mod:`joseki.book.context_next`)."""
+    with ``context``, ranked by each corner's whole-board context (:mod:`joseki.book.context_next`);
+    ``answer`` stands in for :func:`answer_table`."""
+    answer = answer or answer_table
     next_color = other(played[-1][0]) if played else "b"
     options = replace(options, board=whole_board(played, setup))
     with store.read() as conn:
         require_profile(conn, options.profile)
         lookup = Lookup(store, conn, collections)
         asked = replace(options, top=None) if context else options
-        answers = [answer_table(lookup, table, next_color, asked) for table in corner_tables(played).values()]
+        answers = [answer(lookup, table, next_color, asked) for table in corner_tables(played).values()]
         if context:
             from joseki.book.context_next import apply_context  # it builds on this module
 

@@ -21,9 +21,12 @@ def serve_command(
     writable: Annotated[bool, typer.Option("--writable", help="Allow writes: upgrade the schema, load the starter "
                                            "book into an empty store.")] = False,
     workers: Annotated[int, typer.Option(help="Server processes (for a PostgreSQL store).", min=1)] = 1,
+    cache_mb: Annotated[int, typer.Option(help="Memory for answers already given, per process, in MiB (0: none; "
+                                          "the parts of answers kept take about as much again); dropped whenever "
+                                          "the store changes.", min=0)] = 64,
 ) -> None:
     """A joseki explorer in the browser: explore the book, see its games, review a game, practise."""
     from joseki.web.app import serve
 
-    serve(CTX.db, host, port, writable, workers,
+    serve(CTX.db, host, port, writable, workers, cache_mb=cache_mb,
           announce=lambda url: err.print(f"joseki explorer on {url} (Ctrl-C to stop)", style="dim", highlight=False))

@@ -17,24 +17,34 @@ the request; every SGF text reaches the page as JSON data and is written there a
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Query, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import SQLAlchemyError
+from starlette.datastructures import MutableHeaders
 from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from joseki.book.errors import StoreError
 from joseki.book.store import Store, current_revision, head_revision
 from joseki.core.geometry import Corner
 from joseki.core.limits import MAX_UPLOAD_BYTES, beyond
 from joseki.web import gamerefs_views, views
+from joseki.web.answers import Answers
+from joseki.web.cache import DEFAULT_MB, Cache
+from joseki.web.reads import Reads
 
 STATIC = Path(__file__).resolve().parent / "static"
-DB_VAR, WRITABLE_VAR, HOSTS_VAR = "JOSEKI_DB", "JOSEKI_SERVE_WRITABLE", "JOSEKI_SERVE_HOSTS"
+DB_VAR, WRITABLE_VAR, HOSTS_VAR, CACHE_VAR = "JOSEKI_DB", "JOSEKI_SERVE_WRITABLE", "JOSEKI_SERVE_HOSTS", \
+    "JOSEKI_SERVE_CACHE_MB"
+HTTP = "joseki.web.nodelay:NoDelay"
+"""uvicorn's HTTP protocol for the server (:mod:`joseki.web.nodelay`)."""
+JSON: dict[int | str, dict[str, Any]] = {200: {"content": {"application/json": {}}}}
 
 Moves = Annotated[str, Query(description="Moves in GTP (Q16) or SGF (pd) notation, comma separated; pass = tenuki.")]
 First = Annotated[str, Query(description="Colour of the first move: black or white.")]
@@ -67,13 +77,23 @@ def open_store(db: str | None, writable: bool) -> Store:
     return store
 
 
-def create_app(store: Store, writable: bool = False, hosts: list[str] | None = None) -> FastAPI:
-    """The app over ``store``; ``hosts``: the Host names it answers (default: loopback names)."""
-    app = FastAPI(title="joseki explorer", version="1", docs_url=None, redoc_url=None,
+def create_app(store: Store, writable: bool = False, hosts: list[str] | None = None,
+               cache_mb: int = DEFAULT_MB) -> FastAPI:
+    """The app over ``store``; ``hosts``: the Host names it answers (default: loopback names); ``cache_mb``: the
+    bound of the answers kept (:mod:`joseki.web.cache`; 0: none)."""
+    cache = Cache(store, cache_mb << 20)
+    answered, reads = Answers(cache), Reads(store)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        reads.close()
+
+    app = FastAPI(lifespan=lifespan, title="joseki explorer", version="1", docs_url=None, redoc_url=None,
                   openapi_url="/api/openapi.json",
                   description="The joseki book over HTTP: each view's data is the CLI's --json plus drawing keys.")
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts or ["127.0.0.1", "localhost", "[::1]"])
-    app.state.store, app.state.writable = store, writable
+    app.state.store, app.state.writable, app.state.cache = store, writable, cache
 
     @app.exception_handler(ValueError)
     async def bad_input(request: Request, exc: ValueError) -> JSONResponse:
@@ -87,7 +107,7 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
     async def database(request: Request, exc: SQLAlchemyError) -> JSONResponse:
         from joseki.book.store import database_error
 
-        return JSONResponse({"error": database_error(exc) or "database error"}, status_code=503)
+        return JSONResponse({"error": database_error(exc, store.url) or "database error"}, status_code=503)
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
@@ -102,26 +122,38 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
         """The collections and profiles of the store, and whether the server may write."""
         return {**views.catalogue(store), "writable": writable}
 
-    @app.get("/api/explore")
-    def explore(moves: Moves = "", first: First = "black", corner: str = "top-right",
-                collection: Collections = None, profile: Profile = None, rank: Rank = "popularity",
-                top: Top = None, favour: Favour = "focus") -> dict[str, Any]:
+    @app.get("/api/stats")
+    def stats() -> dict[str, Any]:
+        """This server process's memory of answers: its bound, size, hits and misses (:mod:`joseki.web.cache`)."""
+        return {"pid": os.getpid(), "cache": cache.stats()}
+
+    @app.get("/api/explore", response_model=dict[str, Any], responses=JSON)
+    async def explore(moves: Moves = "", first: First = "black", corner: str = "top-right",
+                      collection: Collections = None, profile: Profile = None, rank: Rank = "popularity",
+                      top: Top = None, favour: Favour = "focus") -> Response:
         """The book after MOVES: every corner (``joseki next --json``), the focus corner's line (``joseki show
         --json``), the board; ``corner`` is the corner asked about on an empty board."""
-        return views.explore(store, views.split_moves(moves), views.colour(first), Corner.parse(corner),
-                             collection, profile, rank, top, favour == "all")
+        tokens, colour, where = views.split_moves(moves), views.colour(first), Corner.parse(corner)
+        key = ("explore", tuple(tokens), colour, where, _names(collection), profile or None, rank, top, favour)
+        return await answered(key, lambda: views.explore(store, tokens, colour, where, collection, profile, rank,
+                                                         top, favour == "all", cache.line, cache.corner,
+                                                         reads()))
 
-    @app.get("/api/review")
-    def review(game: Annotated[str, Query(description="A game's moves: colour + SGF point each, bpdwdd...")] = "",
-               move: Annotated[int | None, Query(ge=0, description="After this many moves (default: all).")] = None,
-               collection: Collections = None, profile: Profile = None, rank: Rank = "popularity",
-               top: Top = None, favour: Favour = "focus") -> dict[str, Any]:
+    @app.get("/api/review", response_model=dict[str, Any], responses=JSON)
+    async def review(game: Annotated[str, Query(description="A game's moves: colour + SGF point each, "
+                                                            "bpdwdd...")] = "",
+                     move: Annotated[int | None, Query(ge=0, description="After this many moves "
+                                                                         "(default: all).")] = None,
+                     collection: Collections = None, profile: Profile = None, rank: Rank = "popularity",
+                     top: Top = None, favour: Favour = "focus") -> Response:
         """Every corner of a game after MOVE moves (``joseki next --sgf G --move N --json``), with the board."""
         played = views.parse_played(game)
         if move is not None and move > len(played):
             raise ValueError(f"move {move} is beyond the game's {len(played)} moves")
-        return views.review(store, played[:move] if move is not None else played, collection, profile, rank, top,
-                            favour == "all")
+        played = played[:move] if move is not None else played
+        key = ("review", tuple(played), _names(collection), profile or None, rank, top, favour)
+        return await answered(key, lambda: views.review(store, played, collection, profile, rank, top,
+                                                        favour == "all", cache.line, cache.corner, reads()))
 
     @app.post("/api/upload")
     async def upload(request: Request) -> dict[str, Any]:
@@ -140,25 +172,50 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
             raise ValueError(f"{name}: board size {game.size}: the book is for 19x19")
         return {"game": views.game_json(game, name)}
 
-    @app.get("/api/practise")
-    def practise(moves: Moves = "", first: First = "black", collection: Collections = None,
-                 profile: Profile = None,
-                 seed: Annotated[int | None, Query(description="Seed of the book's choice (repeatable).")] = None,
-                 ) -> dict[str, Any]:
+    @app.get("/api/practise", response_model=dict[str, Any], responses=JSON)
+    async def practise(moves: Moves = "", first: First = "black", collection: Collections = None,
+                       profile: Profile = None,
+                       seed: Annotated[int | None, Query(description="Seed of the book's choice "
+                                                                     "(repeatable).")] = None,
+                       ) -> Response:
         """The player's last move judged against the book, and the book's answer (the GTP proxy's policy)."""
-        return views.practise(store, views.split_moves(moves), views.colour(first), collection, profile, seed)
+        tokens, colour = views.split_moves(moves), views.colour(first)
+        key = None if seed is None else ("practise", tuple(tokens), colour, _names(collection), profile or None, seed)
+        return await answered(key, lambda: views.practise(store, tokens, colour, collection, profile, seed,
+                                                          cache.corner, reads()))
 
-    gamerefs_views.add_routes(app, store)
+    gamerefs_views.add_routes(app, store, answered)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
-    @app.middleware("http")
-    async def headers(request: Request, call_next: Any) -> Any:
-        response = await call_next(request)
-        response.headers.setdefault("Content-Security-Policy", _CSP)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        return response
-
+    app.add_middleware(SecurityHeaders)
     return app
+
+
+class SecurityHeaders:
+    """Adds the content security policy and ``nosniff`` to every response (a plain ASGI middleware: Starlette's
+    ``BaseHTTPMiddleware`` costs a task group and a stream per request)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                headers.setdefault("Content-Security-Policy", _CSP)
+                headers.setdefault("X-Content-Type-Options", "nosniff")
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+def _names(collections: list[str] | None) -> tuple[str, ...] | None:
+    """Collections as part of a request's key."""
+    return tuple(collections) if collections else None
 
 
 _NO_SNIFF = {"X-Content-Type-Options": "nosniff"}
@@ -183,14 +240,17 @@ def app_from_env() -> FastAPI:
     """The app for a uvicorn worker process (several workers): the store and flags from the environment."""
     writable = os.environ.get(WRITABLE_VAR) == "1"
     hosts = [h for h in os.environ.get(HOSTS_VAR, "").split(",") if h] or None
-    return create_app(open_store(os.environ.get(DB_VAR), writable), writable, hosts)
+    return create_app(open_store(os.environ.get(DB_VAR), writable), writable, hosts,
+                      int(os.environ.get(CACHE_VAR, DEFAULT_MB)))
 
 
 def serve(db: str | None = None, host: str = "127.0.0.1", port: int = 8000, writable: bool = False,
-          workers: int = 1, log_level: str = "warning", announce: Callable[[str], None] | None = None) -> None:
+          workers: int = 1, log_level: str = "warning", announce: Callable[[str], None] | None = None,
+          cache_mb: int = DEFAULT_MB) -> None:
     """Run the explorer until interrupted; with ``workers`` > 1 as that many processes (for a server database).
 
-    ``announce`` is told the page's address once the store is open.
+    ``announce`` is told the page's address once the store is open; ``cache_mb`` bounds each process's memory
+    of answers (:mod:`joseki.web.cache`).
     """
     import uvicorn
 
@@ -199,12 +259,14 @@ def serve(db: str | None = None, host: str = "127.0.0.1", port: int = 8000, writ
     if announce is not None:
         announce(f"http://{'[' + host + ']' if ':' in host else host}:{port}/")
     if workers <= 1:
-        uvicorn.run(create_app(store, writable, hosts), host=host, port=port, log_level=log_level)
+        uvicorn.run(create_app(store, writable, hosts, cache_mb), host=host, port=port, log_level=log_level,
+                    http=HTTP)
         return
-    os.environ.update({DB_VAR: store.url, WRITABLE_VAR: "1" if writable else "0", HOSTS_VAR: ",".join(hosts)})
+    os.environ.update({DB_VAR: store.url, WRITABLE_VAR: "1" if writable else "0", HOSTS_VAR: ",".join(hosts),
+                       CACHE_VAR: str(cache_mb)})
     store.close()
     uvicorn.run("joseki.web.app:app_from_env", factory=True, host=host, port=port, workers=workers,
-                log_level=log_level)
+                log_level=log_level, http=HTTP)
 
 
 def _hosts(host: str, port: int) -> list[str]:

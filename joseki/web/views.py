@@ -9,15 +9,24 @@ and the book lines in board coordinates (``book_position_moves``, ``book_moves``
 
 from __future__ import annotations
 
-from dataclasses import replace
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import select
 
-from joseki.book.context_next import apply_context
 from joseki.book.lookup import Lookup
 from joseki.book.profiles import require_profile
-from joseki.book.query import Candidate, CornerAnswer, Options, answer_table, next_in_game, next_moves, parse_moves
+from joseki.book.query import (
+    AnswerTable,
+    Candidate,
+    CornerAnswer,
+    Options,
+    answer_table,
+    next_in_game,
+    next_moves,
+    parse_moves,
+)
+from joseki.book.reader import BookFile
 from joseki.book.show import show
 from joseki.book.store import Store
 from joseki.core.corners import corner_tables, owner
@@ -122,22 +131,10 @@ def focus_answer(played: Played, answers: list[CornerAnswer]) -> CornerAnswer:
     return next((a for a in answers if a.corner == focus), answers[0])
 
 
-def _options(profile: str | None, rank: str, top: int | None, favour: bool) -> Options:
-    return Options(top=top, rank=rank, profile=profile or None, favour=favour)
-
-
-def _favour_focus(store: Store, played: Played, first: Color, answers: list[CornerAnswer], options: Options,
-                  collections: list[str] | None) -> list[CornerAnswer]:
-    """``answers`` with the focus corner's answered again with favourability (about 15 ms a candidate on Kogo:
-    the other corners' tables are not shown, so they go without)."""
-    where = focus_corner(played)
-    if where is None:
-        return answers
-    with store.read() as conn:
-        full = answer_table(Lookup(store, conn, collections), corner_tables(played)[where], first,
-                            replace(options, favour=True, top=None))
-        apply_context(conn, [full], played, options.profile, options.top)
-    return [full if a.corner == where else a for a in answers]
+def _options(profile: str | None, rank: str, top: int | None, favour: bool, focus: Corner | None) -> Options:
+    """Favourability for every corner with ``favour``, else for the ``focus`` corner only (about 15 ms a candidate
+    on Kogo: the other corners' tables are not shown, so they go without)."""
+    return Options(top=top, rank=rank, profile=profile or None, favour=favour, favour_corner=focus)
 
 
 def focus_corner(played: Played) -> Corner | None:
@@ -149,11 +146,22 @@ def focus_corner(played: Played) -> Corner | None:
     return None if best is None else best[1]
 
 
-def line_json(store: Store, a: CornerAnswer, collections: list[str] | None, profile: str | None) -> dict[str, Any]:
+LineFn = Callable[["Store | BookFile", CornerAnswer, "list[str] | None", "str | None"], dict[str, Any]]
+"""How a view gets the focus corner's line: :func:`line_json`, or a memory of it (:class:`joseki.web.cache.Cache`)."""
+
+
+def line_key(a: CornerAnswer) -> tuple[str, Color, Corner, bool]:
+    """What :func:`line_json` of ``a`` depends on besides the store, the collections and the profile."""
+    return a.steps, corner_first(a), a.corner, a.transform.swap
+
+
+def line_json(store: Store | BookFile, a: CornerAnswer, collections: list[str] | None,
+              profile: str | None) -> dict[str, Any]:
     """``joseki show`` of a corner's line (in its own frame), with the points its comments name; {} when empty."""
-    if not a.steps:
+    steps, first, corner, swap = line_key(a)
+    if not steps:
         return {}
-    shown = show(store, None, a.steps, corner_first(a), a.corner, collections, profile, swap=a.transform.swap)
+    shown = show(store, None, steps, first, corner, collections, profile, swap=swap)
     moves = [{**m.as_json(), "comment_points": [format_sgf_point(p) for p in m.comment_points],
               "named": sorted(format_sgf_point(p) for p in m.named)} for m in shown.moves]
     return {**shown.as_json(), "moves": moves}
@@ -161,34 +169,38 @@ def line_json(store: Store, a: CornerAnswer, collections: list[str] | None, prof
 
 def explore(store: Store, moves: list[str], first: Color = "b", corner: Corner = Corner.TOP_RIGHT,
             collections: list[str] | None = None, profile: str | None = None, rank: str = "popularity",
-            top: int | None = None, favour_all: bool = False) -> dict[str, Any]:
+            top: int | None = None, favour_all: bool = False, line: LineFn = line_json,
+            answer: AnswerTable = answer_table, reads: Store | BookFile | None = None) -> dict[str, Any]:
     """The explorer's view after ``moves``: every active corner (``joseki next --json``), the focus corner's line
-    (``joseki show --json``) and the board; favourability for the focus corner only unless ``favour_all``."""
-    played, sgf_typed = parse_moves(moves, first)
-    options = _options(profile, rank, top, favour_all or not played)
-    answers = next_moves(store, moves, None, first, corner, options, collections, context=True)
-    if not favour_all:
-        answers = _favour_focus(store, played, first, answers, replace(options, sgf=sgf_typed), collections)
-    answer = focus_answer(played, answers)
+    (``joseki show --json``) and the board; favourability for the focus corner only unless ``favour_all``.
+
+    ``line`` and ``answer`` give the focus line and each corner's book answer (a server passes its memory of
+    them, :class:`joseki.web.cache.Cache`); the book is read from ``reads`` (:mod:`joseki.web.reads`) if given,
+    else from ``store``."""
+    played, _ = parse_moves(moves, first)
+    options = _options(profile, rank, top, favour_all or not played, focus_corner(played))
+    answers = next_moves(reads or store, moves, None, first, corner, options, collections, context=True,
+                         answer=answer)
+    shown = focus_answer(played, answers)
     to_move = other(played[-1][0]) if played else first
-    return {"corners": [corner_json(a) for a in answers], "focus": answer.corner.value,
+    return {"corners": [corner_json(a) for a in answers], "focus": shown.corner.value,
             "to_move": "black" if to_move == "b" else "white",
-            "line": line_json(store, answer, collections, profile), "board": board_stones(played)}
+            "line": line(reads or store, shown, collections, profile), "board": board_stones(played)}
 
 
 def review(store: Store, played: Played, collections: list[str] | None = None, profile: str | None = None,
-           rank: str = "popularity", top: int | None = None, favour_all: bool = False) -> dict[str, Any]:
+           rank: str = "popularity", top: int | None = None, favour_all: bool = False,
+           line: LineFn = line_json, answer: AnswerTable = answer_table,
+           reads: Store | BookFile | None = None) -> dict[str, Any]:
     """Every corner of a game after ``played`` (``joseki next --sgf --move N --json``), the focus line and board;
-    favourability for the focus corner only unless ``favour_all``."""
-    options = _options(profile, rank, top, favour_all)
-    answers = next_in_game(store, played, options, collections, context=True)
-    if not favour_all:
-        next_color = other(played[-1][0]) if played else "b"
-        answers = _favour_focus(store, played, next_color, answers, options, collections)
+    favourability for the focus corner only unless ``favour_all``; ``line``, ``answer`` and ``reads`` as for
+    :func:`explore`."""
     focus = focus_corner(played)
-    answer = next((a for a in answers if a.corner == focus), None)
+    answers = next_in_game(reads or store, played, _options(profile, rank, top, favour_all, focus), collections,
+                           context=True, answer=answer)
+    shown = next((a for a in answers if a.corner == focus), None)
     return {"corners": [corner_json(a) for a in answers], "focus": None if focus is None else focus.value,
-            "line": {} if answer is None else line_json(store, answer, collections, profile),
+            "line": {} if shown is None else line(reads or store, shown, collections, profile),
             "board": board_stones(played), "move": len(played)}
 
 
@@ -208,8 +220,8 @@ def catalogue(store: Store) -> dict[str, Any]:
     return {"collections": collections, "profiles": profiles}
 
 
-def judge(store: Store, moves: list[str], first: Color = "b", collections: list[str] | None = None,
-          profile: str | None = None) -> dict[str, Any]:
+def judge(store: Store | BookFile, moves: list[str], first: Color = "b", collections: list[str] | None = None,
+          profile: str | None = None, answer: AnswerTable = answer_table) -> dict[str, Any]:
     """How the book judges the last of ``moves``: in book, its category, the moves the book played more often.
 
     The book's moves there are those of the corner the move joined, in the order ``joseki next``
@@ -229,11 +241,11 @@ def judge(store: Store, moves: list[str], first: Color = "b", collections: list[
     options = Options(profile=profile or None)
     with store.read() as conn:
         require_profile(conn, options.profile)
-        answer = answer_table(Lookup(store, conn, collections), before[where], mover, options)
-    offered = answer.candidates if answer.state != "left-book" else []
+        found = answer(Lookup(store, conn, collections), before[where], mover, options)
+    offered = found.candidates if found.state != "left-book" else []
     index = next((i for i, c in enumerate(offered) if c.point == point), None)
     chosen = offered[index] if index is not None else None
-    return {"move": moves[-1], "corner": where.value, "tenuki": point is None, "state": answer.state,
+    return {"move": moves[-1], "corner": where.value, "tenuki": point is None, "state": found.state,
             "in_book": chosen is not None,
             "category": None if chosen is None else chosen.category,
             "category_label": None if chosen is None else chosen.label,
@@ -243,11 +255,13 @@ def judge(store: Store, moves: list[str], first: Color = "b", collections: list[
 
 
 def practise(store: Store, moves: list[str], first: Color = "b", collections: list[str] | None = None,
-             profile: str | None = None, seed: int | None = None) -> dict[str, Any]:
-    """The player's last move judged (:func:`judge`) and the book's answer by the GTP proxy's policy."""
+             profile: str | None = None, seed: int | None = None, answer: AnswerTable = answer_table,
+             reads: Store | BookFile | None = None) -> dict[str, Any]:
+    """The player's last move judged (:func:`judge`, its corner answered by ``answer`` from ``reads`` if given) and
+    the book's answer by the GTP proxy's policy."""
     from joseki.engine.policy import BookPlayer
 
-    judged = judge(store, moves, first, collections, profile)
+    judged = judge(reads or store, moves, first, collections, profile, answer)
     played, _ = parse_moves(moves, first)
     reply_colour = other(played[-1][0])
     player = BookPlayer(store, profile or None, seed, collections)
