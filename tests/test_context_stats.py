@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from joseki.book.context import CONTEXT_MIN_GAMES, rank_in_context
+from joseki.book.context import rank_in_context
 from joseki.book.importer import expand_paths, import_files
 from joseki.book.query import Options, next_in_game
 from joseki.book.resources import starter_book
@@ -57,20 +57,46 @@ def test_learn_credits_each_move_by_its_context(starter: Store, tmp_path: Path) 
 
 def test_rank_in_context_backs_off_below_the_threshold() -> None:
     order = ["CF", "CC", "FD"]
-    few = {"CC": Record(CONTEXT_MIN_GAMES - 1, 1, 1, 0)}
-    assert rank_in_context("m..o", order, few).moves == order
-    assert rank_in_context("m..o", order, few).used == "back-off"
-    many = {"CC": Record(CONTEXT_MIN_GAMES, 1, 1, 0), "FD": Record(2, 1, 1, 0)}
-    ranked = rank_in_context("m..o", order, many)
-    assert (ranked.moves, ranked.used, ranked.games) == (["CC", "FD", "CF"], "context", CONTEXT_MIN_GAMES + 2)
+    few = {"CC": Record(4, 1, 1, 0)}
+    assert rank_in_context("m..o", order, few, min_games=5).moves == order
+    assert rank_in_context("m..o", order, few, min_games=5).used == "back-off"
+    assert rank_in_context("m..o", order, {}).used == "back-off"  # no game in the context at all
+    many = {"CC": Record(5, 1, 1, 0), "FD": Record(2, 1, 1, 0)}
+    ranked = rank_in_context("m..o", order, many, min_games=5)
+    assert (ranked.moves, ranked.used, ranked.games) == (["CC", "FD", "CF"], "context", 7)
+
+
+def test_rank_in_context_shrinks_the_context_towards_the_context_free_statistics() -> None:
+    order = ["CF", "CC"]
+    one = {"CC": Record(1, 1, 0, 0)}
+    # one game in the context decides between two moves the book finds about as popular ...
+    assert rank_in_context("m..o", order, one, prior={"CF": 100, "CC": 90}).moves == ["CC", "CF"]
+    # ... but not against a move ten times as popular (the prior weighs CONTEXT_PRIOR_GAMES = 10 games)
+    assert rank_in_context("m..o", order, one, prior={"CF": 100, "CC": 10}).moves == ["CF", "CC"]
+    # the games played (context-free) come between: they outweigh the book's paths, the context both
+    free = {"CF": 0.0, "CC": 50.0}
+    assert rank_in_context("m..o", order, {"CF": Record(1, 1, 0, 0)}, prior={"CF": 100, "CC": 90},
+                           free=free).moves == ["CC", "CF"]
+    assert rank_in_context("m..o", order, {"CF": Record(40, 1, 0, 0)}, prior={"CF": 100, "CC": 90},
+                           free=free).moves == ["CF", "CC"]
+    # ties keep the context-free order; after a diagonal line the context picks the side
+    assert rank_in_context("m..o", ["CF", "CC"], {"CF": Record(1, 1, 0, 0), "CC": Record(1, 1, 0, 0)}).moves == [
+        "CF", "CC"]
+    side = rank_in_context("m..o", ["CF", "CC"], {"FC": Record(3, 1, 0, 0)}, prior={"CF": 100, "CC": 20},
+                           symmetric=True)
+    assert side.moves[0] == "FC" and set(side.moves) == {"FC", "CF", "CC"}
+
+
+LEARNT = 5
+"""Games learnt_openings learns: enough for the context to outweigh the starter book's popularity."""
 
 
 def learnt_openings(store: Store, folder: Path) -> None:
-    """CONTEXT_MIN_GAMES distinct games (they differ after the opening) that play OPENING."""
+    """LEARNT distinct games (they differ after the opening) that play OPENING."""
     folder.mkdir(exist_ok=True)
-    for i in range(CONTEXT_MIN_GAMES):
+    for i in range(LEARNT):
         write_game(folder / f"g{i}.sgf", [*OPENING, "K10", f"A{i + 1}"], result="W+R")
-    assert learn(store, [folder], workers=1).learnt == CONTEXT_MIN_GAMES
+    assert learn(store, [folder], workers=1).learnt == LEARNT
 
 
 def top_right(store: Store, moves: list[str]) -> dict[str, object]:
@@ -85,9 +111,9 @@ def top_right(store: Store, moves: list[str]) -> dict[str, object]:
 def test_next_on_a_whole_board_ranks_by_context_and_picks_the_side(starter: Store, tmp_path: Path) -> None:
     learnt_openings(starter, tmp_path)
     answer = top_right(starter, OPENING[:3])
-    assert (answer["statistics"], answer["context"], answer["context_games"]) == ("context", "m..o", CONTEXT_MIN_GAMES)
+    assert (answer["statistics"], answer["context"], answer["context_games"]) == ("context", "m..o", LEARNT)
     first = answer["candidates"][0]  # type: ignore[index]
-    assert (first["move"], first["context_games"]) == ("R14", CONTEXT_MIN_GAMES)
+    assert (first["move"], first["context_games"]) == ("R14", LEARNT)
     # the same board reflected across the top-right diagonal: the approach moves to the top side
     mirrored = top_right(starter, ["Q4", "D16", "Q16"])
     assert mirrored["statistics"] == "context"
@@ -105,7 +131,7 @@ def test_next_sgf_shows_the_statistics_used(starter: Store, tmp_path: Path) -> N
     assert corners["top-right"]["statistics"] == "context"
     assert corners["top-right"]["candidates"][0]["move"] == "R14"
     text = joseki("next", "--sgf", str(game), db=starter.url).stdout
-    assert f"ranked by the whole-board context ({CONTEXT_MIN_GAMES} games in it; --json names it)" in text
+    assert f"ranked by the whole-board context ({LEARNT} games in it; --json names it)" in text
     typed = json.loads(joseki("next", *OPENING[:3], "--json", db=starter.url).stdout)["corners"]
     assert [(c["statistics"], c["candidates"][0]["move"]) for c in typed if c["corner"] == "top-right"] == [
         ("context", "R14")]
@@ -141,3 +167,30 @@ def test_evaluate_reports_with_and_without_context_per_local_move(new_db: Callab
     assert result["side_top1"] <= result["context_top1"]  # type: ignore[operator]
     plain = evaluate(store, files[200:260], context=False).as_json()
     assert "context_top1" not in plain and plain["top1"] == result["top1"]
+
+
+def test_evaluate_never_predicts_a_tenuki_and_counts_the_reply_to_the_first_stone(new_db: Callable[..., str],
+                                                                                 tmp_path: Path) -> None:
+    # after Black's Q16 the book's commonest continuation is a tenuki (Black's enclosure follows),
+    # yet a scored position is always a local move: White's approach is the book's first choice
+    folder = tmp_path / "mined"
+    folder.mkdir()
+    for i in range(5):
+        write_game(folder / f"t{i}.sgf", ["Q16", "D4", "R14", f"A{i + 1}"], result="B+R")
+    for i in range(3):
+        write_game(folder / f"a{i}.sgf", ["Q16", "R14", f"B{i + 1}"], result="W+R")
+    store = Store(new_db())
+    mine(store, [folder], 3, workers=1)
+    asked = write_game(tmp_path / "asked.sgf", ["Q16", "R14", "K10"], result="W+R")
+    result = evaluate(store, [asked], collections=["mined"]).as_json()
+    reply = result["reply"]
+    assert isinstance(reply, dict)
+    assert (reply["positions"], reply["top1"], reply["context_top1"]) == (1, 1.0, 1.0)
+    assert "context_top1" not in evaluate(store, [asked], context=False).as_json()["reply"]  # type: ignore[operator]
+    table = joseki("evaluate", str(asked), "--collection", "mined", db=store.url).stdout
+    assert "per local move" in table and "reply" in table
+    # Black's own second stone, after White's tenuki, is local move 2 too, but not a reply
+    enclosure = write_game(tmp_path / "enclosure.sgf", ["Q16", "D4", "R14"], result="B+R")
+    again = evaluate(store, [enclosure], collections=["mined"]).as_json()
+    second = again["by_index"][1]  # type: ignore[index]
+    assert (second["local_move"], second["positions"], again["reply"]["positions"]) == ("2", 1, 0)  # type: ignore[index]

@@ -55,7 +55,9 @@ def _rerank(conn: ReadConnection, answer: CornerAnswer, stones: list[tuple[Color
 
     by_token = {in_frame(c.token): c for c in answer.candidates}
     popularity = {token: float(c.paths + c.record.games) for token, c in by_token.items()}
-    ranking = rank_in_context(frame_context, list(by_token), played, prior=popularity, symmetric=symmetric)
+    games = {token: float(c.record.games) for token, c in by_token.items()}
+    ranking = rank_in_context(frame_context, list(by_token), played, prior=popularity, symmetric=symmetric,
+                              free=games)
     answer.context, answer.statistics, answer.context_games = frame_context, ranking.used, ranking.games
     for shown in answer.candidates:
         shown.context_games = ranking.played.get(in_frame(shown.token), 0)

@@ -146,24 +146,25 @@ def evaluate_command(
     table = Table(title=f"evaluate (rank {safe(rank)}, profile {safe(profile or 'global')})")
     table.add_column("measure")
     table.add_column("value", justify="right")
-    by_index = data.pop("by_index")
+    by_index, reply = data.pop("by_index"), data.pop("reply")
     for key, value in data.items():
         table.add_row(key, "-" if value is None else str(value))
     out.print(table)
-    assert isinstance(by_index, list)
+    assert isinstance(by_index, list) and isinstance(reply, dict)
     if by_index:
-        out.print(per_index_table(by_index))
+        out.print(per_index_table([*by_index, {"local_move": "reply", **reply}]))
 
 
 def per_index_table(rows: list[dict[str, object]]) -> Table:
-    """The evaluation per local move number: positions, top-1/top-3 without and with context, coverage."""
+    """The evaluation per local move number: positions, top-1/top-3 without and with context, coverage
+    (a last row ``reply``: the reply to the first stone, :attr:`joseki.games.evaluate.Evaluation.reply`)."""
     table = Table(title="per local move (without context / with context)")
     columns = ("local_move", "positions", "top1", "context_top1", "top3", "context_top3", "context_decided",
                "coverage")
     for name in columns:
         table.add_column(name.replace("_", " "), justify="right")
     for row in rows:
-        table.add_row(*("-" if row[c] is None else str(row[c]) for c in columns))
+        table.add_row(*("-" if row.get(c) is None else str(row[c]) for c in columns))
     return table
 
 

@@ -196,8 +196,9 @@ def context_line(a: CornerAnswer) -> str:
 
     if a.statistics == "context":
         return f"ranked by the whole-board context ({a.context_games} games in it; --json names it)"
+    fewer = f" (fewer than {CONTEXT_MIN_GAMES})" if CONTEXT_MIN_GAMES > 1 else ""
     return (f"{a.context_games or 'no'} game{'' if a.context_games == 1 else 's'} in this whole-board context"
-            f" (fewer than {CONTEXT_MIN_GAMES}): context-free statistics")
+            f"{fewer}: context-free statistics")
 
 
 def _print_answer(a: CornerAnswer, show_steps: bool = False) -> None:

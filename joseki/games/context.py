@@ -103,13 +103,15 @@ class ContextScorer:
         return self.cache[key]
 
     def rank(self, route: BookWalk, index: int, context: str, order: list[str],
-             popularity: dict[str, float] | None = None) -> tuple[ContextRanking, str]:
+             popularity: dict[str, float] | None = None,
+             free: dict[str, float] | None = None) -> tuple[ContextRanking, str]:
         """The ranking of the moves at in-book step ``index`` of ``route`` in ``context`` (game frame),
-        from the context-free ``order`` and ``popularity``, and the step's own token in the ranking's frame."""
+        from the context-free ``order``, ``popularity`` and games ``free``
+        (:func:`joseki.book.context.rank_in_context`), and the step's own token in the ranking's frame."""
         base = route.nodes[index - 1] if index else ""
         parent, frame_context, token = step_key(route, index, context, node_id(base))
         ranking = rank_in_context(frame_context, order, self.played(parent, frame_context), prior=popularity,
-                                  symmetric=reflection_needed(base) is None)
+                                  symmetric=reflection_needed(base) is None, free=free)
         return ranking, token
 
 

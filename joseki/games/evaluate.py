@@ -5,7 +5,11 @@ for coverage) whose prefix is in the book (:func:`joseki.book.walk.walk`, by seq
 transposition, as ``next`` and ``learn`` see it), the book's candidates are ranked as ``next``
 ranks them; a hit is the played move among the first one or three. When the mover had
 played elsewhere since the last local move, the prefix already ends with ``XX``: that much
-is known, and only the local move itself is predicted. Where the played move is in the book
+is known, and only the local move itself is predicted: so the book's tenuki (``XX``), never the
+answer at a scored position, is left out of the rankings, with and without context (it would
+otherwise take the first place wherever it is the commonest continuation, as after a lone 3-4
+stone in some mined books, and only the context-free ranking would pay for it, a tenuki being
+never credited to a context). Where the played move is in the book
 and the game has a winner, its priority is taken as the mover's chance to win and scored by
 log-loss against the constant 0.5. Beside it, the priority *relative to the alternatives*: the
 played move's priority minus the mean priority of the book's candidates there, taken as
@@ -19,7 +23,9 @@ context-free order where the context has too few games
 as one after a line whose stones all lie on the diagonal, as the context-free book does
 (``context_top1``); ``side_top1`` asks for the very point, side included. Coverage is the
 book's and the same with or without context. ``by_index`` gives the figures per local move
-number of the corner (1 = the corner's first stone; the last entry is every later move).
+number of the corner (1 = the corner's first stone; the last entry is every later move);
+``reply`` the same for the reply to the first stone, the opponent's first local move (local move
+2 also counts the first player's own second stone, played after a tenuki).
 """
 
 from __future__ import annotations
@@ -46,6 +52,8 @@ from joseki.sgf.archive import expand_games, source_name, sources
 from joseki.sgf.game import read_game
 
 COVERAGE_MOVES = 20
+Ranked = tuple[list[str], dict[str, float], dict[str, float], dict[str, float]]
+"""The book's moves after a line in ``next``'s order (no tenuki), priorities, popularity and games of each."""
 
 
 @dataclass(slots=True)
@@ -98,6 +106,9 @@ class Evaluation:
     context: Counts = field(default_factory=Counts)
     """Every position, with context too."""
     with_context: bool = False
+    reply: Counts = field(default_factory=Counts)
+    """The reply to the corner's first stone: the opponent's first local move (the corner's second
+    token; when the first player played there again first, that token is a tenuki and none is counted)."""
     by_index: dict[int, Counts] = field(default_factory=dict)
     """The same per local move number (:data:`COVERAGE_MOVES` + 1: every later move)."""
 
@@ -122,6 +133,8 @@ class Evaluation:
                 "behind": self.behind, "win_rate_behind": ratio(self.behind_wins, self.behind),
                 **{key: value for key, value in self.context.as_json().items()
                    if self.with_context and key.startswith(("context", "side"))},
+                "reply": {key: value for key, value in self.reply.as_json().items()
+                          if self.with_context or not key.startswith(("context", "side"))},
                 "by_index": [{"local_move": str(k) if k <= COVERAGE_MOVES else f">{COVERAGE_MOVES}",
                               **self.by_index[k].as_json()} for k in sorted(self.by_index)]}
 
@@ -138,7 +151,7 @@ def evaluate(store: Store, paths: Iterable[Path | str], rank: str = "popularity"
     options = Options(rank=rank, profile=profile)
     order = rank_key(rank)
     result = Evaluation()
-    cache: dict[str, tuple[list[str], dict[str, float], dict[str, float]]] = {}
+    cache: dict[str, Ranked] = {}
     with store.read() as conn:
         require_profile(conn, profile)
         lookup = Lookup(store, conn, collections)
@@ -146,14 +159,16 @@ def evaluate(store: Store, paths: Iterable[Path | str], rank: str = "popularity"
         scorer = ContextScorer(conn, store, profile) if context else None
         result.with_context = context
 
-        def ranked(base: str) -> tuple[list[str], dict[str, float], dict[str, float]]:
+        def ranked(base: str) -> Ranked:
             if base not in cache:
                 rows = book_candidates(lookup, base, lookup.children(base, profile), options)
                 cands = [Candidate(ch.token, ch.token, None, ch.paths, prio, ch.category, record)
                          for ch, record, prio in rows]
                 cands.sort(key=order)
-                cache[base] = ([c.token for c in cands], {c.token: c.priority for c in cands},
-                               {c.token: float(c.paths + c.record.games) for c in cands})
+                local = [c for c in cands if c.token != TENUKI]  # never the answer here: see the docstring
+                cache[base] = ([c.token for c in local], {c.token: c.priority for c in cands},
+                               {c.token: float(c.paths + c.record.games) for c in local},
+                               {c.token: float(c.record.games) for c in local})
             return cache[base]
 
         for done, source in enumerate(sources(files), start=1):
@@ -206,7 +221,7 @@ class CachedBook:
 
 
 def _score_corner(route: BookWalk, first: str, winner: str | None,
-                  ranked: Callable[[str], tuple[list[str], dict[str, float], dict[str, float]]], result: Evaluation,
+                  ranked: Callable[[str], Ranked], result: Evaluation,
                   seen: Callable[[int, bool], None] | None = None, scorer: ContextScorer | None = None,
                   contexts: str | None = None) -> None:
     steps = route.steps
@@ -226,6 +241,9 @@ def _score_corner(route: BookWalk, first: str, winner: str | None,
             result.covered += in_book
             at.coverable += 1
             at.covered += in_book
+            if index == 2:
+                result.reply.coverable += 1
+                result.reply.covered += in_book
         if not in_book:
             if local >= COVERAGE_MOVES:
                 break
@@ -233,20 +251,21 @@ def _score_corner(route: BookWalk, first: str, winner: str | None,
         base = route.nodes[index // 2 - 1] if index else ""
         if base != steps[:index] and orientation(base, steps[:index]):
             token = swap_token(token)
-        order, priorities, popularity = ranked(base)
+        order, priorities, popularity, games = ranked(base)
         result.positions += 1
         result.top1_hits += order[:1] == [token]
         result.top3_hits += token in order[:3]
-        for counts in (result.context, at):
+        groups = (result.context, at, result.reply) if index == 2 else (result.context, at)
+        for counts in groups:
             counts.positions += 1
             counts.top1 += order[:1] == [token]
             counts.top3 += token in order[:3]
         context = None if contexts is None else context_at(contexts, index // 2)
         if scorer is not None and context is not None:
-            ranking, side_token = scorer.rank(route, index // 2, context, order, popularity)
+            ranking, side_token = scorer.rank(route, index // 2, context, order, popularity, games)
             moves = ranking.moves
             same = side_free(moves) if reflection_needed(base) is None else moves
-            for counts in (result.context, at):
+            for counts in groups:
                 counts.decided += ranking.used == "context"
                 counts.context_top1 += same[:1] == [token]
                 counts.context_top3 += token in same[:3]
