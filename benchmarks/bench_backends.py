@@ -52,8 +52,8 @@ from joseki.book.stats import add_records, claim_games, profile_id
 from joseki.book.store import Store, batched, node_id
 from joseki.core.notation import format_gtp_vertex
 from joseki.core.position import steps_key
-from joseki.core.priority import Record
-from joseki.games.learn import GameOutcome, examine_all, learn, total_records
+from joseki.core.priority import Record, summed
+from joseki.games.learn import GameOutcome, examine_all, learn
 from joseki.sgf.game import read_game
 
 GAMES = SHARED / "games"
@@ -139,7 +139,7 @@ def write_share(url: str, profile: str, outcomes: list[GameOutcome], batch: int,
     for chunk in batched(outcomes, batch):
         with store.write() as conn:
             claimed = claim_games(conn, store, pid, [(o.key or "", o.source, o.result) for o in chunk])
-            add_records(conn, store, pid, total_records(o.records for o in chunk if o.key in claimed))
+            add_records(conn, store, pid, summed(o.records for o in chunk if o.key in claimed))
     times.put((began, time.monotonic()))
     store.close()
 

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from sqlalchemy import text
 
 from joseki.book.importer import import_files
@@ -20,7 +22,7 @@ from joseki.book.query import Options, next_moves
 from joseki.book.resources import starter_book
 from joseki.book.store import Store, node_id
 from joseki.core.corners import corner_tables
-from joseki.core.priority import Record, priority
+from joseki.core.priority import Record, priority, summed
 from joseki.games.evaluate import evaluate
 from joseki.games.learn import learn
 from joseki.games.mine import mine
@@ -200,3 +202,17 @@ def test_a_killed_learn_can_be_resumed(tmp_path: Path, new_db: Callable[..., str
     learn(reference, [games], workers=1)
     assert stats_table(Store(db)) == stats_table(reference)
     assert refs_table(Store(db)) == refs_table(reference)
+
+
+RECORDS = st.builds(Record, *(st.integers(min_value=0, max_value=50) for _ in range(4)))
+
+
+@given(st.lists(st.dictionaries(st.sampled_from(["DD", "DDCF", ("DD", "AB", "CF")]), RECORDS, max_size=3),
+                max_size=5))
+def test_summed_adds_each_keys_records_field_by_field(games: list[dict[object, Record]]) -> None:
+    total = summed(games)
+    assert set(total) == {k for g in games for k in g}
+    for key, record in total.items():
+        parts = [g[key] for g in games if key in g]
+        assert (record.games, record.wins, record.losses, record.draws) == tuple(
+            sum(getattr(r, f) for r in parts) for f in ("games", "wins", "losses", "draws"))

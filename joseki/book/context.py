@@ -19,7 +19,7 @@ test games: with the shrinkage a higher threshold only loses (1 game: top-1 63.9
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -77,15 +77,6 @@ def add_context_records(conn: Connection, store: Store, pid: int, records: dict[
             losses=cs.c.losses + bindparam("k_l"), draws=cs.c.draws + bindparam("k_d")),
             [{"k_p": r[0], "k_c": r[1], "k_m": r[3], "k_g": r[4], "k_w": r[5], "k_l": r[6], "k_d": r[7]}
              for r in old])
-
-
-def total_context_records(games: Iterable[dict[ContextKey, Record]]) -> dict[ContextKey, Record]:
-    """The per-key sums of some games' context records."""
-    total: dict[ContextKey, Record] = {}
-    for records in games:
-        for key, r in records.items():
-            total[key] = total[key] + r if key in total else r
-    return total
 
 
 CONTEXT_MOVES = """

@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Hashable, Iterable
 from dataclasses import dataclass
+from typing import TypeVar
 
 NEUTRAL = 0.5
 """The priority of a move with no game results and no category: an even chance."""
@@ -69,6 +71,18 @@ class Record:
         """Wins (draws count half) per corner; None without results."""
         corners = self.corners
         return (self.wins + self.draws / 2) / corners if corners else None
+
+
+K = TypeVar("K", bound=Hashable)
+
+
+def summed(records: Iterable[dict[K, Record]]) -> dict[K, Record]:
+    """The per-key sums of several games' records (by node, or by node, context and move)."""
+    total: dict[K, Record] = {}
+    for one in records:
+        for key, r in one.items():
+            total[key] = total[key] + r if key in total else r
+    return total
 
 
 def prior(category: str | None, source_games: int | None = None, source_wins: int | None = None) -> tuple[float, float]:

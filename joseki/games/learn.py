@@ -17,13 +17,13 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from joseki.book.context import ContextKey, add_context_records, total_context_records
+from joseki.book.context import ContextKey, add_context_records
 from joseki.book.index import BookIndex
 from joseki.book.refstore import GameInfo, GameRefs, corner_moves, game_refs, record_games
 from joseki.book.stats import add_records, claim_games, profile_id
 from joseki.book.store import Store
 from joseki.core.corners import corner_tables
-from joseki.core.priority import Record
+from joseki.core.priority import Record, summed
 from joseki.games.context import as_records, table_contexts
 from joseki.games.credit import game_records, table_corners
 from joseki.games.pool import imap_bounded, worker_pool
@@ -180,8 +180,8 @@ def _write(store: Store, profile: str | None, batch: list[GameOutcome], report: 
         pid = profile_id(conn, store, profile, create=True)
         assert pid is not None
         claimed = claim_games(conn, store, pid, [(k, o.source, o.result) for k, o in unique.items()])
-        add_records(conn, store, pid, total_records(unique[k].records for k in claimed))
-        add_context_records(conn, store, pid, total_context_records(unique[k].context_records for k in claimed))
+        add_records(conn, store, pid, summed(unique[k].records for k in claimed))
+        add_context_records(conn, store, pid, summed(unique[k].context_records for k in claimed))
         record_games(conn, store, pid, [r for k in sorted(claimed) if (r := unique[k].refs) is not None])
     report.duplicates += len(unique) - len(claimed)
     report.learnt += len(claimed)
@@ -189,10 +189,3 @@ def _write(store: Store, profile: str | None, batch: list[GameOutcome], report: 
     report.credits += sum(r.corners for k in claimed for r in unique[k].records.values())
 
 
-def total_records(games: Iterable[dict[int, Record]]) -> dict[int, Record]:
-    """The per-node sums of some games' records."""
-    total: dict[int, Record] = {}
-    for records in games:
-        for nid, r in records.items():
-            total[nid] = total[nid] + r if nid in total else r
-    return total

@@ -33,11 +33,11 @@ from joseki.book.stats import add_records, claim_games, drop_empty, profile_id
 from joseki.book.store import Store, node_id
 from joseki.core.corners import corner_tables
 from joseki.core.geometry import Corner
-from joseki.core.priority import Record
+from joseki.core.priority import Record, summed
 from joseki.core.steps import Color
 from joseki.games.context import add_counts, as_records, table_contexts
 from joseki.games.credit import game_records, table_corners
-from joseki.games.learn import LearnReport, total_records
+from joseki.games.learn import LearnReport
 from joseki.games.pool import imap_bounded, worker_pool
 from joseki.sgf.archive import Source, expand_games, source_name, sources
 from joseki.sgf.forest import Forest, Variation
@@ -207,7 +207,7 @@ def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: 
             records.append(found)
             if refs and reached and game.info is not None:
                 behind.append(game_refs(game.info, game.moves, reached))
-        total = total_records(records)
+        total = summed(records)
         add_records(conn, store, pid, total)
         add_context_records(conn, store, pid, as_records(by_context))
         record_games(conn, store, pid, sorted(behind, key=lambda r: r.info.key),
