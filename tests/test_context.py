@@ -7,7 +7,20 @@ from collections.abc import Callable
 from hypothesis import given
 from hypothesis import strategies as st
 
-from joseki.core.context import book_frame, game_contexts, reflect_context, region, signature, token_contexts
+from joseki.core.context import (
+    DIAGONAL,
+    FINE_STEPS,
+    FIRST_MOVER,
+    FIRST_OPPONENT,
+    SIGNATURE_LENGTH,
+    book_frame,
+    game_contexts,
+    reflect_context,
+    region,
+    signature,
+    stone_class,
+    token_contexts,
+)
 from joseki.core.corners import corner_tables
 from joseki.core.geometry import ALL_TRANSFORMS, Corner, Point, Transform
 from joseki.core.steps import Color, other
@@ -50,21 +63,35 @@ def test_reflected_frame_reverses_and_colours_do_not_matter(board: dict[Point, C
                                                             mover: Color) -> None:
     stones = stones_of(board)
     sig = signature(stones, transform, mover)
-    assert len(sig) == 4 and set(sig) <= set(".mox")
+    assert len(sig) == SIGNATURE_LENGTH and set(sig[:5]) <= set(".mox")
     assert signature(stones, transform.reflected(), mover) == reflect_context(sig)
     assert signature([(other(c), p) for c, p in stones], transform, other(mover)) == sig
 
 
 def test_regions_and_a_hand_made_board() -> None:
-    assert [region(z) for z in ((3, 15), (3, 9), (9, 3), (15, 3), (9, 9), (3, 3))] == [0, 1, 2, 3, None, None]
+    assert [region(z) for z in ((3, 15), (3, 9), (9, 3), (15, 3), (9, 9), (3, 3), (15, 15))] == [
+        0, 1, 2, 3, None, None, DIAGONAL]
     # Black's 4-4 at Q16 (top right), Black on D16 (top left), White on Q4 (bottom right), White on K4 (side)
     stones = [("b", (15, 3)), ("b", (3, 3)), ("w", (15, 15)), ("w", (9, 15))]
     tr = Transform(Corner.TOP_RIGHT)
     # unreflected top-right frame: col from the right edge, row from the top: bottom right is corner_v
-    assert signature(stones, tr, "w") == "m..o"
-    assert signature(stones, tr, "b") == "o..m"
-    assert signature(stones, tr.reflected(), "w") == "o..m"
-    assert signature(stones, Transform(Corner.BOTTOM_LEFT), "b") == "m.oo"
+    # then the opposite corner (bottom left: empty), the first stones of corner_v (Q4) and corner_h (D16),
+    # both 4-4 stones (class 4: e the mover's, p the opponent's)
+    assert signature(stones, tr, "w") == "m..o.ep"
+    assert signature(stones, tr, "b") == "o..m.pe"
+    assert signature(stones, tr.reflected(), "w") == "o..m.pe"
+    # bottom left: D16 is corner_v's first stone, Q4 corner_h's, Q16 (Black's) the opposite corner
+    assert signature(stones, Transform(Corner.BOTTOM_LEFT), "b") == "m.oomep"
+    assert signature(stones, tr, "w", local=FINE_STEPS + 1) == "m..o---"
+
+
+def test_stone_class_tells_a_3_4_stone_turned_towards_the_corner_from_one_turned_away() -> None:
+    # corner_v's stones: lines from the shared (vertical) edge, then from its own far (horizontal) edge
+    assert stone_class((2, 15)) == 1 and stone_class((3, 16)) == 3  # 3-4 and 4-3 differ
+    assert stone_class((3, 15)) == 4 and stone_class((2, 16)) == 0  # 4-4, 3-3
+    # corner_h's: the same lines, the roles of col and row exchanged (the reflected frame sees the same)
+    assert stone_class((15, 2)) == 1 and stone_class((16, 3)) == 3
+    assert stone_class((12, 5)) == 8
 
 
 moves_lists = st.lists(st.tuples(colours, st.one_of(st.none(), points)), max_size=80)
@@ -83,8 +110,8 @@ def test_game_contexts_match_the_signature(moves: list[tuple[Color, Point | None
     local = {c: ([n for n, _, _ in t.moves], bool(t.builder.swap)) for c, t in tables.items()}
     found = game_contexts(unique, local, limit=8)
     for corner, table in tables.items():
-        expected = [signature([(c, p) for c, p in unique[: n - 1] if p is not None], table.transform, color)
-                    for n, color, _ in table.moves][:8]
+        expected = [signature([(c, p) for c, p in unique[: n - 1] if p is not None], table.transform, color, k)
+                    for k, (n, color, _) in enumerate(table.moves, start=1)][:8]
         assert found[corner] == expected
         aligned = token_contexts(table.builder.steps, found[corner])
         assert [c for c in aligned if c is not None] == expected
@@ -93,7 +120,11 @@ def test_game_contexts_match_the_signature(moves: list[tuple[Color, Point | None
         assert all((c is None) == (t == "XX" or n > 8) for c, t, n in zip(aligned, tokens, local_number, strict=True))
 
 
-@given(st.text(".mox", min_size=4, max_size=4), st.sampled_from(["CF", "FC", "DD", "XX", "CE"]), st.booleans())
+fine_contexts = st.tuples(st.text(".mox", min_size=5, max_size=5),
+                          st.text(FIRST_MOVER + FIRST_OPPONENT + ".", min_size=2, max_size=2)).map("".join)
+
+
+@given(fine_contexts, st.sampled_from(["CF", "FC", "DD", "XX", "CE"]), st.booleans())
 def test_book_frame_is_the_same_from_either_reflection(context: str, token: str, reflected: bool) -> None:
     flipped = reflect_context(context), token[::-1]
     assert book_frame(context, token, reflected, True) == book_frame(*flipped, not reflected, True)

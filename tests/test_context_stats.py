@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from joseki.book.context import rank_in_context
+from joseki.book.context import coarse_moves, context_moves, rank_in_context
 from joseki.book.importer import expand_paths, import_files
+from joseki.book.profiles import GLOBAL
 from joseki.book.query import Options, next_in_game
 from joseki.book.resources import starter_book
 from joseki.book.store import ROOT_ID, Store, node_id
@@ -45,14 +46,16 @@ def test_learn_credits_each_move_by_its_context(starter: Store, tmp_path: Path) 
     write_game(tmp_path / "g.sgf", OPENING, result="B+R")
     learn(starter, [tmp_path], workers=1)
     assert context_rows(starter) == {
-        # D16 on an empty board (Black wins), Q4 with D16 far away (White loses): one key, one game
-        (ROOT_ID, "....", "DD"): Record(1, 1, 1, 0),
-        # Q16: for Black, White holds the corner below (o), Black the one to the left (m); after an
-        # empty line the frame is the one with the smaller signature, "m..o"
-        (ROOT_ID, "m..o", "DD"): Record(1, 1, 0, 0),
+        # D16 on an empty board (Black wins); Q4, with D16 in the opposite corner (White loses)
+        (ROOT_ID, ".......", "DD"): Record(1, 1, 0, 0),
+        (ROOT_ID, "....o..", "DD"): Record(1, 0, 1, 0),
+        # Q16: for Black, White holds the corner below (o), Black the one to the left (m), each with a
+        # 4-4 stone first (class 4: the opponent's p, the mover's e); after an empty line the frame is
+        # the one with the smaller signature, "m..o.ep"
+        (ROOT_ID, "m..o.ep", "DD"): Record(1, 1, 0, 0),
         # R14: for White, White's own corner is along the vertical side: the approach from that side
-        (node_id("DD"), "m..o", "CF"): Record(1, 0, 1, 0),
-        (node_id("DDCF"), "o..m", "CH"): Record(1, 1, 0, 0)}
+        (node_id("DD"), "m..o.ep", "CF"): Record(1, 0, 1, 0),
+        (node_id("DDCF"), "o..m.pe", "CH"): Record(1, 1, 0, 0)}
 
 
 def test_rank_in_context_backs_off_below_the_threshold() -> None:
@@ -111,7 +114,7 @@ def top_right(store: Store, moves: list[str]) -> dict[str, object]:
 def test_next_on_a_whole_board_ranks_by_context_and_picks_the_side(starter: Store, tmp_path: Path) -> None:
     learnt_openings(starter, tmp_path)
     answer = top_right(starter, OPENING[:3])
-    assert (answer["statistics"], answer["context"], answer["context_games"]) == ("context", "m..o", LEARNT)
+    assert (answer["statistics"], answer["context"], answer["context_games"]) == ("context", "m..o.ep", LEARNT)
     first = answer["candidates"][0]  # type: ignore[index]
     assert (first["move"], first["context_games"]) == ("R14", LEARNT)
     # the same board reflected across the top-right diagonal: the approach moves to the top side
@@ -120,7 +123,7 @@ def test_next_on_a_whole_board_ranks_by_context_and_picks_the_side(starter: Stor
     assert mirrored["candidates"][0]["move"] == "O17"  # type: ignore[index]
     # a board never seen: back-off to the context-free order, said so
     unseen = top_right(starter, ["Q16"])
-    assert (unseen["statistics"], unseen["context"], unseen["context_games"]) == ("back-off", "....", 0)
+    assert (unseen["statistics"], unseen["context"], unseen["context_games"]) == ("back-off", ".......", 0)
 
 
 def test_next_sgf_shows_the_statistics_used(starter: Store, tmp_path: Path) -> None:
@@ -194,3 +197,58 @@ def test_evaluate_never_predicts_a_tenuki_and_counts_the_reply_to_the_first_ston
     again = evaluate(store, [enclosure], collections=["mined"]).as_json()
     second = again["by_index"][1]  # type: ignore[index]
     assert (second["local_move"], second["positions"], again["reply"]["positions"]) == ("2", 1, 0)  # type: ignore[index]
+
+
+def test_a_rare_fine_context_leans_on_its_region_context() -> None:
+    order = ["CF", "CC"]
+    fine = {"CC": Record(1, 1, 0, 0)}  # one game in the full signature
+    region = {"CF": 30.0, "CC": 1.0}  # the region signature's games, of which that one
+    assert rank_in_context("m..o.ep", order, fine, prior={"CF": 50, "CC": 50}).moves == ["CC", "CF"]
+    assert rank_in_context("m..o.ep", order, fine, prior={"CF": 50, "CC": 50}, coarser=[region]).moves == [
+        "CF", "CC"]
+    # a context with no game of its own still ranks by its region's games
+    assert rank_in_context("m..o.ep", ["CC", "CF"], {}, coarser=[region]).used == "context"
+
+
+def test_the_region_level_sums_every_fine_context_of_the_region_in_both_frames(starter: Store,
+                                                                                tmp_path: Path) -> None:
+    learnt_openings(starter, tmp_path / "a")
+    # the same top-right play with the stones of the other corners moved: the fine characters differ
+    # (3-4 stones instead of 4-4), the region signature does not
+    folder = tmp_path / "b"
+    folder.mkdir()
+    for i in range(3):
+        write_game(folder / f"g{i}.sgf", ["C16", "Q3", "Q16", "R14", "R12", "K10", f"A{i + 1}"], result="W+R")
+    assert learn(starter, [folder], workers=1).learnt == 3
+    with starter.read() as conn:
+        exact = context_moves(conn, node_id("DD"), "m..o.ep")
+        other_fine = context_moves(conn, node_id("DD"), "m..o.dn")
+        (region,) = coarse_moves(conn, node_id("DD"), "m..o.ep", symmetric=True)
+        # asked in the reflected frame, the region's games come back reflected
+        (mirrored,) = coarse_moves(conn, node_id("DD"), "o..m.pe", symmetric=True)
+    assert exact["CF"].games == LEARNT and other_fine["CF"].games == 3
+    assert region == {"CF": LEARNT + 3}
+    assert mirrored == {"FC": LEARNT + 3}
+
+
+def test_migration_0008_keeps_the_region_statistics_of_an_older_store(tmp_path: Path) -> None:
+    from alembic import command
+
+    from joseki.book.store import alembic_config
+
+    store = Store(str(tmp_path / "old.sqlite"))
+    with store.write() as conn:
+        command.downgrade(alembic_config(conn), "0007")
+        pid = conn.exec_driver_sql(f"SELECT id FROM profile WHERE name = '{GLOBAL}'").scalar()
+        conn.exec_driver_sql(f"INSERT INTO context_stats VALUES ({node_id('DD')}, 'm..o', {pid}, 'CF', 4, 1, 3, 0)")
+    store.close()
+    upgraded = Store(str(tmp_path / "old.sqlite"), upgrade=True)
+    with upgraded.read() as conn:
+        (region,) = coarse_moves(conn, node_id("DD"), "m..o.ep", symmetric=True)
+        stored = conn.exec_driver_sql("SELECT context FROM context_stats").scalars().all()
+    assert stored == ["m..o---"]
+    assert region == {"CF": 4}
+    with upgraded.write() as conn:
+        command.downgrade(alembic_config(conn), "0007")
+        assert conn.exec_driver_sql("SELECT context, games FROM context_stats").all() == [("m..o", 4)]
+    upgraded.close()

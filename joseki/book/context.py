@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING
 
 from joseki.book.profiles import GLOBAL
 from joseki.book.reader import ReadConnection, rows
+from joseki.core.context import CONTEXT_LEVELS, coarse, reflect_context
 from joseki.core.priority import Record
 from joseki.core.steps import swap_token
 
@@ -97,6 +98,42 @@ def context_moves(conn: ReadConnection, parent: int, context: str,
     return found[names[0]] if found[names[0]] or len(names) == 1 else found[GLOBAL]
 
 
+COARSE_MOVES = """
+SELECT p.name, cs.context, cs.move, cs.games FROM context_stats AS cs
+JOIN profile AS p ON p.id = cs.profile_id
+WHERE cs.parent_id = :parent AND (cs.context LIKE :pattern OR cs.context LIKE :mirror) AND p.name IN (:names)"""
+"""The moves played after a book line in every context of one coarse signature (or of its reflection)."""
+
+
+def coarse_moves(conn: ReadConnection, parent: int, context: str, symmetric: bool,
+                 profile: str | None = None) -> list[dict[str, float]]:
+    """Games per move after book line ``parent`` at each level of :data:`joseki.core.context.CONTEXT_LEVELS`
+    around ``context``, in ``context``'s frame: the profile's, else the global ones.
+
+    After a line whose stones all lie on the diagonal (``symmetric``) a context is stored in the
+    frame of its smaller reflection (:func:`joseki.core.context.book_frame`), so a stored context
+    whose reflection matches counts with its moves reflected (half each way when both frames match)."""
+    if not CONTEXT_LEVELS:
+        return []
+    patterns = [coarse(context, kept) for kept in CONTEXT_LEVELS]
+    mirror = reflect_context(patterns[0]) if symmetric else patterns[0]
+    names = [GLOBAL] if not profile or profile == GLOBAL else [profile, GLOBAL]
+    found: dict[str, list[dict[str, float]]] = {name: [{} for _ in patterns] for name in names}
+    for name, stored, move, g in rows(conn, COARSE_MOVES, {"parent": parent, "pattern": patterns[0],
+                                                          "mirror": mirror, "names": names}):
+        if g <= 0:
+            continue
+        flipped = reflect_context(stored) if symmetric else None
+        for level, (kept, pattern) in enumerate(zip(CONTEXT_LEVELS, patterns, strict=True)):
+            ways = [move] if coarse(stored, kept) == pattern else []
+            if flipped is not None and coarse(flipped, kept) == pattern:
+                ways.append(swap_token(move))
+            into = found[name][level]
+            for m in ways:
+                into[m] = into.get(m, 0.0) + g / len(ways)
+    return found[names[0]] if any(found[names[0]]) or len(names) == 1 else found[GLOBAL]
+
+
 @dataclass(slots=True)
 class ContextRanking:
     """Moves in the order the context gives, and whether the context or the back-off decided it."""
@@ -131,7 +168,8 @@ def _smooth(counts: dict[str, float], prior: dict[str, float], weight: float) ->
 
 def rank_in_context(context: str, order: Sequence[str], played: dict[str, Record], min_games: int | None = None,
                     prior: dict[str, float] | None = None, symmetric: bool = False,
-                    free: dict[str, float] | None = None) -> ContextRanking:
+                    free: dict[str, float] | None = None,
+                    coarser: Sequence[dict[str, float]] = ()) -> ContextRanking:
     """``order`` (the context-free ranking) re-ranked by ``played`` (:func:`context_moves`) with back-off.
 
     Below ``min_games`` (:data:`CONTEXT_MIN_GAMES`) games in the context, ``order`` is kept.
@@ -146,13 +184,15 @@ def rank_in_context(context: str, order: Sequence[str], played: dict[str, Record
     limit = CONTEXT_MIN_GAMES if min_games is None else min_games
     games = sum(r.games for r in played.values())
     counts = {move: r.games for move, r in played.items()}
-    if games < limit or not order:
+    if max(games, sum(coarser[0].values()) if coarser else 0) < limit or not order:
         return ContextRanking(context, list(order), "back-off", games, counts)
     k = CONTEXT_PRIOR_GAMES
     share = _shares({m: float(prior.get(m, 0.0)) if prior is not None else 1.0 for m in order}, symmetric)
     if free is not None:
         by_move = _shares({m: float(free.get(m, 0.0)) for m in order}, symmetric) if any(free.values()) else {}
         share = _smooth({m: sum(free.values()) * q for m, q in by_move.items()}, share, k)
+    for level in coarser:
+        share = _smooth(level, share, k)
     share = _smooth({m: float(n) for m, n in counts.items()}, share, k)
     place = {move: i for i, move in enumerate(order)}
 

@@ -14,14 +14,14 @@ name points of the side it was written for).
 
 from __future__ import annotations
 
-from joseki.book.context import context_moves, rank_in_context
+from joseki.book.context import coarse_moves, context_moves, rank_in_context
 from joseki.book.keys import node_id
 from joseki.book.query import Candidate, CornerAnswer
 from joseki.book.reader import ReadConnection
 from joseki.core.category import NEVER_FIRST
 from joseki.core.context import book_frame, signature
 from joseki.core.geometry import Point
-from joseki.core.notation import format_gtp_vertex, format_sgf_point
+from joseki.core.notation import TENUKI, format_gtp_vertex, format_sgf_point
 from joseki.core.steps import Color, reflection_needed, swap_token
 
 CONTEXT_STATES = ("empty", "in-book", "tenuki-variation", "in-book-by-transposition")
@@ -45,10 +45,12 @@ def _rerank(conn: ReadConnection, answer: CornerAnswer, stones: list[tuple[Color
     base = "" if answer.state == "empty" else answer.via or answer.steps
     reflected = answer.via_reflected if answer.via is not None else False
     symmetric = reflection_needed(base) is None
-    context = signature(stones, answer.transform, answer.to_move)
+    local = 1 + sum(answer.steps[i : i + 2] != TENUKI for i in range(0, len(answer.steps), 2))
+    context = signature(stones, answer.transform, answer.to_move, local)
     frame_context, probe = book_frame(context, "AB", reflected, symmetric)
     flip = probe != "AB"  # the context's frame is the reflection of the corner's
     played = context_moves(conn, node_id(base), frame_context, profile)
+    coarser = coarse_moves(conn, node_id(base), frame_context, symmetric, profile)
 
     def in_frame(token: str) -> str:
         return swap_token(token) if flip else token
@@ -57,7 +59,7 @@ def _rerank(conn: ReadConnection, answer: CornerAnswer, stones: list[tuple[Color
     popularity = {token: float(c.paths + c.record.games) for token, c in by_token.items()}
     games = {token: float(c.record.games) for token, c in by_token.items()}
     ranking = rank_in_context(frame_context, list(by_token), played, prior=popularity, symmetric=symmetric,
-                              free=games)
+                              free=games, coarser=coarser)
     answer.context, answer.statistics, answer.context_games = frame_context, ranking.used, ranking.games
     for shown in answer.candidates:
         shown.context_games = ranking.played.get(in_frame(shown.token), 0)

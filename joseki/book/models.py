@@ -194,7 +194,7 @@ the game move that reached the node (from 1) and the corner (index in :class:`jo
 context_stats = Table(
     "context_stats", metadata,
     Column("parent_id", BigInteger, primary_key=True),
-    Column("context", String(4), primary_key=True),
+    Column("context", String(7), primary_key=True),
     Column("profile_id", Integer, ForeignKey("profile.id", ondelete="CASCADE"), primary_key=True),
     Column("move", String(2), primary_key=True),
     Column("games", Integer, nullable=False),

@@ -3,8 +3,8 @@
 The joseki a strong player chooses in a corner depends on the rest of the board: the side to
 approach from, whether to pincer, which way to extend all follow from the stones in the two
 adjacent corners and on the two sides between. The **context signature** of a corner, just
-before one of its local moves, is four characters, one per region of the board in the frame
-of the corner's string (zone points ``(col, row)``, :mod:`joseki.core.geometry`):
+before one of its local moves, is seven characters: first one per region of the board in the
+frame of the corner's string (zone points ``(col, row)``, :mod:`joseki.core.geometry`):
 
 ====  ==========  =============================================================
  #    region      zone points (19x19, 0-based lines from the corner's edges)
@@ -22,8 +22,19 @@ each. Stones are the moves played so far (a capture in these regions this early 
 enough not to pay for a whole-board replay). Reflecting the frame across the corner's
 diagonal exchanges the vertical and horizontal regions, which reverses the string
 (:func:`reflect_context`); swapping the colours of every stone leaves it unchanged, since the
-mover's colour swaps too. 4**4 = 256 signatures: few enough that the common openings have
-many games in each.
+mover's colour swaps too. 4**4 = 256 region signatures: few enough that the common openings
+have many games in each.
+
+For a corner's first :data:`FINE_STEPS` local moves, where the games are many and the board
+decides most (which stone, which approach, which pincer), three **fine** characters follow
+(``---`` after those moves): who holds the opposite corner (col >= 12, row >= 12; same values),
+then the first stone played in corner_v and in corner_h, by its lines from the edge it shares
+with this corner and from its own other edge (:func:`stone_class`: 3rd line or lower, 4th, 5th
+or higher, nine classes): ``a``-``i`` the mover's, ``j``-``u`` the opponent's, ``.`` none. So a
+3-4 stone whose 3rd line runs along the side towards this corner reads differently from one
+turned away. Reflection reverses the regions and exchanges the two first-stone characters. A
+ranking shrinks through the region signature (:data:`CONTEXT_LEVELS`) before the full one, so
+a rare fine context leans on its region context's games, not on the context-free ones.
 
 :func:`book_frame` is the one rule that puts a game's context and move into the frame of the
 book line they are credited to or looked up under (a transposition may reach the reflected
@@ -47,21 +58,55 @@ VALUES = (EMPTY, MOVER, OPPONENT, EVEN)
 BOARD = 19
 CONTEXT_STEPS = 30
 """Local moves per corner whose context is taken (as deep as mining counts; books rarely go deeper)."""
+FINE_STEPS = 4
+"""Local moves per corner whose signature also carries the fine characters (the rest: ``-``)."""
+DIAGONAL = 4
+"""The region index of the opposite corner (col >= 12, row >= 12), counted only for the fine characters."""
+UNRECORDED = "-"
+FIRST_MOVER, FIRST_OPPONENT = "abcdefghi", "jklnpqrsu"
+"""A fine character for an adjacent corner's first stone: its class (:func:`stone_class`), the mover's or not."""
+SIGNATURE_LENGTH = 7
+"""Characters in a signature: four regions, then three fine ones (module docstring)."""
 
 
 def region(zpoint: Point) -> int | None:
-    """The index in :data:`FIELDS` of the region holding zone point ``zpoint`` (unreflected frame), if any."""
+    """The index in :data:`FIELDS` of the region holding zone point ``zpoint`` (unreflected frame), if any
+    (:data:`DIAGONAL` for the opposite corner)."""
     col, row = zpoint
     if col <= 6:
         return 0 if row >= 12 else 1 if row >= 7 else None
     if row <= 6:
         return 3 if col >= 12 else 2 if col >= 7 else None
-    return None
+    return DIAGONAL if col >= 12 and row >= 12 else None
+
+
+def _line(n: int) -> int:
+    return 0 if n <= 2 else 1 if n == 3 else 2
+
+
+def stone_class(zpoint: Point) -> int:
+    """0-8: a stone of an adjacent corner by its lines from the edge it shares with this corner and from its own
+    other edge (each 3rd line or lower, 4th, 5th or higher)."""
+    col, row = zpoint
+    if col <= 6:  # corner_v: shares the vertical edge
+        return 3 * _line(col) + _line(BOARD - 1 - row)
+    return 3 * _line(row) + _line(BOARD - 1 - col)
+
+
+CONTEXT_LEVELS: tuple[tuple[int, ...], ...] = ((0, 1, 2, 3),)
+"""The coarser signatures a ranking shrinks through, coarsest first: the signature's characters each keeps
+(:func:`coarse`); the full signature is the finest level."""
+
+
+def coarse(context: str, kept: tuple[int, ...]) -> str:
+    """``context`` with only the characters at ``kept`` (the others ``_``: a LIKE pattern for any)."""
+    return "".join(c if i in kept else "_" for i, c in enumerate(context))
 
 
 def reflect_context(context: str) -> str:
-    """The signature in the frame reflected across the corner's diagonal."""
-    return context[::-1]
+    """The signature in the frame reflected across the corner's diagonal: the regions reversed, the adjacent
+    corners' first stones exchanged."""
+    return context[3::-1] + context[4:5] + context[6:4:-1]
 
 
 def _value(mine: int, theirs: int) -> str:
@@ -70,33 +115,52 @@ def _value(mine: int, theirs: int) -> str:
     return MOVER if mine > theirs else OPPONENT
 
 
-def signature(stones: Iterable[tuple[Color, Point]], transform: Transform, mover: Color) -> str:
-    """The signature of the corner of ``transform`` (in that frame) for ``mover``, from the board's ``stones``."""
-    counts = [[0, 0] for _ in FIELDS]
+def _first(found: tuple[bool, int] | None) -> str:
+    if found is None:
+        return EMPTY
+    mine, cls = found
+    return (FIRST_MOVER if mine else FIRST_OPPONENT)[cls]
+
+
+def signature(stones: Iterable[tuple[Color, Point]], transform: Transform, mover: Color, local: int = 1) -> str:
+    """The signature of the corner of ``transform`` (in that frame) for ``mover`` from the board's ``stones`` (in
+    the order played), before the corner's local move number ``local`` (fine characters up to :data:`FINE_STEPS`)."""
+    counts = [[0, 0] for _ in range(5)]
+    first: list[tuple[bool, int] | None] = [None, None]
     for color, point in stones:
-        index = region(transform.to_zone(point, BOARD))
+        zpoint = transform.to_zone(point, BOARD)
+        index = region(zpoint)
         if index is not None:
             counts[index][color != mover] += 1
-    return "".join(_value(a, b) for a, b in counts)
+            if index in (0, 3) and first[index == 3] is None:
+                first[index == 3] = (color == mover, stone_class(zpoint))
+    text = "".join(_value(a, b) for a, b in counts[:4])
+    if local > FINE_STEPS:
+        return text + UNRECORDED * 3
+    return text + _value(*counts[DIAGONAL]) + _first(first[0]) + _first(first[1])
 
 
-def _regions() -> dict[Point, tuple[tuple[int, int], ...]]:
-    """For each board point, (corner number, region) of each corner's unreflected region holding it."""
-    table: dict[Point, tuple[tuple[int, int], ...]] = {}
+def _regions() -> dict[Point, tuple[tuple[int, int, int], ...]]:
+    """For each board point, (corner number, region, stone class) of each corner's unreflected region holding it."""
+    table: dict[Point, tuple[tuple[int, int, int], ...]] = {}
     for x in range(BOARD):
         for y in range(BOARD):
             found = []
             for number, corner in enumerate(Corner):
-                index = region(Transform(corner).to_zone((x, y), BOARD))
+                zpoint = Transform(corner).to_zone((x, y), BOARD)
+                index = region(zpoint)
                 if index is not None:
-                    found.append((number, index))
+                    found.append((number, index, stone_class(zpoint) if index in (0, 3) else -1))
             table[(x, y)] = tuple(found)
     return table
 
 
 _REGIONS = _regions()
-_SLOTS = tuple({p: tuple(n * 8 + 2 * i + shift for n, i in found) for p, found in _REGIONS.items()} for shift in (0, 1))
+_SLOTS = tuple({p: tuple(n * 10 + 2 * i + shift for n, i, _ in found) for p, found in _REGIONS.items()}
+               for shift in (0, 1))
 """For black (0) and white (1), the counters of :func:`game_contexts` a stone on each point adds to."""
+_FIRSTS = {p: tuple((n * 2 + (i == 3), cls) for n, i, cls in found if i in (0, 3)) for p, found in _REGIONS.items()}
+"""For each point, (corner number * 2 + (0 vertical, 1 horizontal), stone class) of the adjacent corners holding it."""
 
 
 def game_contexts(moves: list[tuple[Color, Point | None]], local: dict[Corner, tuple[list[int], bool]],
@@ -109,24 +173,37 @@ def game_contexts(moves: list[tuple[Color, Point | None]], local: dict[Corner, t
     :func:`signature` over the stones before each move, only faster.
     """
     corners = list(Corner)
-    wanted: dict[int, list[int]] = {}
+    wanted: dict[int, list[tuple[int, int]]] = {}
     for number, corner in enumerate(corners):
-        for move_number in local.get(corner, ((), False))[0][:limit]:
-            wanted.setdefault(move_number, []).append(number)
+        for k, move_number in enumerate(local.get(corner, ((), False))[0][:limit], start=1):
+            wanted.setdefault(move_number, []).append((number, k))
     out: dict[Corner, list[str]] = {corner: [] for corner in local}
-    counts = [0] * 32  # corner * 8 + region * 2 + (0 black, 1 white)
+    counts = [0] * 40  # corner * 10 + region * 2 + (0 black, 1 white)
+    firsts: list[tuple[int, int] | None] = [None] * 8  # corner * 2 + side: (0 black, 1 white), class
     last = max(wanted, default=0)
-    value, slots = _value, _SLOTS
+    value, first, slots, fine = _value, _first, _SLOTS, FINE_STEPS
     for move_number, (color, point) in enumerate(moves[:last], start=1):
         if move_number in wanted:
             mover = color != "b"
-            for number in wanted[move_number]:
-                m, o = number * 8 + mover, number * 8 + 1 - mover
-                out[corners[number]].append(value(counts[m], counts[o]) + value(counts[m + 2], counts[o + 2])
-                                            + value(counts[m + 4], counts[o + 4]) + value(counts[m + 6], counts[o + 6]))
+            for number, k in wanted[move_number]:
+                m, o = number * 10 + mover, number * 10 + 1 - mover
+                text = (value(counts[m], counts[o]) + value(counts[m + 2], counts[o + 2])
+                        + value(counts[m + 4], counts[o + 4]) + value(counts[m + 6], counts[o + 6]))
+                if k > fine:
+                    text += UNRECORDED * 3
+                else:
+                    fv, fh = firsts[2 * number], firsts[2 * number + 1]
+                    text += value(counts[m + 8], counts[o + 8])
+                    text += first(None if fv is None else (fv[0] == mover, fv[1]))
+                    text += first(None if fh is None else (fh[0] == mover, fh[1]))
+                out[corners[number]].append(text)
         if point is not None:
-            for slot in slots[color != "b"][point]:
+            side = color != "b"
+            for slot in slots[side][point]:
                 counts[slot] += 1
+            for slot, cls in _FIRSTS[point]:
+                if firsts[slot] is None:
+                    firsts[slot] = (side, cls)
     for corner, (_, reflected) in local.items():
         if reflected:
             out[corner] = [reflect_context(c) for c in out[corner]]

@@ -13,11 +13,11 @@ from collections.abc import Iterable
 
 from sqlalchemy import Connection
 
-from joseki.book.context import ContextKey, ContextRanking, context_moves, rank_in_context
+from joseki.book.context import ContextKey, ContextRanking, coarse_moves, context_moves, rank_in_context
 from joseki.book.query import orientation
 from joseki.book.store import ROOT_ID, Store, node_id
 from joseki.book.walk import BookWalk
-from joseki.core.context import book_frame, game_contexts, token_contexts
+from joseki.core.context import SIGNATURE_LENGTH, book_frame, game_contexts, token_contexts
 from joseki.core.corners import CornerTable
 from joseki.core.geometry import Point
 from joseki.core.priority import Record
@@ -26,13 +26,13 @@ from joseki.core.steps import Color, reflection_needed, swap_token
 _RESULT = {"win": 1, "loss": 2, "draw": 3}
 
 
-NO_CONTEXT = "----"
+NO_CONTEXT = "-" * SIGNATURE_LENGTH
 """A token without a context (an ``XX``, or past :data:`joseki.core.context.CONTEXT_STEPS`) in a packed string."""
 
 
 def table_contexts(moves: list[tuple[Color, Point | None]], tables: Iterable[CornerTable]) -> list[str]:
     """For each corner with local moves (in the order of :func:`joseki.games.credit.table_corners`), the
-    signature before each token of its string, packed four characters a token (one string a corner
+    signature before each token of its string, packed SIGNATURE_LENGTH characters a token (one string a corner
     keeps tens of thousands of mined games small): read it with :func:`context_at`."""
     active = [t for t in tables if t.builder.first_color is not None]
     found = game_contexts(moves, {t.corner: ([n for n, _, _ in t.moves], bool(t.builder.swap)) for t in active})
@@ -41,8 +41,9 @@ def table_contexts(moves: list[tuple[Color, Point | None]], tables: Iterable[Cor
 
 def context_at(packed: str, index: int) -> str | None:
     """The context of token ``index`` in a :func:`table_contexts` string, if it has one."""
-    context = packed[4 * index : 4 * index + 4]
-    return None if len(context) < 4 or context == NO_CONTEXT else context
+    n = SIGNATURE_LENGTH
+    context = packed[n * index : n * index + n]
+    return None if len(context) < n or context == NO_CONTEXT else context
 
 
 def step_key(route: BookWalk, index: int, context: str, parent: int) -> ContextKey:
@@ -94,6 +95,7 @@ class ContextScorer:
     def __init__(self, conn: Connection, store: Store, profile: str | None = None) -> None:
         self.conn, self.store, self.profile = conn, store, profile
         self.cache: dict[tuple[int, str], dict[str, Record]] = {}
+        self.coarse_cache: dict[tuple[int, str, bool], list[dict[str, float]]] = {}
 
     def played(self, parent: int, context: str) -> dict[str, Record]:
         """:func:`joseki.book.context.context_moves`, cached."""
@@ -101,6 +103,13 @@ class ContextScorer:
         if key not in self.cache:
             self.cache[key] = context_moves(self.conn, parent, context, self.profile)
         return self.cache[key]
+
+    def coarse(self, parent: int, context: str, symmetric: bool) -> list[dict[str, float]]:
+        """:func:`joseki.book.context.coarse_moves`, cached."""
+        key = (parent, context, symmetric)
+        if key not in self.coarse_cache:
+            self.coarse_cache[key] = coarse_moves(self.conn, parent, context, symmetric, self.profile)
+        return self.coarse_cache[key]
 
     def rank(self, route: BookWalk, index: int, context: str, order: list[str],
              popularity: dict[str, float] | None = None,
@@ -110,8 +119,10 @@ class ContextScorer:
         (:func:`joseki.book.context.rank_in_context`), and the step's own token in the ranking's frame."""
         base = route.nodes[index - 1] if index else ""
         parent, frame_context, token = step_key(route, index, context, node_id(base))
+        symmetric = reflection_needed(base) is None
+        coarser = self.coarse(parent, frame_context, symmetric)
         ranking = rank_in_context(frame_context, order, self.played(parent, frame_context), prior=popularity,
-                                  symmetric=reflection_needed(base) is None, free=free)
+                                  symmetric=symmetric, free=free, coarser=coarser)
         return ranking, token
 
 
