@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from joseki.book.keys import ROOT_ID, node_id
 from joseki.book.lookup import Lookup
+from joseki.book.memo import MISSING
 from joseki.book.reader import ReadConnection, rows
 from joseki.core.influence import assess, favourability
 from joseki.core.position import replay
@@ -87,41 +88,80 @@ def stored(conn: ReadConnection, lines: Sequence[str],
     return found
 
 
-def verdicts(conn: ReadConnection, lines: Sequence[str],
-             collection_ids: Sequence[int] | None = None) -> dict[str, Favour]:
-    """Each line's stored verdict, else one measured now (one query for them all)."""
-    found = stored(conn, lines, collection_ids) if lines else {}
-    return {line: found.get(line) or measure(line) for line in lines}
+def verdicts(lookup: Lookup, lines: Sequence[str]) -> dict[str, Favour]:
+    """Each line's stored verdict, else one measured now; remembered in the lookup's memory, the rest read in
+    one query."""
+    memo, found = lookup.memo, {}
+    todo = list(lines)
+    if memo is not None:
+        todo = []
+        for line in lines:
+            known = memo.get(("favour", lookup.books_key, line))
+            if known is MISSING:
+                todo.append(line)
+            else:
+                found[line] = known
+    if todo:
+        read = stored(lookup.conn, todo, lookup.collection_ids)
+        for line in todo:
+            found[line] = read.get(line) or measure(line)
+            if memo is not None:
+                memo.put(("favour", lookup.books_key, line), found[line], lookup.epoch)
+    return {line: found[line] for line in lines}
 
 
-def verdict(conn: ReadConnection, steps: str, collection_ids: Sequence[int] | None = None) -> Favour:
+def verdict(lookup: Lookup, steps: str) -> Favour:
     """The stored verdict of ``steps``, else one measured now."""
-    return verdicts(conn, [steps], collection_ids)[steps]
+    return verdicts(lookup, [steps])[steps]
 
 
 def main_lines(lookup: Lookup, starts: Sequence[str]) -> dict[str, str]:
     """Each start's main line: from it on, the continuation most variations of the lookup's collections take
-    (ties to the first in step order), down to a record's end. One query a depth serves all the starts."""
-    books, restriction = lookup.books()
-    query = CHILD_PATHS.format(books=books)
+    (ties to the first in step order), down to a record's end. One query a depth serves all the starts, for
+    the nodes whose next move the lookup's memory does not hold (:func:`next_steps`)."""
     current = {start: start for start in starts}
     active = set(current)
     while active:
         at: dict[int, list[str]] = {}
         for start in active:
             at.setdefault(node_id(current[start]) if current[start] else ROOT_ID, []).append(start)
+        best = next_steps(lookup, list(at))
+        active = set()
+        for parent, there in at.items():
+            found = best[parent]
+            if found is not None:
+                for start in there:
+                    current[start] = found
+                    active.add(start)
+    return current
+
+
+def next_steps(lookup: Lookup, parents: list[int]) -> dict[int, str | None]:
+    """The main line's next node after each of ``parents`` (node ids), None after a record's end; remembered in
+    the lookup's memory, the rest read in one query."""
+    memo, found = lookup.memo, {}
+    todo = parents
+    if memo is not None:
+        todo = []
+        for parent in parents:
+            known = memo.get(("main", lookup.books_key, parent))
+            if known is MISSING:
+                todo.append(parent)
+            else:
+                found[parent] = known
+    if todo:
+        books, restriction = lookup.books()
         best: dict[int, tuple[int, str]] = {}
-        for parent, steps, paths in rows(lookup.conn, query, {**restriction, "parents": list(at)}):
+        for parent, steps, paths in rows(lookup.conn, CHILD_PATHS.format(books=books),
+                                         {**restriction, "parents": todo}):
             key = (-int(paths), str(steps))
             if parent not in best or key < best[parent]:
                 best[parent] = key
-        active = set()
-        for parent, there in at.items():
-            if parent in best:
-                for start in there:
-                    current[start] = best[parent][1]
-                    active.add(start)
-    return current
+        for parent in todo:
+            found[parent] = best[parent][1] if parent in best else None
+            if memo is not None:
+                memo.put(("main", lookup.books_key, parent), found[parent], lookup.epoch)
+    return found
 
 
 def main_line(lookup: Lookup, steps: str) -> str:
