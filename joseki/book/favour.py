@@ -117,51 +117,50 @@ def verdict(lookup: Lookup, steps: str) -> Favour:
 
 def main_lines(lookup: Lookup, starts: Sequence[str]) -> dict[str, str]:
     """Each start's main line: from it on, the continuation most variations of the lookup's collections take
-    (ties to the first in step order), down to a record's end. One query a depth serves all the starts, for
-    the nodes whose next move the lookup's memory does not hold (:func:`next_steps`)."""
+    (ties to the first in step order), down to a record's end. One query a depth serves all the starts; with a
+    memory, the end is kept for every node walked through (a node's main line is its main child's), so a start
+    on a line walked before is answered at once."""
+    memo, books = lookup.memo, lookup.books_key
     current = {start: start for start in starts}
+    walked: dict[str, list[int]] = {start: [] for start in current}
+    ends: dict[str, str] = {}
     active = set(current)
     while active:
         at: dict[int, list[str]] = {}
         for start in active:
             at.setdefault(node_id(current[start]) if current[start] else ROOT_ID, []).append(start)
-        best = next_steps(lookup, list(at))
+        if memo is not None:
+            for parent in list(at):
+                known = memo.get(("end", books, parent))
+                if known is not MISSING:
+                    ends.update(dict.fromkeys(at.pop(parent), known))
+        best = main_children(lookup, list(at)) if at else {}
         active = set()
         for parent, there in at.items():
-            found = best[parent]
-            if found is not None:
-                for start in there:
-                    current[start] = found
+            for start in there:
+                walked[start].append(parent)
+                if parent in best:
+                    current[start] = best[parent]
                     active.add(start)
-    return current
-
-
-def next_steps(lookup: Lookup, parents: list[int]) -> dict[int, str | None]:
-    """The main line's next node after each of ``parents`` (node ids), None after a record's end; remembered in
-    the lookup's memory, the rest read in one query."""
-    memo, found = lookup.memo, {}
-    todo = parents
+                else:
+                    ends[start] = current[start]
     if memo is not None:
-        todo = []
-        for parent in parents:
-            known = memo.get(("main", lookup.books_key, parent))
-            if known is MISSING:
-                todo.append(parent)
-            else:
-                found[parent] = known
-    if todo:
-        books, restriction = lookup.books()
-        best: dict[int, tuple[int, str]] = {}
-        for parent, steps, paths in rows(lookup.conn, CHILD_PATHS.format(books=books),
-                                         {**restriction, "parents": todo}):
-            key = (-int(paths), str(steps))
-            if parent not in best or key < best[parent]:
-                best[parent] = key
-        for parent in todo:
-            found[parent] = best[parent][1] if parent in best else None
-            if memo is not None:
-                memo.put(("main", lookup.books_key, parent), found[parent], lookup.epoch)
-    return found
+        for start, path in walked.items():
+            for parent in path:
+                memo.put(("end", books, parent), ends[start], lookup.epoch)
+    return ends
+
+
+def main_children(lookup: Lookup, parents: list[int]) -> dict[int, str]:
+    """The main child (most variations of the lookup's collections, then the first in step order) of each of
+    ``parents`` (node ids) that has one, in one query."""
+    books, restriction = lookup.books()
+    best: dict[int, tuple[int, str]] = {}
+    for parent, steps, paths in rows(lookup.conn, CHILD_PATHS.format(books=books), {**restriction, "parents": parents}):
+        key = (-int(paths), str(steps))
+        if parent not in best or key < best[parent]:
+            best[parent] = key
+    return {parent: steps for parent, (_, steps) in best.items()}
 
 
 def main_line(lookup: Lookup, steps: str) -> str:

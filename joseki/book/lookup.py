@@ -8,7 +8,7 @@ costs the same with a thousand records or a million.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 from weakref import WeakKeyDictionary
 
@@ -131,10 +131,10 @@ class Lookup:
         """Each continuation of ``steps`` in the book, merged over the selected collections, in one query.
 
         Each child carries its record under ``profile``, or the global record where the
-        profile has none.
+        profile has none. The children may be shared with the lookup's memory: read them, never change them.
         """
-        found = self.kept(("children", self.books_key, steps, profile or None), lambda: self._children(steps, profile))
-        return [replace(child) for child in found]
+        return list(self.kept(("children", self.books_key, steps, profile or None),
+                              lambda: self._children(steps, profile)))
 
     def _children(self, steps: str, profile: str | None) -> list[Child]:
         global_id = self.profile_id(GLOBAL)
