@@ -62,6 +62,8 @@ def test_views_read_through_a_memo_are_the_fresh_views(tmp_path: Path) -> None:
         played = views.parse_played("bpdwqfbqibdd")
         assert views.review(store, played, reads=book) == views.review(store, played)
         assert views.judge(book, ["Q16", "R14"]) == views.judge(store, ["Q16", "R14"])
+        for moves in (["Q16", "R14", "R11"], ["Q16", "R14", "O14"]):
+            assert views.practise(store, moves, seed=3, reads=book) == views.practise(store, moves, seed=3)
     finally:
         book.close()
         store.close()
