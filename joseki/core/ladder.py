@@ -25,6 +25,7 @@ order moves are tried in.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from joseki.core.geometry import Point
 from joseki.core.position import LocalBoard, neighbour_table
@@ -292,9 +293,18 @@ def read_ladder(board: LocalBoard, prey: Point, chaser: Color | None = None) -> 
     _, libs = string_at(board, prey)
     if len(libs) not in (1, 2):
         raise ValueError(f"the string at {prey} has {len(libs)} liberties (a ladder needs one or two)")
-    reader = _Reader(board.copy(), prey, chaser)
+    return _read(board.size, frozenset(board.stones.items()), prey, chaser, len(libs) == 1)
+
+
+@lru_cache(maxsize=1024)
+def _read(size: int, stones: frozenset[tuple[Point, Color]], prey: Point, chaser: Color, escape: bool) -> Reading:
+    """:func:`read_ladder`'s reading, remembered: the same corners come back under many boards (a reading is a
+    pure function of the stones)."""
+    board = LocalBoard(size)
+    board.stones = dict(stones)
+    reader = _Reader(board, prey, chaser)
     try:
-        return reader.defend(None, 0) if len(libs) == 1 else reader.attack(None, 0)
+        return reader.defend(None, 0) if escape else reader.attack(None, 0)
     except _Budget:
         return Reading(None, "unread", prey)
 
