@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from joseki.book.context import coarse_moves, context_moves, rank_in_context
 from joseki.book.keys import node_id
+from joseki.book.lookup import Lookup
 from joseki.book.query import Candidate, CornerAnswer
-from joseki.book.reader import ReadConnection
 from joseki.core.category import NEVER_FIRST
 from joseki.core.context import book_frame, signature
 from joseki.core.geometry import Point
@@ -28,19 +28,19 @@ CONTEXT_STATES = ("empty", "in-book", "tenuki-variation", "in-book-by-transposit
 """States whose candidates are the book's moves after the corner's line: the ones the context re-ranks."""
 
 
-def apply_context(conn: ReadConnection, answers: list[CornerAnswer],
+def apply_context(lookup: Lookup, answers: list[CornerAnswer],
                   played: list[tuple[Color, Point | None]], profile: str | None = None,
                   top: int | None = None) -> None:
     """Re-rank each answer's candidates by its corner's context (module docstring), then keep ``top``."""
     stones = [(color, point) for color, point in played if point is not None]
     for answer in answers:
         if answer.state in CONTEXT_STATES:
-            _rerank(conn, answer, stones, profile)
+            _rerank(lookup, answer, stones, profile)
         if top:
             answer.candidates = answer.candidates[:top]
 
 
-def _rerank(conn: ReadConnection, answer: CornerAnswer, stones: list[tuple[Color, Point]],
+def _rerank(lookup: Lookup, answer: CornerAnswer, stones: list[tuple[Color, Point]],
             profile: str | None) -> None:
     base = "" if answer.state == "empty" else answer.via or answer.steps
     reflected = answer.via_reflected if answer.via is not None else False
@@ -49,8 +49,11 @@ def _rerank(conn: ReadConnection, answer: CornerAnswer, stones: list[tuple[Color
     context = signature(stones, answer.transform, answer.to_move, local)
     frame_context, probe = book_frame(context, "AB", reflected, symmetric)
     flip = probe != "AB"  # the context's frame is the reflection of the corner's
-    played = context_moves(conn, node_id(base), frame_context, profile)
-    coarser = coarse_moves(conn, node_id(base), frame_context, symmetric, profile)
+    parent = node_id(base)
+    played = lookup.kept(("context", parent, frame_context, profile or None),
+                         lambda: context_moves(lookup.conn, parent, frame_context, profile))
+    coarser = lookup.kept(("coarse", parent, frame_context, symmetric, profile or None),
+                          lambda: coarse_moves(lookup.conn, parent, frame_context, symmetric, profile))
 
     def in_frame(token: str) -> str:
         return swap_token(token) if flip else token

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 from joseki.book.keys import ROOT_ID, node_id
 from joseki.book.lookup import Lookup
+from joseki.book.memo import MISSING
 from joseki.book.reader import ReadConnection, rows
 from joseki.core.influence import assess, favourability
 from joseki.core.position import replay
@@ -87,41 +88,79 @@ def stored(conn: ReadConnection, lines: Sequence[str],
     return found
 
 
-def verdicts(conn: ReadConnection, lines: Sequence[str],
-             collection_ids: Sequence[int] | None = None) -> dict[str, Favour]:
-    """Each line's stored verdict, else one measured now (one query for them all)."""
-    found = stored(conn, lines, collection_ids) if lines else {}
-    return {line: found.get(line) or measure(line) for line in lines}
+def verdicts(lookup: Lookup, lines: Sequence[str]) -> dict[str, Favour]:
+    """Each line's stored verdict, else one measured now; remembered in the lookup's memory, the rest read in
+    one query."""
+    memo, found = lookup.memo, {}
+    todo = list(lines)
+    if memo is not None:
+        todo = []
+        for line in lines:
+            known = memo.get(("favour", lookup.books_key, line))
+            if known is MISSING:
+                todo.append(line)
+            else:
+                found[line] = known
+    if todo:
+        read = stored(lookup.conn, todo, lookup.collection_ids)
+        for line in todo:
+            found[line] = read.get(line) or measure(line)
+            if memo is not None:
+                memo.put(("favour", lookup.books_key, line), found[line], lookup.epoch)
+    return {line: found[line] for line in lines}
 
 
-def verdict(conn: ReadConnection, steps: str, collection_ids: Sequence[int] | None = None) -> Favour:
+def verdict(lookup: Lookup, steps: str) -> Favour:
     """The stored verdict of ``steps``, else one measured now."""
-    return verdicts(conn, [steps], collection_ids)[steps]
+    return verdicts(lookup, [steps])[steps]
 
 
 def main_lines(lookup: Lookup, starts: Sequence[str]) -> dict[str, str]:
     """Each start's main line: from it on, the continuation most variations of the lookup's collections take
-    (ties to the first in step order), down to a record's end. One query a depth serves all the starts."""
-    books, restriction = lookup.books()
-    query = CHILD_PATHS.format(books=books)
+    (ties to the first in step order), down to a record's end. One query a depth serves all the starts; with a
+    memory, the end is kept for every node walked through (a node's main line is its main child's), so a start
+    on a line walked before is answered at once."""
+    memo, books = lookup.memo, lookup.books_key
     current = {start: start for start in starts}
+    walked: dict[str, list[int]] = {start: [] for start in current}
+    ends: dict[str, str] = {}
     active = set(current)
     while active:
         at: dict[int, list[str]] = {}
         for start in active:
             at.setdefault(node_id(current[start]) if current[start] else ROOT_ID, []).append(start)
-        best: dict[int, tuple[int, str]] = {}
-        for parent, steps, paths in rows(lookup.conn, query, {**restriction, "parents": list(at)}):
-            key = (-int(paths), str(steps))
-            if parent not in best or key < best[parent]:
-                best[parent] = key
+        if memo is not None:
+            for parent in list(at):
+                known = memo.get(("end", books, parent))
+                if known is not MISSING:
+                    ends.update(dict.fromkeys(at.pop(parent), known))
+        best = main_children(lookup, list(at)) if at else {}
         active = set()
         for parent, there in at.items():
-            if parent in best:
-                for start in there:
-                    current[start] = best[parent][1]
+            for start in there:
+                walked[start].append(parent)
+                if parent in best:
+                    current[start] = best[parent]
                     active.add(start)
-    return current
+                else:
+                    ends[start] = current[start]
+    if memo is not None:
+        for start, path in walked.items():
+            for parent in path:
+                memo.put(("end", books, parent), ends[start], lookup.epoch)
+    return ends
+
+
+def main_children(lookup: Lookup, parents: list[int]) -> dict[int, str]:
+    """The main child (most variations of the lookup's collections, then the first in step order) of each of
+    ``parents`` (node ids) that has one, in one query."""
+    books, restriction = lookup.books()
+    best: dict[int, tuple[int, str]] = {}
+    for parent, steps, paths in rows(lookup.conn, CHILD_PATHS.format(books=books), {**restriction, "parents": parents}):
+        key = (-int(paths), str(steps))
+        if parent not in best or key < best[parent]:
+            best[parent] = key
+    return {parent: steps for parent, (_, steps) in best.items()}
 
 
 def main_line(lookup: Lookup, steps: str) -> str:

@@ -7,11 +7,13 @@ costs the same with a thousand records or a million.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 from weakref import WeakKeyDictionary
 
 from joseki.book.keys import ROOT_ID, node_id
+from joseki.book.memo import Memo, kept
 from joseki.book.profiles import GLOBAL, profile_id_named, require_profile
 from joseki.book.reader import ReadConnection, rows
 from joseki.core.category import combined, merge_sources
@@ -22,6 +24,7 @@ if TYPE_CHECKING:
     from joseki.book.reader import BookFile
     from joseki.book.store import Store
 
+T = TypeVar("T")
 _PROFILES: WeakKeyDictionary[Store | BookFile, dict[str, int]] = WeakKeyDictionary()
 _NAMES: WeakKeyDictionary[Store | BookFile, dict[int, str]] = WeakKeyDictionary()
 
@@ -67,10 +70,15 @@ class Child:
 
 
 class Lookup:
-    """Reads of the book on one connection, optionally restricted to some collections."""
+    """Reads of the book on one connection, optionally restricted to some collections.
+
+    Its reads of nodes are kept in the store's :class:`~joseki.book.memo.Memo` when it has one
+    (:meth:`kept`), keyed by the collections too."""
 
     def __init__(self, store: Store | BookFile, conn: ReadConnection, collections: list[str] | None = None) -> None:
         self.store, self.conn = store, conn
+        self.memo: Memo | None = getattr(store, "memo", None)
+        self.epoch = self.memo.epoch if self.memo is not None else 0
         self.collection_ids: list[int] | None = None
         if collections:
             found = {str(name): int(cid) for name, cid in rows(conn, "SELECT name, id FROM collection WHERE name IN "
@@ -79,6 +87,12 @@ class Lookup:
             if missing:
                 raise ValueError(f"no collection named {', '.join(map(repr, missing))}")
             self.collection_ids = sorted(found.values())
+        self.books_key = None if self.collection_ids is None else tuple(self.collection_ids)
+        """The collections in a memory's keys."""
+
+    def kept(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()`` of this transaction's book, remembered under ``key`` if the store has a memo."""
+        return kept(self.memo, self.epoch, key, compute)
 
     def collection_name(self, collection_id: int) -> str:
         """The name of a collection, by id; names once read are kept for the store (a collection keeps its name)."""
@@ -105,6 +119,9 @@ class Lookup:
 
     def has(self, steps: str) -> bool:
         """True if a variation of the selected collections passes through ``steps``."""
+        return self.kept(("has", self.books_key, steps), lambda: self._has(steps))
+
+    def _has(self, steps: str) -> bool:
         books, params = self.books()
         if steps:
             books, params = f"AND nb.node_id = :node {books}", {**params, "node": node_id(steps)}
@@ -114,8 +131,12 @@ class Lookup:
         """Each continuation of ``steps`` in the book, merged over the selected collections, in one query.
 
         Each child carries its record under ``profile``, or the global record where the
-        profile has none.
+        profile has none. The children may be shared with the lookup's memory: read them, never change them.
         """
+        return list(self.kept(("children", self.books_key, steps, profile or None),
+                              lambda: self._children(steps, profile)))
+
+    def _children(self, steps: str, profile: str | None) -> list[Child]:
         global_id = self.profile_id(GLOBAL)
         profile_id = self.profile_id(profile) if profile and profile != GLOBAL else None
         if profile_id is None and profile and profile != GLOBAL:
@@ -150,6 +171,9 @@ class Lookup:
 
     def by_position(self, key: int) -> str | None:
         """The step string of the most travelled book node reaching the position ``key``, if any."""
+        return self.kept(("position", self.books_key, key), lambda: self._by_position(key))
+
+    def _by_position(self, key: int) -> str | None:
         books, params = self.books()
         found = rows(self.conn, BY_POSITION.format(books=books), {**params, "key": key})
         return str(found[0][0]) if found else None

@@ -183,7 +183,7 @@ def rank_key(rank: str = "popularity") -> Callable[[Candidate], tuple[bool, floa
 def favours_of(lookup: Lookup, lines: list[str]) -> dict[str, Favour]:
     """Book moves' favourability: that of each one's main line, the continuation most of the book's variations take."""
     ends = main_lines(lookup, lines)
-    judged = verdicts(lookup.conn, sorted(set(ends.values())), lookup.collection_ids)
+    judged = verdicts(lookup, sorted(set(ends.values())))
     return {line: judged[end] for line, end in ends.items()}
 
 
@@ -417,7 +417,7 @@ def next_moves(store: Store | BookFile, moves: list[str] | None = None, steps: s
         answers = [answer(lookup, table, first, replace(options, top=None)) for table in active]
         from joseki.book.context_next import apply_context  # it builds on this module
 
-        apply_context(conn, answers, played, options.profile, options.top)
+        apply_context(lookup, answers, played, options.profile, options.top)
         return answers
 
 
@@ -438,7 +438,7 @@ def next_in_game(store: Store | BookFile, played: list[tuple[Color, Point | None
         if context:
             from joseki.book.context_next import apply_context  # it builds on this module
 
-            apply_context(conn, answers, played, options.profile, options.top)
+            apply_context(lookup, answers, played, options.profile, options.top)
         return answers
 
 

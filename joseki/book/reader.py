@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from joseki.book.location import sqlite_file
+from joseki.book.memo import Memo
 from joseki.book.resources import head_revision
 
 if TYPE_CHECKING:
@@ -84,8 +85,11 @@ class BookFile:
     """A SQLite store at the current migration holding a book, opened read-only without SQLAlchemy.
 
     It serves the reads that :class:`~joseki.book.store.Store` serves (``read``, ``collection_count``),
-    with sqlite3 connections for :func:`rows`.
+    with sqlite3 connections for :func:`rows`. ``memo``: where the reads keep their answers, given by an owner
+    that clears it whenever the file changes (:mod:`joseki.book.memo`); None: nothing is kept.
     """
+
+    memo: Memo | None = None
 
     def __init__(self, path: Path) -> None:
         self.path = path

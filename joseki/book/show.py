@@ -28,7 +28,7 @@ from joseki.core.notation import format_gtp_vertex
 from joseki.core.position import replay
 from joseki.core.priority import Record
 from joseki.core.steps import Color, canonical, iter_points, other, parse_steps
-from joseki.core.wording import SourceFrame, line_text, reframe
+from joseki.core.wording import SourceFrame, line_text, render, to_canonical
 from joseki.sgf.booknotes import source_frame
 
 if TYPE_CHECKING:
@@ -142,10 +142,10 @@ def show(store: Store | BookFile, moves: list[str] | None = None, steps: str | N
         in_book = bool(infos) and infos[-1].in_book
         children = lookup.children(line) if in_book or not line else []
         shown = Shown(line, corner, first, transform, infos, _records(conn, lookup, line), len(children),
-                      verdict(conn, line, lookup.collection_ids))
+                      verdict(lookup, line))
         if children:
             shown.main_line = main_line(lookup, line)
-            shown.main_favour = verdict(conn, shown.main_line, lookup.collection_ids)
+            shown.main_favour = verdict(lookup, shown.main_line)
     board, _ = replay(line, first)
     shown.stones = {transform.to_board(p, 19): c for p, c in board.stones.items()}
     for info in infos:
@@ -192,11 +192,13 @@ def _moves(conn: ReadConnection, lookup: Lookup, line: str, first: Color, transf
         merge_sources(info.sources, {name: category})
         info.category = combined(info.sources)
         if comment:
-            source = _source_frame(conn, cid, ids[nid], json.loads(props) if props else {})
-            if source is None:
+            prefix = ids[nid]
+            written = lookup.kept(("comment", cid, prefix),
+                                  lambda: _canonical_comment(conn, cid, prefix, comment, props))  # noqa: B023
+            if written is None:
                 info.comments.append((name, comment))
             else:
-                text, points = reframe(comment, source, transform, first)
+                text, points = render(written, transform, first)
                 info.comments.append((name, text))
                 info.comment_points.extend(p for p in points if p not in info.comment_points)
         for condition in from_json(conditions):
@@ -216,6 +218,14 @@ def _moves(conn: ReadConnection, lookup: Lookup, line: str, first: Color, transf
                 later.in_book = False
             break
     return out
+
+
+def _canonical_comment(conn: ReadConnection, collection_id: int, prefix: str, comment: str,
+                       props: str | None) -> str | None:
+    """A collection's comment on ``prefix`` in the canonical frame (:func:`joseki.core.wording.to_canonical`),
+    None when no record of it passes there (the comment is then shown as it is)."""
+    source = _source_frame(conn, collection_id, prefix, json.loads(props) if props else {})
+    return None if source is None else to_canonical(comment, source)
 
 
 def _source_frame(conn: ReadConnection, collection_id: int, prefix: str,

@@ -99,6 +99,10 @@ def _check_size(size: int) -> int:
 
 
 def _check_point(point: Point, size: int) -> Point:
+    if type(point) is tuple and len(point) == 2:  # the common case, at a glance
+        x, y = point
+        if type(x) is int and type(y) is int and 0 <= x < size and 0 <= y < size:
+            return point
     if not (
         isinstance(point, tuple)
         and len(point) == 2
@@ -142,6 +146,18 @@ def influence(
     _check_size(size)
     signs = _check_stones(stones, size)
     points = _check_region(region, size)
+    acc = _forces(signs, size, refraction)
+    result = {}
+    for p in points:
+        if p in signs:
+            result[p] = PointForces(*(signs[p] * STONE_FORCE,) * 4)
+        else:
+            result[p] = PointForces(*acc.get(p, (0, 0, 0, 0)))
+    return result
+
+
+def _forces(signs: Mapping[Point, int], size: int, refraction: int | None) -> dict[Point, list[int]]:
+    """The forces (up, right, down, left) at each empty point some ray reaches, from stones as point -> sign."""
     if refraction is not None and (isinstance(refraction, bool) or not isinstance(refraction, int) or refraction < 0):
         raise ValueError(f"refraction {refraction!r} must be a non-negative integer shift")
     acc: dict[Point, list[int]] = {}
@@ -164,13 +180,7 @@ def influence(
             if refraction is not None:
                 rays.append((nxt, (d + 1) % 4, strength >> refraction))
                 rays.append((nxt, (d + 3) % 4, strength >> refraction))
-    result = {}
-    for p in points:
-        if p in signs:
-            result[p] = PointForces(*(signs[p] * STONE_FORCE,) * 4)
-        else:
-            result[p] = PointForces(*acc.get(p, (0, 0, 0, 0)))
-    return result
+    return acc
 
 
 def distance_influence(
@@ -218,19 +228,31 @@ def assess(
     influence is the number of empty region points where the total force favours it
     (F > 0 for black, F < 0 for white), so area points count as influence too.
     """
+    _check_size(size)
+    signs = _check_stones(stones, size)
     points = set(_check_region(region, size))
-    forces = influence(stones, size, points, refraction)
-    areas = area(forces, stones)
-    empty = [p for p in points if p not in stones]
-    return Assessment(
-        black_area=len(areas["b"]),
-        white_area=len(areas["w"]),
-        black_influence=sum(1 for p in empty if forces[p].total > 0),
-        white_influence=sum(1 for p in empty if forces[p].total < 0),
-        black_stones=sum(1 for p in points if stones.get(p) == "b"),
-        white_stones=sum(1 for p in points if stones.get(p) == "w"),
-        empty=len(empty),
-    )
+    acc = _forces(signs, size, refraction)
+    counts = {"area_b": 0, "area_w": 0, "influence_b": 0, "influence_w": 0, "b": 0, "w": 0, "empty": 0}
+    for p in points:  # as :func:`area` and the totals of :func:`influence` count them, without their objects
+        sign = signs.get(p)
+        if sign is not None:
+            counts["b" if sign > 0 else "w"] += 1
+            continue
+        counts["empty"] += 1
+        forces = acc.get(p)
+        if forces is None:
+            continue
+        total = sum(forces)
+        if total > 0:
+            counts["influence_b"] += 1
+            if total > AREA_THRESHOLD and min(forces) > 0:
+                counts["area_b"] += 1
+        elif total < 0:
+            counts["influence_w"] += 1
+            if total < -AREA_THRESHOLD and max(forces) < 0:
+                counts["area_w"] += 1
+    return Assessment(counts["area_b"], counts["area_w"], counts["influence_b"], counts["influence_w"], counts["b"],
+                      counts["w"], counts["empty"])
 
 
 def favourability(

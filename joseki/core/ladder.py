@@ -25,9 +25,10 @@ order moves are tried in.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from joseki.core.geometry import Point
-from joseki.core.position import LocalBoard
+from joseki.core.position import LocalBoard, neighbour_table
 from joseki.core.steps import Color, other
 
 MAX_NODES = 10000
@@ -67,14 +68,11 @@ class _Budget(Exception):
 
 def string_at(board: LocalBoard, point: Point) -> tuple[set[Point], set[Point]]:
     """The string at ``point`` (which must hold a stone) and its liberties."""
-    stones, size = board.stones, board.size
+    stones, near = board.stones, neighbour_table(board.size)
     color = stones[point]
     string, libs, frontier = {point}, set(), [point]
     while frontier:
-        x, y = frontier.pop()
-        for q in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)):
-            if not (0 <= q[0] < size and 0 <= q[1] < size):
-                continue
+        for q in near[frontier.pop()]:
             owner = stones.get(q)
             if owner is None:
                 libs.add(q)
@@ -84,9 +82,28 @@ def string_at(board: LocalBoard, point: Point) -> tuple[set[Point], set[Point]]:
     return string, libs
 
 
-def _neighbours(point: Point, size: int) -> list[Point]:
-    x, y = point
-    return [q for q in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1)) if 0 <= q[0] < size and 0 <= q[1] < size]
+def _in_atari(board: LocalBoard, point: Point) -> tuple[set[Point], Point] | None:
+    """The string at ``point`` and its one liberty, if it has one only (None as soon as a second shows)."""
+    stones, near = board.stones, neighbour_table(board.size)
+    color = stones[point]
+    string, frontier = {point}, [point]
+    lib: Point | None = None
+    while frontier:
+        for q in near[frontier.pop()]:
+            owner = stones.get(q)
+            if owner is None:
+                if lib is None:
+                    lib = q
+                elif q != lib:
+                    return None
+            elif owner == color and q not in string:
+                string.add(q)
+                frontier.append(q)
+    return None if lib is None else (string, lib)
+
+
+def _neighbours(point: Point, size: int) -> tuple[Point, ...]:
+    return neighbour_table(size)[point]
 
 
 class _Reader:
@@ -160,7 +177,7 @@ class _Reader:
             try:
                 if self.prey not in board.stones:
                     result = Reading(True, "captured", lib, edge=self._on_edge(lib))
-                elif len(string_at(board, self.prey)[1]) != 1:
+                elif removed and len(string_at(board, self.prey)[1]) != 1:  # nothing taken: one liberty left
                     continue  # not an atari (the chaser's stone was taken back at once)
                 else:
                     result = self.defend(new_ko, depth + 1)
@@ -187,12 +204,16 @@ class _Reader:
         string, libs = string_at(board, self.prey)
         prey_color = other(self.chaser)
         moves: dict[Point, Point | None] = {}
+        near, seen = neighbour_table(board.size), set()
         for stone in string:
-            for q in _neighbours(stone, board.size):
-                if board.stones.get(q) == self.chaser:
-                    chaser_string, chaser_libs = string_at(board, q)
-                    if len(chaser_libs) == 1:
-                        moves.setdefault(next(iter(chaser_libs)), min(chaser_string))
+            for q in near[stone]:
+                if q not in seen and board.stones.get(q) == self.chaser:
+                    atari = _in_atari(board, q)
+                    if atari is None:
+                        seen.add(q)
+                    else:
+                        seen |= atari[0]
+                        moves.setdefault(atari[1], min(atari[0]))
         for lib in libs:
             moves.setdefault(lib, None)
         escapes: list[Reading] = []
@@ -272,9 +293,18 @@ def read_ladder(board: LocalBoard, prey: Point, chaser: Color | None = None) -> 
     _, libs = string_at(board, prey)
     if len(libs) not in (1, 2):
         raise ValueError(f"the string at {prey} has {len(libs)} liberties (a ladder needs one or two)")
-    reader = _Reader(board.copy(), prey, chaser)
+    return _read(board.size, frozenset(board.stones.items()), prey, chaser, len(libs) == 1)
+
+
+@lru_cache(maxsize=1024)
+def _read(size: int, stones: frozenset[tuple[Point, Color]], prey: Point, chaser: Color, escape: bool) -> Reading:
+    """:func:`read_ladder`'s reading, remembered: the same corners come back under many boards (a reading is a
+    pure function of the stones)."""
+    board = LocalBoard(size)
+    board.stones = dict(stones)
+    reader = _Reader(board, prey, chaser)
     try:
-        return reader.defend(None, 0) if len(libs) == 1 else reader.attack(None, 0)
+        return reader.defend(None, 0) if escape else reader.attack(None, 0)
     except _Budget:
         return Reading(None, "unread", prey)
 

@@ -32,7 +32,7 @@ _TABLE = [[[_zobrist(k, c, r) for r in range(ZONE_BOARD_SIZE)] for c in range(ZO
 
 
 @cache
-def _neighbour_table(size: int) -> dict[Point, tuple[Point, ...]]:
+def neighbour_table(size: int) -> dict[Point, tuple[Point, ...]]:
     """Each point's orthogonal neighbours on a ``size`` board."""
     return {(x, y): tuple((a, b) for a, b in ((x - 1, y), (x + 1, y), (x, y - 1), (x, y + 1))
                           if 0 <= a < size and 0 <= b < size)
@@ -59,7 +59,7 @@ class LocalBoard:
     def __init__(self, size: int = ZONE_BOARD_SIZE) -> None:
         self.size = size
         self.stones: dict[Point, Color] = {}
-        self._table = _neighbour_table(size)
+        self._table = neighbour_table(size)
 
     def copy(self) -> LocalBoard:
         board = LocalBoard(self.size)

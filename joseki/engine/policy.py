@@ -19,15 +19,19 @@ or one it needs to fail works) is never offered.
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
 from joseki.book.lookup import Lookup
 from joseki.book.profiles import require_profile
-from joseki.book.query import Options, answer_table, whole_board
-from joseki.book.store import Store
+from joseki.book.query import AnswerTable, Options, answer_table, whole_board
 from joseki.core.category import NEVER_FIRST
 from joseki.core.corners import corner_tables, owner
 from joseki.core.geometry import Corner, Point
 from joseki.core.priority import thompson
+
+if TYPE_CHECKING:
+    from joseki.book.reader import BookFile
+    from joseki.book.store import Store
 
 BOOK_STATES = frozenset({"in-book", "tenuki-variation", "in-book-by-transposition"})
 CHOICES = 4
@@ -35,13 +39,16 @@ CHOOSE = ("sample", "best")
 
 
 class BookPlayer:
-    """A :class:`joseki.engine.gtp_proxy.BookPolicy` backed by the store."""
+    """A :class:`joseki.engine.gtp_proxy.BookPolicy` backed by the store (or a book read through sqlite3);
+    ``answer`` answers a corner (:func:`joseki.book.query.answer_table`, or a server's memory of it)."""
 
-    def __init__(self, store: Store, profile: str | None = None, seed: int | None = None,
-                 collections: list[str] | None = None, choose: str = "sample") -> None:
+    def __init__(self, store: Store | BookFile, profile: str | None = None, seed: int | None = None,
+                 collections: list[str] | None = None, choose: str = "sample",
+                 answer: AnswerTable = answer_table) -> None:
         if choose not in CHOOSE:
             raise ValueError(f"unknown choice rule {choose!r} (expected {' or '.join(CHOOSE)})")
         self.store, self.profile, self.collections, self.choose_by = store, profile, collections, choose
+        self.answer = answer
         with store.read() as conn:
             require_profile(conn, profile)  # fail at start, not at the first book move
         self.rng = random.Random(seed)
@@ -55,8 +62,8 @@ class BookPlayer:
         if corner is None:
             return None
         with self.store.read() as conn:
-            answer = answer_table(Lookup(self.store, conn, self.collections), tables[corner], color,
-                                  Options(profile=self.profile, rank="popularity", board=whole_board(moves)))
+            answer = self.answer(Lookup(self.store, conn, self.collections), tables[corner], color,
+                                 Options(profile=self.profile, rank="popularity", board=whole_board(moves)))
         if answer.state not in BOOK_STATES or answer.to_move != color:
             return None
         offered = [c for c in answer.candidates if c.category not in NEVER_FIRST  # never a line whose ladder fails

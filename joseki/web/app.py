@@ -82,7 +82,7 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
     """The app over ``store``; ``hosts``: the Host names it answers (default: loopback names); ``cache_mb``: the
     bound of the answers kept (:mod:`joseki.web.cache`; 0: none)."""
     cache = Cache(store, cache_mb << 20)
-    answered, reads = Answers(cache), Reads(store)
+    answered, reads = Answers(cache), Reads(store, cache.memo)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -1,17 +1,18 @@
 """The server's memory of its answers: encoded JSON responses and the focus lines, kept while the store is unchanged.
 
-Every view is a pure function of the request and the store's contents, so an answer once
-encoded is sent again as the same bytes for the same normalised request (:meth:`Cache.get`);
-the focus corner's line (``joseki show``, about a third of a position's work) is kept apart
-(:meth:`Cache.line`), since many positions share it, and so is each corner's book answer
-(:meth:`Cache.corner`, :func:`joseki.book.query.answer_table`: the same corner comes back in
-many whole boards). All are bounded (the least recently used go first) and all are dropped
-whenever the store changes, whoever wrote it: before each request the store's version
-(:func:`store_version`: for SQLite the file's change counter and the files' sizes and times;
-for PostgreSQL the server's current snapshot, which changes whenever a transaction that
-wrote anything commits) is compared with the one the entries were made under. A store whose
-version cannot be read is never cached. Each server process has its own memory (several
-workers: several).
+Every view is a pure function of the request and the store's contents, so an answer once encoded is
+sent again as the same bytes for the same normalised request (:meth:`Cache.get`); the focus corner's
+line (``joseki show``, about a third of a position's work) is kept apart (:meth:`Cache.line`), since
+many positions share it, and so is each corner's book answer (:meth:`Cache.corner`,
+:func:`joseki.book.query.answer_table`: the same corner comes back in many whole boards), and so are
+the book's own reads of nodes (:attr:`Cache.memo`, a :class:`joseki.book.memo.Memo`: children, main
+lines, comments, for SQLite books read through sqlite3). All are bounded (the least recently used go
+first; the reads: all at once when full) and all are dropped whenever the store changes, whoever
+wrote it: before each request the store's version (:func:`store_version`: for SQLite the file's
+change counter and the files' sizes and times; for PostgreSQL the server's current snapshot, which
+changes whenever a transaction that wrote anything commits) is compared with the one the entries
+were made under. A store whose version cannot be read is never cached. Each server process has its
+own memory (several workers: several).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
 from joseki.book.lookup import Lookup
+from joseki.book.memo import Memo
 from joseki.book.query import Candidate, CornerAnswer, Options, answer_table, move_numbers
 from joseki.book.reader import BookFile
 from joseki.book.store import Store
@@ -37,10 +39,11 @@ from joseki.web.views import line_json, line_key
 
 DEFAULT_MB = 64
 """Default bound of the encoded responses kept, in MiB."""
-LINE_BYTES, CORNER_BYTES = 32 << 10, 8 << 10
+LINE_BYTES, CORNER_BYTES, MEMO_BYTES = 32 << 10, 8 << 10, 1 << 10
 """About the memory a kept focus line and a corner's kept answer take (about 14 KiB and 9 KiB on Kogo, measured with
 tracemalloc): the focus lines and corner entries kept are bounded to ``max_bytes`` over these, so that the whole
-memory is about twice ``max_bytes``."""
+memory is about twice ``max_bytes``; the book's reads (:attr:`Cache.memo`) to ``max_bytes`` over MEMO_BYTES (an
+entry takes about a quarter of it at the server's mix, a node's children the most)."""
 
 
 def encode(data: Any) -> bytes:
@@ -85,6 +88,8 @@ class Cache:
         self.bytes = self.hits = self.misses = self.evictions = self.invalidations = 0
         self.line_hits = self.line_misses = self.corner_hits = self.corner_misses = 0
         self.version: Hashable | None = store_version(store)
+        self.memo = Memo(max_bytes // MEMO_BYTES if self.enabled else 0)
+        """The book's reads of nodes (:class:`joseki.web.reads.Reads` hands it to the views' connections)."""
 
     @property
     def enabled(self) -> bool:
@@ -97,12 +102,15 @@ class Cache:
         version = store_version(self.store)
         with self._lock:
             if version != self.version:
-                if self._responses or self._lines or self._corners:
+                if self._responses or self._lines or self._corners or len(self.memo):
                     self.invalidations += 1
                 self._responses.clear()
                 self._lines.clear()
                 self._corners.clear()
+                self.memo.clear()
                 self.bytes, self.version = 0, version
+            if version is None:  # no way to tell a change: nothing read is kept from one request to the next
+                self.memo.clear()
         return version
 
     def get(self, key: Hashable) -> bytes | None:
@@ -199,7 +207,9 @@ class Cache:
                     "lines": {"entries": len(self._lines), "max_entries": self.max_lines, "hits": self.line_hits,
                               "misses": self.line_misses},
                     "corners": {"entries": len(self._corners), "max_entries": self.max_corners,
-                                "hits": self.corner_hits, "misses": self.corner_misses}}
+                                "hits": self.corner_hits, "misses": self.corner_misses},
+                    "reads": {"entries": len(self.memo), "max_entries": self.memo.max_entries,
+                              "hits": self.memo.hits, "misses": self.memo.misses}}
 
 
 def _copy(answer: CornerAnswer) -> CornerAnswer:

@@ -15,15 +15,17 @@ import threading
 
 from sqlalchemy.engine import make_url
 
+from joseki.book.memo import Memo
 from joseki.book.reader import BookFile, open_book_file
 from joseki.book.store import Store
 
 
 class Reads:
-    """The book to read a view's corners and line from, for the calling thread."""
+    """The book to read a view's corners and line from, for the calling thread; its reads kept in ``memo``
+    (shared by the threads' connections), which the caller clears whenever the store changes."""
 
-    def __init__(self, store: Store) -> None:
-        self.store = store
+    def __init__(self, store: Store, memo: Memo | None = None) -> None:
+        self.store, self.memo = store, memo
         url = make_url(store.url)
         self._path = url.database if store.is_sqlite and not url.query and url.database != ":memory:" else None
         self._local = threading.local()
@@ -38,6 +40,7 @@ class Reads:
             book = open_book_file(self._path)
             if book is None:  # not a current book: the store says what is wrong
                 return self.store
+            book.memo = self.memo
             self._local.book = book
             with self._lock:
                 self._opened.append(book)

@@ -257,14 +257,14 @@ def judge(store: Store | BookFile, moves: list[str], first: Color = "b", collect
 def practise(store: Store, moves: list[str], first: Color = "b", collections: list[str] | None = None,
              profile: str | None = None, seed: int | None = None, answer: AnswerTable = answer_table,
              reads: Store | BookFile | None = None) -> dict[str, Any]:
-    """The player's last move judged (:func:`judge`, its corner answered by ``answer`` from ``reads`` if given) and
-    the book's answer by the GTP proxy's policy."""
+    """The player's last move judged (:func:`judge`) and the book's answer by the GTP proxy's policy, each corner
+    answered by ``answer`` from ``reads`` if given."""
     from joseki.engine.policy import BookPlayer
 
     judged = judge(reads or store, moves, first, collections, profile, answer)
     played, _ = parse_moves(moves, first)
     reply_colour = other(played[-1][0])
-    player = BookPlayer(store, profile or None, seed, collections)
+    player = BookPlayer(reads or store, profile or None, seed, collections, answer=answer)
     point = player.choose(played, reply_colour, 19)
     reply = None if point is None else {"point": format_sgf_point(point), "move": format_gtp_vertex(point),
                                         "color": "black" if reply_colour == "b" else "white"}
