@@ -159,6 +159,9 @@ _REGIONS = _regions()
 _SLOTS = tuple({p: tuple(n * 10 + 2 * i + shift for n, i, _ in found) for p, found in _REGIONS.items()}
                for shift in (0, 1))
 """For black (0) and white (1), the counters of :func:`game_contexts` a stone on each point adds to."""
+_REGION_SLOTS = tuple({p: tuple(n * 10 + 2 * i + shift for n, i, _ in found if i != DIAGONAL)
+                       for p, found in _REGIONS.items()} for shift in (0, 1))
+"""The same without the opposite corners' counters (needed only for the fine characters)."""
 _FIRSTS = {p: tuple((n * 2 + (i == 3), cls) for n, i, cls in found if i in (0, 3)) for p, found in _REGIONS.items()}
 """For each point, (corner number * 2 + (0 vertical, 1 horizontal), stone class) of the adjacent corners holding it."""
 
@@ -181,7 +184,8 @@ def game_contexts(moves: list[tuple[Color, Point | None]], local: dict[Corner, t
     counts = [0] * 40  # corner * 10 + region * 2 + (0 black, 1 white)
     firsts: list[tuple[int, int] | None] = [None] * 8  # corner * 2 + side: (0 black, 1 white), class
     last = max(wanted, default=0)
-    value, first, slots, fine = _value, _first, _SLOTS, FINE_STEPS
+    last_fine = max((n for n, found in wanted.items() if any(k <= FINE_STEPS for _, k in found)), default=0)
+    value, first, slots, regions, fine = _value, _first, _SLOTS, _REGION_SLOTS, FINE_STEPS
     for move_number, (color, point) in enumerate(moves[:last], start=1):
         if move_number in wanted:
             mover = color != "b"
@@ -197,13 +201,18 @@ def game_contexts(moves: list[tuple[Color, Point | None]], local: dict[Corner, t
                     text += first(None if fv is None else (fv[0] == mover, fv[1]))
                     text += first(None if fh is None else (fh[0] == mover, fh[1]))
                 out[corners[number]].append(text)
-        if point is not None:
-            side = color != "b"
-            for slot in slots[side][point]:
+        if point is None:
+            continue
+        side = color != "b"
+        if move_number >= last_fine:  # no fine character is asked for again: the four regions only
+            for slot in regions[side][point]:
                 counts[slot] += 1
-            for slot, cls in _FIRSTS[point]:
-                if firsts[slot] is None:
-                    firsts[slot] = (side, cls)
+            continue
+        for slot in slots[side][point]:
+            counts[slot] += 1
+        for slot, cls in _FIRSTS[point]:
+            if firsts[slot] is None:
+                firsts[slot] = (side, cls)
     for corner, (_, reflected) in local.items():
         if reflected:
             out[corner] = [reflect_context(c) for c in out[corner]]
