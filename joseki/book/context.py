@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from joseki.book.profiles import GLOBAL
+from joseki.book.profiles import GLOBAL, profile_names
 from joseki.book.reader import ReadConnection, rows
 from joseki.core.context import CONTEXT_LEVELS, coarse, reflect_context
 from joseki.core.priority import Record
@@ -90,7 +90,7 @@ WHERE cs.parent_id = :parent AND cs.context = :context AND p.name IN (:names)"""
 def context_moves(conn: ReadConnection, parent: int, context: str,
                   profile: str | None = None) -> dict[str, Record]:
     """The moves played after book line ``parent`` in ``context``: the profile's, else the global ones."""
-    names = [GLOBAL] if not profile or profile == GLOBAL else [profile, GLOBAL]
+    names = profile_names(profile)
     found: dict[str, dict[str, Record]] = {name: {} for name in names}
     for name, move, g, w, lo, d in rows(conn, CONTEXT_MOVES, {"parent": parent, "context": context, "names": names}):
         if g > 0:
@@ -117,7 +117,7 @@ def coarse_moves(conn: ReadConnection, parent: int, context: str, symmetric: boo
         return []
     patterns = [coarse(context, kept) for kept in CONTEXT_LEVELS]
     mirror = reflect_context(patterns[0]) if symmetric else patterns[0]
-    names = [GLOBAL] if not profile or profile == GLOBAL else [profile, GLOBAL]
+    names = profile_names(profile)
     found: dict[str, list[dict[str, float]]] = {name: [{} for _ in patterns] for name in names}
     for name, stored, move, g in rows(conn, COARSE_MOVES, {"parent": parent, "pattern": patterns[0],
                                                           "mirror": mirror, "names": names}):

@@ -39,10 +39,15 @@ def require_profile(conn: ReadConnection, name: str | None) -> None:
                      "learn, mine or match --learn create one")
 
 
+def profile_names(profile: str | None) -> list[str]:
+    """The profiles a read under ``profile`` asks for, in order of preference: the profile, then ``global``."""
+    return [GLOBAL] if not profile or profile == GLOBAL else [profile, GLOBAL]
+
+
 def records_for(conn: ReadConnection, node_ids: Sequence[int], profile: str | None) -> dict[int, Record]:
     """Each node's counts under ``profile``, falling back to the global counts where the profile has none."""
     require_profile(conn, profile)
-    names = [GLOBAL] if not profile or profile == GLOBAL else [profile, GLOBAL]
+    names = profile_names(profile)
     found: dict[str, dict[int, Record]] = {name: {} for name in names}
     for nid, name, g, w, lo, d in rows(conn, RECORDS, {"nodes": list(node_ids), "names": names}):
         found[name][int(nid)] = Record(g, w, lo, d)
