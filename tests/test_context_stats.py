@@ -199,6 +199,23 @@ def test_evaluate_never_predicts_a_tenuki_and_counts_the_reply_to_the_first_ston
     assert (second["local_move"], second["positions"], again["reply"]["positions"]) == ("2", 1, 0)  # type: ignore[index]
 
 
+def test_evaluate_counts_the_book_s_line_ends_apart(new_db: Callable[..., str], tmp_path: Path) -> None:
+    # the book ends after P17 (no continuation reached 3 games): the fourth stone is a position
+    # in the book where no ranking can hit, counted as a leaf and left out of the answered top-3
+    folder = tmp_path / "mined"
+    folder.mkdir()
+    for i in range(3):
+        write_game(folder / f"g{i}.sgf", ["Q16", "R14", "P17", f"A{i + 1}"], result="B+R")
+    store = Store(new_db())
+    mine(store, [folder], 3, workers=1)
+    asked = write_game(tmp_path / "asked.sgf", ["Q16", "R14", "P17", "R17"], result="W+R")
+    result = evaluate(store, [asked], collections=["mined"]).as_json()
+    assert (result["positions"], result["top3"], result["leaf_positions"]) == (4, 0.75, 0.25)
+    assert (result["top3_answered"], result["context_top3_answered"]) == (1.0, 1.0)
+    fourth = result["by_index"][3]  # type: ignore[index]
+    assert (fourth["local_move"], fourth["leaf_positions"], fourth["context_top3_answered"]) == ("4", 1.0, None)
+
+
 def test_a_rare_fine_context_leans_on_its_region_context() -> None:
     order = ["CF", "CC"]
     fine = {"CC": Record(1, 1, 0, 0)}  # one game in the full signature

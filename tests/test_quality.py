@@ -277,7 +277,7 @@ def test_show_a_line(kogo: Store) -> None:
     assert shown.moves[0].in_book and shown.moves[0].category == "ideal" and shown.moves[0].comments
     assert shown.favour == measure("DDCFEC")
     lines = sorted(records(kogo, "kogo"))
-    record = next(r for r, after in zip(lines, lines[1:] + [""]) if not after.startswith(r))
+    record = next(r for r, after in zip(lines, [*lines[1:], ""], strict=True) if not after.startswith(r))
     full = show(kogo, steps=record)
     assert full.records == ["kogo"] and all(m.in_book for m in full.moves) and full.main_line is None
     assert full.as_json()["moves"][0]["move"] == full.moves[0].move  # type: ignore[index]

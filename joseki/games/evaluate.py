@@ -16,6 +16,11 @@ played move's priority minus the mean priority of the book's candidates there, t
 ``0.5 + difference`` (the question a player choosing among book moves asks), and the mover's win
 rate when the played move's priority was above, or below, that mean.
 
+A scored position whose book line has no local continuation (a line's end, where no move
+reached the book's threshold, or only tenuki did) is a miss for every ranking:
+``leaf_positions`` gives their share, and ``top3_answered`` / ``context_top3_answered`` the
+top-3 over the other positions, those where the book offers a move.
+
 With context (:mod:`joseki.games.context`), the same positions are ranked again by the moves
 played in the corner's whole-board context after that book line, backing off to the
 context-free order where the context has too few games
@@ -69,6 +74,8 @@ class Counts:
     side_top3: int = 0
     decided: int = 0
     """Positions whose context had enough games to decide the order (the others backed off)."""
+    leaves: int = 0
+    """Positions where the book has no local move (a line's end): no ranking can hit there."""
     covered: int = 0
     coverable: int = 0
 
@@ -80,7 +87,9 @@ class Counts:
         return {"positions": n, "top1": ratio(self.top1, n), "top3": ratio(self.top3, n),
                 "context_top1": ratio(self.context_top1, n), "context_top3": ratio(self.context_top3, n),
                 "side_top1": ratio(self.side_top1, n), "side_top3": ratio(self.side_top3, n),
-                "context_decided": ratio(self.decided, n), "coverage": ratio(self.covered, self.coverable)}
+                "context_decided": ratio(self.decided, n), "leaf_positions": ratio(self.leaves, n),
+                "context_top3_answered": ratio(self.context_top3, n - self.leaves),
+                "coverage": ratio(self.covered, self.coverable)}
 
 
 @dataclass(slots=True)
@@ -125,7 +134,10 @@ class Evaluation:
 
         return {"games": self.games, "skipped": self.skipped, "corners": self.corners, "positions": self.positions,
                 "top1": ratio(self.top1_hits, self.positions), "top3": ratio(self.top3_hits, self.positions),
-                "coverage": ratio(self.covered, self.coverable), "scored_moves": self.scored,
+                "coverage": ratio(self.covered, self.coverable),
+                "leaf_positions": ratio(self.context.leaves, self.positions),
+                "top3_answered": ratio(self.top3_hits, self.positions - self.context.leaves),
+                "scored_moves": self.scored,
                 "logloss": ratio(self.loss_sum, self.scored),
                 "logloss_baseline": round(math.log(2), 4) if self.scored else None,
                 "logloss_relative": ratio(self.relative_loss_sum, self.scored),
@@ -258,6 +270,7 @@ def _score_corner(route: BookWalk, first: str, winner: str | None,
         groups = (result.context, at, result.reply) if index == 2 else (result.context, at)
         for counts in groups:
             counts.positions += 1
+            counts.leaves += not order
             counts.top1 += order[:1] == [token]
             counts.top3 += token in order[:3]
         context = None if contexts is None else context_at(contexts, index // 2)
