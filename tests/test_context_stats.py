@@ -248,18 +248,19 @@ def test_the_region_level_sums_every_fine_context_of_the_region_in_both_frames(s
     assert mirrored == {"FC": LEARNT + 3}
 
 
-def test_migration_0008_keeps_the_region_statistics_of_an_older_store(tmp_path: Path) -> None:
+def test_migration_0008_keeps_the_region_statistics_of_an_older_store(new_db: Callable[..., str]) -> None:
     from alembic import command
 
     from joseki.book.store import alembic_config
 
-    store = Store(str(tmp_path / "old.sqlite"))
+    url = new_db("old")
+    store = Store(url)
     with store.write() as conn:
         command.downgrade(alembic_config(conn), "0007")
         pid = conn.exec_driver_sql(f"SELECT id FROM profile WHERE name = '{GLOBAL}'").scalar()
         conn.exec_driver_sql(f"INSERT INTO context_stats VALUES ({node_id('DD')}, 'm..o', {pid}, 'CF', 4, 1, 3, 0)")
     store.close()
-    upgraded = Store(str(tmp_path / "old.sqlite"), upgrade=True)
+    upgraded = Store(url, upgrade=True)
     with upgraded.read() as conn:
         (region,) = coarse_moves(conn, node_id("DD"), "m..o.ep", symmetric=True)
         stored = conn.exec_driver_sql("SELECT context FROM context_stats").scalars().all()
