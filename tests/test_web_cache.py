@@ -167,3 +167,18 @@ def test_each_thread_reads_a_sqlite_book_on_its_own_connection(book: Store) -> N
         assert views.explore(book, ["Q16", "R14"], reads=mine) == views.explore(book, ["Q16", "R14"])
     finally:
         reads.close()
+
+
+def test_encode_writes_json_bytes_of_the_standard_library(book: Store) -> None:
+    """orjson's bytes are json's (as FastAPI would send them) for what views return; other keys go through json."""
+    for data in (views.explore(book, ["Q16", "R14", "R11", "D4"]), views.review(book, views.parse_played("bpdwqfbqi"))):
+        standard = json.dumps(data, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":"))
+        assert encode(data) == standard.encode("utf-8")
+    data = {"text": "<script>\x1b\x7f\u2028 é 囲碁 \"\\ \t\n\x00/",
+            "numbers": [0.0001, 1.0, -0.5, 0.1234, 1e15, 2**63 - 1, -(2**63), None, True, False],
+            "empty": {}, "list": [], "nested": [{"a": [1, {"b": "c"}]}]}
+    standard = json.dumps(data, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":"))
+    assert encode(data) == standard.encode("utf-8")
+    assert encode({1: 2**70}) == b'{"1":1180591620717411303424}'  # orjson declines both: json writes them
+    with pytest.raises(ValueError):
+        encode({"x": float("nan"), 1: 2})
