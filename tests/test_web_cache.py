@@ -71,6 +71,23 @@ def test_a_kept_answer_is_the_fresh_answer_byte_for_byte(book: Store) -> None:
         assert fresh.get("/api/stats").json()["cache"]["enabled"] is False
 
 
+def test_a_request_asked_again_as_it_came_is_sent_before_routing(book: Store) -> None:
+    """KeptFirst: the same path and query string again is a hit under its alias; another spelling of the request is
+    the same answer through the view; the host check and the CSP still apply to what is sent first."""
+    with running(book) as base, httpx.Client(base_url=base, timeout=120) as http:
+        first, again = _twice(http, "/api/explore", {"moves": "Q16,R14,R11", "first": "black"})
+        stats = http.get("/api/stats").json()["cache"]
+        assert again.headers["x-cache"] == "hit" and stats["aliases"] >= 1 and first.content == again.content
+        assert again.headers["content-type"] == "application/json" and "default-src" in again.headers[
+            "content-security-policy"] and again.headers["x-content-type-options"] == "nosniff"
+        spelt = http.get("/api/explore", params={"moves": "q16 r14 r11"})
+        assert spelt.content == first.content and spelt.headers["x-cache"] in ("hit", "miss")
+        assert http.get("/api/explore", params={"moves": "Q16,R14,R11", "first": "black"},
+                        headers={"Host": "attacker.example"}).status_code == 400
+        assert http.get("/api/explore", params={"moves": "Q16,Q16"}).status_code == 400
+        assert http.get("/api/explore", params={"moves": "Q16,Q16"}).status_code == 400
+
+
 def test_errors_and_unseeded_practice_are_not_kept(book: Store) -> None:
     with running(book) as base, httpx.Client(base_url=base, timeout=120) as http:
         for _ in range(2):
