@@ -100,7 +100,6 @@ def candidate_json(c: Candidate, label: str | None) -> dict[str, Any]:
 
 def corner_json(a: CornerAnswer) -> dict[str, Any]:
     """The CLI's corner JSON with the drawing keys (module docstring)."""
-    data = a.as_json()
     shown = a.candidates if a.candidates or a.left_at is None else a.alternatives
     points = [c.point for c in shown if c.point is not None]
     labels = {p: LABELS[i] for i, p in enumerate(points[: len(LABELS)])}
@@ -108,9 +107,8 @@ def corner_json(a: CornerAnswer) -> dict[str, Any]:
     def drawn(cands: list[Candidate]) -> list[dict[str, Any]]:
         return [candidate_json(c, labels.get(c.point) if c.point is not None else None) for c in cands]
 
-    data["candidates"] = drawn(a.candidates)
+    data = a.as_json(drawn)
     if "alternatives" in data:
-        data["alternatives"] = drawn(a.alternatives)
         data["book_moves"] = a.line(a.steps[: 2 * ((a.left_at or 1) - 1)]).split()
     if a.via is not None:
         data["book_position_moves"] = a.line(a.via, a.via_reflected).split()
