@@ -10,8 +10,9 @@ Requests are drawn from the learnt games themselves: each game's opening cut at 
 length (1 to 12 moves), asked as a position (``/api/explore``), as the games behind it
 (``/api/games``), as a review step (``/api/review``) and as a practice move
 (``/api/practise``). The run is bounded in count (``--requests``) and in time
-(``--seconds``). The server's CPU time per request is reported beside the latencies, and the
-load average, since on a shared machine the tail is the scheduler's.
+(``--seconds``). The server's CPU time per request is reported beside the latencies, and the clients' (this
+process's: on a machine with few cores they compete with the server for them), and the load
+average, since on a shared machine the tail is the scheduler's.
 
 The server keeps the answers it gave (:mod:`joseki.web.cache`); each response says whether it
 was one of them (``X-Cache``), so the latencies are reported for the whole run and split into
@@ -190,9 +191,9 @@ def main() -> None:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:  # warm the server once
             for _, path, params, _ in requests_of(games, 50 * args.workers, random.Random(2)):
                 http.get(path, params=params)
-        cpu_before = cpu_seconds(server.pid)
+        cpu_before, client_before = cpu_seconds(server.pid), time.process_time()
         latencies, errors, wall = run(port, work, args.clients, args.seconds)
-        server_cpu = cpu_seconds(server.pid) - cpu_before
+        server_cpu, client_cpu = cpu_seconds(server.pid) - cpu_before, time.process_time() - client_before
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
             cache = http.get("/api/stats").json()["cache"]
     finally:
@@ -210,6 +211,7 @@ def main() -> None:
                                   "wall_s": round(wall, 1),
                                   "requests_per_s": round(done / wall, 1),
                                   "server_cpu_ms_per_request": round(1000 * server_cpu / max(done, 1), 1),
+                                  "client_cpu_ms_per_request": round(1000 * client_cpu / max(done, 1), 1),
                                   "load_average_before": round(load_before, 2),
                                   "load_average_after": round(os.getloadavg()[0], 2),
                                   "cache_one_worker": {k: cache[k] for k in ("entries", "bytes", "hits", "misses",
