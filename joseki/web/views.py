@@ -123,9 +123,9 @@ def corner_first(a: CornerAnswer) -> Color:
     return a.to_move if len(a.steps) // 2 % 2 == 0 else other(a.to_move)
 
 
-def focus_answer(played: Played, answers: list[CornerAnswer]) -> CornerAnswer:
-    """The answer for the corner of the latest local move (the first answer before any)."""
-    focus = focus_corner(played)
+def focus_answer(focus: Corner | None, answers: list[CornerAnswer]) -> CornerAnswer:
+    """The answer for the ``focus`` corner, that of the latest local move (:func:`focus_corner`; the first answer
+    before any)."""
     return next((a for a in answers if a.corner == focus), answers[0])
 
 
@@ -176,10 +176,11 @@ def explore(store: Store, moves: list[str], first: Color = "b", corner: Corner =
     them, :class:`joseki.web.cache.Cache`); the book is read from ``reads`` (:mod:`joseki.web.reads`) if given,
     else from ``store``."""
     played, _ = parse_moves(moves, first)
-    options = _options(profile, rank, top, favour_all or not played, focus_corner(played))
+    focus = focus_corner(played)
+    options = _options(profile, rank, top, favour_all or not played, focus)
     answers = next_moves(reads or store, moves, None, first, corner, options, collections, context=True,
                          answer=answer)
-    shown = focus_answer(played, answers)
+    shown = focus_answer(focus, answers)
     to_move = other(played[-1][0]) if played else first
     return {"corners": [corner_json(a) for a in answers], "focus": shown.corner.value,
             "to_move": "black" if to_move == "b" else "white",
