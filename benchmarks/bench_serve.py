@@ -10,13 +10,16 @@ Requests are drawn from the learnt games themselves: each game's opening cut at 
 length (1 to 12 moves), asked as a position (``/api/explore``), as the games behind it
 (``/api/games``), as a review step (``/api/review``) and as a practice move
 (``/api/practise``). The run is bounded in count (``--requests``) and in time
-(``--seconds``). The server's CPU time per request is reported beside the latencies, and the
-load average, since on a shared machine the tail is the scheduler's.
+(``--seconds``). The server's CPU time per request is reported beside the latencies, and the clients' (this
+process's: on a machine with few cores they compete with the server for them), and the load
+average, since on a shared machine the tail is the scheduler's.
 
 The server keeps the answers it gave (:mod:`joseki.web.cache`); each response says whether it
 was one of them (``X-Cache``), so the latencies are reported for the whole run and split into
 ``cold`` (computed: the first request of its key, in that worker) and ``warm`` (sent again).
-Before the run, the server is warmed by requests drawn with another seed (imports, the
+The JSON says how many distinct positions the requests ask (``distinct_positions``, and of the explores
+alone): a bounded set that players reach, with repeats, as on a real server. Before the run, the server is
+warmed by requests drawn with another seed (imports, the
 database's pages), which shares the answers only a real second user would share.
 ``--cache-mb 0`` runs without the cache.
 
@@ -82,8 +85,12 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def requests_of(games: list[Path], count: int, rng: random.Random) -> list[tuple[str, str, dict[str, str]]]:
-    """(endpoint, path, params) drawn from the games' openings."""
+Work = list[tuple[str, str, dict[str, str], str]]
+
+
+def requests_of(games: list[Path], count: int, rng: random.Random) -> Work:
+    """(endpoint, path, params, position) drawn from the games' openings; the position as the moves played
+    (``bpdwdd...``), the same for every endpoint."""
     openings = []
     for path in games:
         try:
@@ -92,7 +99,7 @@ def requests_of(games: list[Path], count: int, rng: random.Random) -> list[tuple
             continue
         if len(game.moves) >= 12 and all(p is not None for _, p in game.moves[:12]):
             openings.append(game)
-    out: list[tuple[str, str, dict[str, str]]] = []
+    out: Work = []
     while len(out) < count:
         game = rng.choice(openings)
         n = rng.randint(1, 12)
@@ -103,7 +110,7 @@ def requests_of(games: list[Path], count: int, rng: random.Random) -> list[tuple
         params = {"explore": {"moves": moves, "first": first}, "games": {"moves": moves, "first": first},
                   "review": {"game": played, "move": str(n)},
                   "practise": {"moves": moves, "first": first, "seed": "1"}}[kind]
-        out.append((kind, f"/api/{kind}", params))
+        out.append((kind, f"/api/{kind}", params, played))
     return out
 
 
@@ -124,7 +131,7 @@ def start_server(db: str, port: int, workers: int, cache_mb: int) -> subprocess.
     raise SystemExit("the server did not start within 120 s")
 
 
-def run(port: int, work: list[tuple[str, str, dict[str, str]]], clients: int,
+def run(port: int, work: Work, clients: int,
         seconds: float) -> tuple[dict[tuple[str, str], list[float]], list[str], float]:
     """Drive the server with ``clients`` threads sharing ``work``; latencies (ms) per endpoint and cold or warm,
     the errors (the first words of each answer that was not 200), wall s."""
@@ -139,7 +146,7 @@ def run(port: int, work: list[tuple[str, str, dict[str, str]]], clients: int,
                 with lock:
                     if index[0] >= len(work):
                         return
-                    kind, path, params = work[index[0]]
+                    kind, path, params, _ = work[index[0]]
                     index[0] += 1
                 started = time.perf_counter()
                 answer = http.get(path, params=params)
@@ -182,11 +189,11 @@ def main() -> None:
     load_before = os.getloadavg()[0]
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:  # warm the server once
-            for _, path, params in requests_of(games, 50 * args.workers, random.Random(2)):
+            for _, path, params, _ in requests_of(games, 50 * args.workers, random.Random(2)):
                 http.get(path, params=params)
-        cpu_before = cpu_seconds(server.pid)
+        cpu_before, client_before = cpu_seconds(server.pid), time.process_time()
         latencies, errors, wall = run(port, work, args.clients, args.seconds)
-        server_cpu = cpu_seconds(server.pid) - cpu_before
+        server_cpu, client_cpu = cpu_seconds(server.pid) - cpu_before, time.process_time() - client_before
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
             cache = http.get("/api/stats").json()["cache"]
     finally:
@@ -197,9 +204,14 @@ def main() -> None:
     done = sum(len(v) for v in latencies.values())
     figures: dict[str, object] = {"backend": "postgresql" if "://" in db and db.startswith("postgres") else "sqlite",
                                   "workers": args.workers, "clients": args.clients, "games": len(games),
-                                  "cache_mb": args.cache_mb, "requests": done, "wall_s": round(wall, 1),
+                                  "cache_mb": args.cache_mb, "requests": done,
+                                  "distinct_positions": len({position for *_, position in work}),
+                                  "distinct_explore_positions": len({position for kind, *_, position in work
+                                                                     if kind == "explore"}),
+                                  "wall_s": round(wall, 1),
                                   "requests_per_s": round(done / wall, 1),
                                   "server_cpu_ms_per_request": round(1000 * server_cpu / max(done, 1), 1),
+                                  "client_cpu_ms_per_request": round(1000 * client_cpu / max(done, 1), 1),
                                   "load_average_before": round(load_before, 2),
                                   "load_average_after": round(os.getloadavg()[0], 2),
                                   "cache_one_worker": {k: cache[k] for k in ("entries", "bytes", "hits", "misses",

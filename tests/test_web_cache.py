@@ -71,6 +71,23 @@ def test_a_kept_answer_is_the_fresh_answer_byte_for_byte(book: Store) -> None:
         assert fresh.get("/api/stats").json()["cache"]["enabled"] is False
 
 
+def test_a_request_asked_again_as_it_came_is_sent_before_routing(book: Store) -> None:
+    """KeptFirst: the same path and query string again is a hit under its alias; another spelling of the request is
+    the same answer through the view; the host check and the CSP still apply to what is sent first."""
+    with running(book) as base, httpx.Client(base_url=base, timeout=120) as http:
+        first, again = _twice(http, "/api/explore", {"moves": "Q16,R14,R11", "first": "black"})
+        stats = http.get("/api/stats").json()["cache"]
+        assert again.headers["x-cache"] == "hit" and stats["aliases"] >= 1 and first.content == again.content
+        assert again.headers["content-type"] == "application/json" and "default-src" in again.headers[
+            "content-security-policy"] and again.headers["x-content-type-options"] == "nosniff"
+        spelt = http.get("/api/explore", params={"moves": "q16 r14 r11"})
+        assert spelt.content == first.content and spelt.headers["x-cache"] in ("hit", "miss")
+        assert http.get("/api/explore", params={"moves": "Q16,R14,R11", "first": "black"},
+                        headers={"Host": "attacker.example"}).status_code == 400
+        assert http.get("/api/explore", params={"moves": "Q16,Q16"}).status_code == 400
+        assert http.get("/api/explore", params={"moves": "Q16,Q16"}).status_code == 400
+
+
 def test_errors_and_unseeded_practice_are_not_kept(book: Store) -> None:
     with running(book) as base, httpx.Client(base_url=base, timeout=120) as http:
         for _ in range(2):
@@ -167,3 +184,18 @@ def test_each_thread_reads_a_sqlite_book_on_its_own_connection(book: Store) -> N
         assert views.explore(book, ["Q16", "R14"], reads=mine) == views.explore(book, ["Q16", "R14"])
     finally:
         reads.close()
+
+
+def test_encode_writes_json_bytes_of_the_standard_library(book: Store) -> None:
+    """orjson's bytes are json's (as FastAPI would send them) for what views return; other keys go through json."""
+    for data in (views.explore(book, ["Q16", "R14", "R11", "D4"]), views.review(book, views.parse_played("bpdwqfbqi"))):
+        standard = json.dumps(data, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":"))
+        assert encode(data) == standard.encode("utf-8")
+    data = {"text": "<script>\x1b\x7f\u2028 é 囲碁 \"\\ \t\n\x00/",
+            "numbers": [0.0001, 1.0, -0.5, 0.1234, 1e15, 2**63 - 1, -(2**63), None, True, False],
+            "empty": {}, "list": [], "nested": [{"a": [1, {"b": "c"}]}]}
+    standard = json.dumps(data, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":"))
+    assert encode(data) == standard.encode("utf-8")
+    assert encode({1: 2**70}) == b'{"1":1180591620717411303424}'  # orjson declines both: json writes them
+    with pytest.raises(ValueError):
+        encode({"x": float("nan"), 1: 2})

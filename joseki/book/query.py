@@ -141,21 +141,29 @@ class CornerAnswer:
         """The moves of a canonical step string of this corner (``Q16 R14``), for people to read."""
         return line_text(steps, self.transform.reflected() if reflected else self.transform, point_format(self.sgf))
 
-    def as_json(self) -> dict[str, object]:
+    def as_json(self, candidates: Callable[[list[Candidate]], list[dict[str, object]]] | None = None
+                ) -> dict[str, object]:
+        """The corner's JSON; ``candidates`` writes the candidates' and alternatives' lists (default: each one's
+        :meth:`Candidate.as_json`), for a caller that draws them (:func:`joseki.web.views.corner_json`)."""
+        listed = candidates or _candidates_json
         data: dict[str, object] = {
             "corner": self.corner.value, "steps": self.steps, "state": self.state,
             "to_move": "black" if self.to_move == "b" else "white",
-            "candidates": [c.as_json() for c in self.candidates]}
+            "candidates": listed(self.candidates)}
         data["in_book_steps"] = self.in_book
         if self.left_at is not None:
             data["book_steps"] = self.book_steps
-            data["alternatives"] = [c.as_json() for c in self.alternatives]
+            data["alternatives"] = listed(self.alternatives)
             data.update(left_at=self.left_at, left_move=self.left_move, left_move_number=self.left_move_number)
         if self.via is not None:
             data["book_position_steps"] = self.via
         if self.statistics is not None:
             data.update(context=self.context, statistics=self.statistics, context_games=self.context_games)
         return data
+
+
+def _candidates_json(candidates: list[Candidate]) -> list[dict[str, object]]:
+    return [c.as_json() for c in candidates]
 
 
 def rank_key(rank: str = "popularity") -> Callable[[Candidate], tuple[bool, float, float, str]]:

@@ -35,7 +35,7 @@ from joseki.book.store import Store, current_revision, head_revision
 from joseki.core.geometry import Corner
 from joseki.core.limits import MAX_UPLOAD_BYTES, beyond
 from joseki.web import gamerefs_views, views
-from joseki.web.answers import Answers
+from joseki.web.answers import Answers, KeptFirst
 from joseki.web.cache import DEFAULT_MB, Cache
 from joseki.web.reads import Reads
 
@@ -92,6 +92,7 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
     app = FastAPI(lifespan=lifespan, title="joseki explorer", version="1", docs_url=None, redoc_url=None,
                   openapi_url="/api/openapi.json",
                   description="The joseki book over HTTP: each view's data is the CLI's --json plus drawing keys.")
+    app.add_middleware(KeptFirst, cache=cache)  # added first: inside the host check
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts or ["127.0.0.1", "localhost", "[::1]"])
     app.state.store, app.state.writable, app.state.cache = store, writable, cache
 

@@ -1,7 +1,8 @@
 """The server's memory of its answers: encoded JSON responses and the focus lines, kept while the store is unchanged.
 
 Every view is a pure function of the request and the store's contents, so an answer once encoded is
-sent again as the same bytes for the same normalised request (:meth:`Cache.get`); the focus corner's
+sent again as the same bytes for the same normalised request (:meth:`Cache.get`; also found under the
+request exactly as it came, :meth:`Cache.get_raw`, before any routing); the focus corner's
 line (``joseki show``, about a third of a position's work) is kept apart (:meth:`Cache.line`), since
 many positions share it, and so is each corner's book answer (:meth:`Cache.corner`,
 :func:`joseki.book.query.answer_table`: the same corner comes back in many whole boards), and so are
@@ -17,14 +18,17 @@ own memory (several workers: several).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable
-from dataclasses import replace
+from dataclasses import fields, replace
+from operator import attrgetter
 from typing import Any
 
+import orjson
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -39,23 +43,32 @@ from joseki.web.views import line_json, line_key
 
 DEFAULT_MB = 64
 """Default bound of the encoded responses kept, in MiB."""
-LINE_BYTES, CORNER_BYTES, MEMO_BYTES = 32 << 10, 8 << 10, 1 << 10
+LINE_BYTES, CORNER_BYTES, MEMO_BYTES, ALIAS_BYTES = 32 << 10, 8 << 10, 1 << 10, 1 << 10
 """About the memory a kept focus line and a corner's kept answer take (about 14 KiB and 9 KiB on Kogo, measured with
 tracemalloc): the focus lines and corner entries kept are bounded to ``max_bytes`` over these, so that the whole
 memory is about twice ``max_bytes``; the book's reads (:attr:`Cache.memo`) to ``max_bytes`` over MEMO_BYTES (an
-entry takes about a quarter of it at the server's mix, a node's children the most)."""
+entry takes about a quarter of it at the server's mix, a node's children the most); the requests as they came
+(:meth:`Cache.get_raw`, a few hundred bytes each) to ``max_bytes`` over ALIAS_BYTES."""
 
 
 def encode(data: Any) -> bytes:
     """JSON bytes exactly as FastAPI would send ``data`` (Starlette's ``JSONResponse.render``), without its
-    object walk (``jsonable_encoder``, about 2 ms for a position): the views return plain JSON data only."""
-    return json.dumps(data, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")).encode("utf-8")
+    object walk (``jsonable_encoder``, about 2 ms for a position): the views return plain JSON data only.
+
+    Written by orjson (about 0.05 ms for a position instead of 0.7), whose bytes are json's for the views' data
+    (str keys, 64-bit ints, finite floats; ``tests/test_web_cache.py``); what it declines (another key type, a
+    huge int) goes through json. A float that is not finite, which no view makes, would be written null."""
+    try:
+        return orjson.dumps(data)
+    except TypeError:
+        return json.dumps(data, ensure_ascii=False, allow_nan=False, indent=None,
+                          separators=(",", ":")).encode("utf-8")
 
 
 def store_version(store: Store) -> Hashable | None:
     """A value that changes whenever anyone commits to the store; None when it cannot be read."""
     if store.is_sqlite:
-        path = make_url(store.url).database
+        path = _database(store.url)
         if not path or path == ":memory:":
             return None
         try:
@@ -74,6 +87,12 @@ def store_version(store: Store) -> Hashable | None:
     return None
 
 
+@functools.lru_cache(maxsize=16)
+def _database(url: str) -> str | None:
+    """The database of a URL (SQLite's file), parsed once: the version is read before every request."""
+    return make_url(url).database
+
+
 class Cache:
     """Encoded answers by request key, bounded to ``max_bytes``, focus lines and corner answers, valid for one store
     version."""
@@ -82,6 +101,8 @@ class Cache:
         self.store, self.max_bytes = store, max_bytes
         self.max_lines, self.max_corners = max_bytes // LINE_BYTES, max_bytes // CORNER_BYTES
         self._responses: OrderedDict[Hashable, bytes] = OrderedDict()
+        self._aliases: OrderedDict[Hashable, Hashable] = OrderedDict()
+        self.max_aliases = max_bytes // ALIAS_BYTES
         self._lines: OrderedDict[Hashable, dict[str, Any]] = OrderedDict()
         self._corners: OrderedDict[Hashable, CornerAnswer | tuple[bool, bool]] = OrderedDict()
         self._lock = threading.Lock()
@@ -105,6 +126,7 @@ class Cache:
                 if self._responses or self._lines or self._corners or len(self.memo):
                     self.invalidations += 1
                 self._responses.clear()
+                self._aliases.clear()
                 self._lines.clear()
                 self._corners.clear()
                 self.memo.clear()
@@ -124,12 +146,33 @@ class Cache:
             self.hits += 1
             return body
 
-    def put(self, key: Hashable, body: bytes, version: Hashable | None) -> None:
-        """Keep ``body`` for ``key`` if the store is still at ``version`` (the one it was computed under)."""
+    def get_raw(self, raw: Hashable) -> bytes | None:
+        """The encoded answer for a request as it came (:meth:`put`'s ``raw``), if kept; a hit counted, a miss not
+        (the view's own :meth:`get` counts it)."""
+        with self._lock:
+            key = self._aliases.get(raw) if self.enabled else None
+            body = None if key is None else self._responses.get(key)
+            if body is None:
+                return None
+            self._responses.move_to_end(key)
+            self._aliases.move_to_end(raw)
+            self.hits += 1
+            return body
+
+    def put(self, key: Hashable, body: bytes, version: Hashable | None, raw: Hashable | None = None) -> None:
+        """Keep ``body`` for ``key`` if the store is still at ``version`` (the one it was computed under), and under
+        the request as it came, ``raw`` (its path and query string), when given."""
         if len(body) > self.max_bytes // 8:  # one huge answer does not flush the rest
             return
         with self._lock:
-            if version is None or version != self.version or key in self._responses:
+            if version is None or version != self.version:
+                return
+            if raw is not None and self.max_aliases > 0:
+                self._aliases[raw] = key
+                self._aliases.move_to_end(raw)
+                while len(self._aliases) > self.max_aliases:
+                    self._aliases.popitem(last=False)
+            if key in self._responses:
                 return
             self._responses[key] = body
             self.bytes += len(body)
@@ -201,7 +244,8 @@ class Cache:
     def stats(self) -> dict[str, Any]:
         """The counts for ``/api/stats``."""
         with self._lock:
-            return {"enabled": self.enabled, "entries": len(self._responses), "bytes": self.bytes,
+            return {"enabled": self.enabled, "entries": len(self._responses), "aliases": len(self._aliases),
+                    "bytes": self.bytes,
                     "max_bytes": self.max_bytes, "hits": self.hits, "misses": self.misses,
                     "evictions": self.evictions, "invalidations": self.invalidations,
                     "lines": {"entries": len(self._lines), "max_entries": self.max_lines, "hits": self.line_hits,
@@ -213,10 +257,16 @@ class Cache:
 
 
 def _copy(answer: CornerAnswer) -> CornerAnswer:
-    """A copy of ``answer`` that re-ranking may change (the candidates' order, sides and context counts)."""
-    return replace(answer, candidates=[_candidate(c) for c in answer.candidates],
-                   alternatives=[_candidate(c) for c in answer.alternatives])
+    """A copy of ``answer`` that re-ranking may change (the candidates' order, sides and context counts).
+
+    Shallow copies through the positional constructor (a fifth of what ``dataclasses.replace`` costs: no
+    ``fields()`` walk, no keyword call): re-ranking sets fields of the answer and of its candidates, never changes
+    their lists in place."""
+    copied = CornerAnswer(*_answer_fields(answer))
+    copied.candidates = [Candidate(*_candidate_fields(c)) for c in answer.candidates]
+    copied.alternatives = [Candidate(*_candidate_fields(c)) for c in answer.alternatives]
+    return copied
 
 
-def _candidate(c: Candidate) -> Candidate:
-    return replace(c)
+_answer_fields = attrgetter(*(f.name for f in fields(CornerAnswer)))
+_candidate_fields = attrgetter(*(f.name for f in fields(Candidate)))

@@ -100,7 +100,6 @@ def candidate_json(c: Candidate, label: str | None) -> dict[str, Any]:
 
 def corner_json(a: CornerAnswer) -> dict[str, Any]:
     """The CLI's corner JSON with the drawing keys (module docstring)."""
-    data = a.as_json()
     shown = a.candidates if a.candidates or a.left_at is None else a.alternatives
     points = [c.point for c in shown if c.point is not None]
     labels = {p: LABELS[i] for i, p in enumerate(points[: len(LABELS)])}
@@ -108,9 +107,8 @@ def corner_json(a: CornerAnswer) -> dict[str, Any]:
     def drawn(cands: list[Candidate]) -> list[dict[str, Any]]:
         return [candidate_json(c, labels.get(c.point) if c.point is not None else None) for c in cands]
 
-    data["candidates"] = drawn(a.candidates)
+    data = a.as_json(drawn)
     if "alternatives" in data:
-        data["alternatives"] = drawn(a.alternatives)
         data["book_moves"] = a.line(a.steps[: 2 * ((a.left_at or 1) - 1)]).split()
     if a.via is not None:
         data["book_position_moves"] = a.line(a.via, a.via_reflected).split()
@@ -125,9 +123,9 @@ def corner_first(a: CornerAnswer) -> Color:
     return a.to_move if len(a.steps) // 2 % 2 == 0 else other(a.to_move)
 
 
-def focus_answer(played: Played, answers: list[CornerAnswer]) -> CornerAnswer:
-    """The answer for the corner of the latest local move (the first answer before any)."""
-    focus = focus_corner(played)
+def focus_answer(focus: Corner | None, answers: list[CornerAnswer]) -> CornerAnswer:
+    """The answer for the ``focus`` corner, that of the latest local move (:func:`focus_corner`; the first answer
+    before any)."""
     return next((a for a in answers if a.corner == focus), answers[0])
 
 
@@ -178,10 +176,11 @@ def explore(store: Store, moves: list[str], first: Color = "b", corner: Corner =
     them, :class:`joseki.web.cache.Cache`); the book is read from ``reads`` (:mod:`joseki.web.reads`) if given,
     else from ``store``."""
     played, _ = parse_moves(moves, first)
-    options = _options(profile, rank, top, favour_all or not played, focus_corner(played))
+    focus = focus_corner(played)
+    options = _options(profile, rank, top, favour_all or not played, focus)
     answers = next_moves(reads or store, moves, None, first, corner, options, collections, context=True,
                          answer=answer)
-    shown = focus_answer(played, answers)
+    shown = focus_answer(focus, answers)
     to_move = other(played[-1][0]) if played else first
     return {"corners": [corner_json(a) for a in answers], "focus": shown.corner.value,
             "to_move": "black" if to_move == "b" else "white",
