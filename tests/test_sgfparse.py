@@ -43,15 +43,15 @@ def test_real_game_records_read_as_sgfmill_reads_them() -> None:
         _same_as_sgfmill(path.read_bytes())
 
 
+def _refuse(_: bytes) -> None:
+    raise AssertionError("fell back to sgfmill")
+
+
 def test_the_fast_path_reads_the_dictionary_without_sgfmill(monkeypatch: pytest.MonkeyPatch) -> None:
     data = need(KOGO).read_bytes()
     expected = _outcome(sgf_grammar.parse_sgf_collection, data)
-
-    def refuse(_: bytes) -> None:
-        raise AssertionError("fell back to sgfmill")
-
-    monkeypatch.setattr(sgf_grammar, "parse_sgf_collection", refuse)
-    monkeypatch.setattr(sgf_grammar, "parse_sgf_game", refuse)
+    monkeypatch.setattr(sgf_grammar, "parse_sgf_collection", _refuse)
+    monkeypatch.setattr(sgf_grammar, "parse_sgf_game", _refuse)
     assert _outcome(parse_collection, data) == expected
     assert [_outcome(parse_game, data)] == expected
 
@@ -98,6 +98,25 @@ def test_damaged_collections_read_as_sgfmill_reads_them(game: bytes, data: st.Da
     cut = data.draw(st.integers(0, len(game)))
     junk = data.draw(st.sampled_from([b"", b"(", b")", b";", b"[", b"]", b"\\", b"x", b"Q", b"[x]"]))
     _same_as_sgfmill(game[:cut] + junk + game[cut + data.draw(st.integers(0, 3)):])
+
+
+_MOVE_NODES = st.sampled_from([b";B[pd]", b";W[dp]", b";B[]", b";W[tt]", b";B[Aa]", b";W[pd] ", b";B[pd]\n",
+                               b";B[pd]C[x]", b";B[pd] W[dd]", b";B [pd]", b";b[pd]", b";B[pdq]", b";B[p d]",
+                               b";B[pd][dd]", b";AB[pd]", b";", b";C[x];W[qq]"])
+
+
+@settings(max_examples=300)
+@given(st.lists(st.lists(_MOVE_NODES, min_size=1, max_size=12).map(b"".join), min_size=1, max_size=3),
+       st.data())
+def test_runs_of_move_nodes_read_as_sgfmill_reads_them(sequences: list[bytes], data: st.DataObject) -> None:
+    game = b"(;GM[1]" + sequences[0] + b"".join(b"(" + s + b")" for s in sequences[1:]) + b")"
+    cut = data.draw(st.integers(0, len(game)))
+    junk = data.draw(st.sampled_from([b"", b"(", b")", b";", b"]", b"x"]))
+    _same_as_sgfmill(game[:cut] + junk + game[cut + data.draw(st.integers(0, 2)):])
+    expected = _outcome(sgf_grammar.parse_sgf_game, game)
+    with pytest.MonkeyPatch.context() as patch:  # well-formed: read by the fast path alone
+        patch.setattr(sgf_grammar, "parse_sgf_game", _refuse)
+        assert _outcome(parse_game, game) == expected
 
 
 def test_a_file_with_only_junk_after_a_game_keeps_the_game() -> None:

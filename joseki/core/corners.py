@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from joseki.core.geometry import Corner, Point, Transform, nearest_corner
+from joseki.core.geometry import MAX_SIZE, Corner, Point, Transform, check_point, nearest_corner
 from joseki.core.steps import Color, StepBuilder
 from joseki.core.zone import REACH, ZONE_BOARD_SIZE, can_start, check_zone_size, in_zone
 
@@ -25,7 +25,8 @@ class CornerTable:
     builder: StepBuilder = field(default_factory=StepBuilder)
     moves: list[tuple[int, Color, Point]] = field(default_factory=list)
     """(move number from 1, colour, board point) of each local move."""
-    points: set[Point] = field(default_factory=set)
+    bits: int = 0
+    """The points of its moves, one bit each (:func:`_near`): a point played again is set once."""
 
     @property
     def transform(self) -> Transform:
@@ -36,43 +37,77 @@ class CornerTable:
         """Record a local move at board ``point`` (``zpoint`` in this corner's unreflected frame)."""
         self.builder.local(color, zpoint)
         self.moves.append((number, color, point))
-        self.points.add(point)
+        self.bits |= _near(point)[1]
 
     def distance(self, point: Point) -> int | None:
-        """Manhattan distance from ``point`` to this corner's nearest local stone, if at most REACH."""
-        if not self.points:
-            return None
-        if point in self.points:
-            return 0  # a stone played again where one of this corner's stones was captured
-        x, y = point
-        for d, ring in enumerate(_RINGS, start=1):
-            for dx, dy in ring:
-                if (x + dx, y + dy) in self.points:
-                    return d
+        """Manhattan distance from ``point`` to this corner's nearest local stone, if at most REACH
+        (0 for a stone played again where one of this corner's stones was captured)."""
+        return _distance(self.bits, _near(point))
+
+
+def _distance(bits: int, near: tuple[int, ...]) -> int | None:
+    """:meth:`CornerTable.distance` of the stones ``bits`` from a point whose :func:`_near` is ``near``."""
+    if not bits & near[0]:
         return None
+    for d in range(REACH):
+        if bits & near[d + 1]:
+            return d
+    return REACH
 
 
-_RINGS = tuple(tuple((dx, dy) for dx in range(-d, d + 1) for dy in {d - abs(dx), abs(dx) - d})
-               for d in range(1, REACH + 1))
-"""The offsets at each Manhattan distance 1..REACH."""
+_NEAR: dict[Point, tuple[int, ...]] = {}
+""":func:`_near` of each point asked so far."""
 
 
-def _zones_at(point: Point, size: int) -> tuple[tuple[Corner, Point], ...]:
-    zones = ((c, Transform(c).to_zone(point, size)) for c in Corner)
-    return tuple((c, z) for c, z in zones if in_zone(z))
+def _near(point: Point) -> tuple[int, ...]:
+    """The points within REACH of ``point`` as one bit mask, then those at each distance 0..REACH.
+
+    A point's bit is ``x * MAX_SIZE + y``, so a table's stones are one integer and "is a stone at
+    distance d" one ``&`` (any board the geometry supports; ValueError for a point off all of them).
+    """
+    try:
+        return _NEAR[point]
+    except KeyError:
+        pass
+    x, y = check_point(point, MAX_SIZE)
+    rings = [0] * (REACH + 1)
+    for a in range(max(0, x - REACH), min(MAX_SIZE, x + REACH + 1)):
+        for b in range(max(0, y - REACH), min(MAX_SIZE, y + REACH + 1)):
+            d = abs(a - x) + abs(b - y)
+            if d <= REACH:
+                rings[d] |= 1 << (a * MAX_SIZE + b)
+    within = 0
+    for ring in rings:
+        within |= ring
+    found = _NEAR[point] = (within, *rings)
+    return found
 
 
-_ZONES: dict[int, dict[Point, tuple[tuple[Corner, Point], ...]]] = {}
-"""Per board size, :func:`zones_of` of each point asked so far (a game asks for a few hundred)."""
+_Spot = tuple[tuple[tuple[Corner, Point], ...], tuple[Corner, Point] | None, tuple[int, ...]]
+
+_SPOTS: dict[int, dict[Point, _Spot]] = {}
+"""Per board size, :func:`_spot` of each point asked so far (a game asks for a few hundred)."""
 
 
 def zones_of(point: Point, size: int = ZONE_BOARD_SIZE) -> tuple[tuple[Corner, Point], ...]:
     """The corners whose zone holds ``point``, with the point in each zone's frame."""
+    zones = ((c, Transform(c).to_zone(point, size)) for c in Corner)
+    return tuple((c, z) for c, z in zones if in_zone(z))
+
+
+def _spot(point: Point, size: int) -> _Spot:
+    """What :func:`_join` needs of ``point``: its zones in the order of the corners' names (the tie-break),
+    the empty corner it may start (zone and frame) if any, and its :func:`_near`."""
     try:
-        return _ZONES[size][point]
+        return _SPOTS[size][point]
     except KeyError:
-        found = _ZONES.setdefault(size, {})[point] = _zones_at(point, size)
-        return found
+        pass
+    zones = zones_of(point, size)
+    home = nearest_corner(point, size)
+    start = next(((c, z) for c, z in zones if c is home and can_start(z)), None)
+    found = _SPOTS.setdefault(size, {})[point] = (tuple(sorted(zones, key=lambda cz: cz[0].value)), start,
+                                                  _near(point))
+    return found
 
 
 def owner(point: Point, tables: dict[Corner, CornerTable], size: int = ZONE_BOARD_SIZE) -> Corner | None:
@@ -83,20 +118,15 @@ def owner(point: Point, tables: dict[Corner, CornerTable], size: int = ZONE_BOAR
 
 def _join(point: Point, tables: dict[Corner, CornerTable], size: int) -> tuple[Corner, Point] | None:
     """The corner ``point`` joins and the point in that corner's frame, or None."""
-    best: tuple[int, str] | None = None
-    chosen: tuple[Corner, Point] | None = None
-    zones = zones_of(point, size)
-    for corner, zpoint in zones:
-        d = tables[corner].distance(point)
-        if d is not None and (best is None or (d, corner.value) < best):
-            best, chosen = (d, corner.value), (corner, zpoint)
-    if chosen is not None:
-        return chosen
-    home = nearest_corner(point, size)
-    for corner, zpoint in zones:
-        if corner is home and not tables[home].points and can_start(zpoint):
-            return corner, zpoint
-    return None
+    zones, start, near = _spot(point, size)
+    best, chosen = REACH + 1, None
+    for zone in zones:
+        bits = tables[zone[0]].bits
+        if bits & near[0] and (d := _distance(bits, near)) is not None and d < best:
+            best, chosen = d, zone
+    if chosen is None and start is not None and not tables[start[0]].bits:
+        return start
+    return chosen
 
 
 def corner_tables(moves: list[tuple[Color, Point | None]], size: int = ZONE_BOARD_SIZE) -> dict[Corner, CornerTable]:

@@ -133,43 +133,58 @@ def game_from_bytes(data: bytes, source: str = "<bytes>") -> Game:
     game.date = normal_date(_text(root["DT"][0])) if "DT" in root else ""
     board = LocalBoard(size) if 1 <= size <= len(GTP_COLUMNS) else None
     suicide = rules_allow_suicide(root)
+    moves, points = game.moves, _POINTS.setdefault(size, {})
     node: sgf_grammar.Coarse_game_tree | None = tree
     while node is not None:
         for props in node.sequence:
-            if "AB" in props or "AW" in props:
-                game.setup = True
-            if board is not None and ("AB" in props or "AW" in props or "AE" in props):
-                apply_setup(board, props)
-                if not game.moves:
-                    game.stones = dict(board.stones)
-            for key, color in (("B", "b"), ("W", "w")):
-                if key in props:
-                    point = _point(props[key][0], size)
-                    game.moves.append((color, point))
-                    if len(game.moves) > MAX_LINE_MOVES:
+            if "AB" in props or "AW" in props or "AE" in props:
+                if "AB" in props or "AW" in props:
+                    game.setup = True
+                if board is not None:
+                    apply_setup(board, props)
+                    if not moves:
+                        game.stones = dict(board.stones)
+            for key, color in _MOVE_KEYS:
+                if (values := props.get(key)) is not None:
+                    raw = values[0]
+                    point = points[raw] if raw in points else _point(raw, size, points)
+                    moves.append((color, point))
+                    if len(moves) > MAX_LINE_MOVES:
                         raise beyond("a game", MAX_LINE_MOVES, "moves")
                     if point is not None and board is not None:
-                        _play(board, color, point, len(game.moves), suicide)
+                        try:
+                            board.play(color, point, suicide=suicide)
+                        except IllegalMove as exc:
+                            raise _illegal(exc, color, point, len(moves), size) from None
         node = node.children[0] if node.children else None
     return game
 
 
-def _play(board: LocalBoard, color: Color, point: Point, number: int, suicide: bool) -> None:
-    """Play move ``number`` on ``board``; ValueError naming it if it is illegal."""
-    try:
-        board.play(color, point, suicide=suicide)
-    except IllegalMove as exc:
-        raise ValueError(f"move {number} ({'B' if color == 'b' else 'W'} "
-                         f"{format_gtp_vertex(point, board.size)}) {exc.reason}") from None
+_MOVE_KEYS: tuple[tuple[str, Color], ...] = (("B", "b"), ("W", "w"))
 
 
-def _point(raw: bytes, size: int) -> Point | None:
+def _illegal(exc: IllegalMove, color: Color, point: Point, number: int, size: int) -> ValueError:
+    """The error for move ``number``, which ``exc`` found illegal."""
+    return ValueError(f"move {number} ({'B' if color == 'b' else 'W'} {format_gtp_vertex(point, size)}) {exc.reason}")
+
+
+_POINTS: dict[int, dict[bytes, Point | None]] = {}
+"""Per board size, :func:`_point` of each two-byte value read so far (at most 52 * 52)."""
+
+
+def _point(raw: bytes, size: int, known: dict[bytes, Point | None] | None = None) -> Point | None:
+    """The point of a move's value (None for a pass); a two-byte value's is kept in ``known``."""
     value = raw.strip()
     if not value or (value == b"tt" and size <= 19):
-        return None
-    if len(value) != 2:
+        point = None
+    elif len(value) != 2:
         raise ValueError(f"bad move {value.decode('ascii', 'replace')!r}")
-    x, y = value[0] - 97, value[1] - 97
-    if not (0 <= x < size and 0 <= y < size):
-        raise ValueError(f"move {value.decode('ascii', 'replace')!r} is off the {size}x{size} board")
-    return (x, y)
+    else:
+        x, y = value[0] - 97, value[1] - 97
+        if not (0 <= x < size and 0 <= y < size):
+            raise ValueError(f"move {value.decode('ascii', 'replace')!r} is off the {size}x{size} board")
+        point = (x, y)
+    if known is not None and len(raw) == 2:
+        known[raw] = point
+    return point
+

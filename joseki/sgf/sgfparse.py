@@ -3,7 +3,7 @@
 sgfmill's grammar (:mod:`sgfmill.sgf_grammar`) reads a token at a time; a joseki dictionary
 has some 60,000 nodes and 260,000 tokens, a game record a few hundred nodes.
 :func:`parse_collection` and :func:`parse_game` match a whole node (its ``;`` and every
-property with its values) with one regular expression and build the same
+property with its values), or a run of nodes that are a move each, with one regular expression and build the same
 :class:`~sgfmill.sgf_grammar.Coarse_game_tree` objects as sgfmill's ``parse_sgf_collection``
 and ``parse_sgf_game``. They read well-formed SGF only: at the first thing they do not
 expect, the whole input is read again by sgfmill, so malformed data gets sgfmill's own
@@ -24,11 +24,18 @@ from joseki.core.limits import MAX_NODES, beyond
 
 _VALUE = rb"\[[^\\\]]*(?:\\.[^\\\]]*)*\]"
 _START = re.compile(rb"\(\s*;")
-_TOKEN = re.compile(rb"\s*(?:([()])|;((?:\s*[A-Za-z]{1,64}\s*(?:" + _VALUE + rb"\s*)+)*)|(.))", re.DOTALL)
-"""A delimiter, a node's properties after its ``;``, or anything else (which ends the fast path)."""
+_PLAIN = rb";[BW]\[[A-Za-z]{0,2}\]\s*"
+"""A node that is one move and nothing else (most of a game record's)."""
+_TOKEN = re.compile(rb"\s*(?:([()])|((?:" + _PLAIN + rb"){1,1000})(?=[;()])|;((?:\s*[A-Za-z]{1,64}\s*(?:" + _VALUE
+                    + rb"\s*)+)*)|(.))", re.DOTALL)
+"""A delimiter, a run of :data:`_PLAIN` nodes (up to 1000, so the node limit is checked on the way), a node's
+properties after its ``;``, or anything else (which ends the fast path)."""
+_MOVES = re.compile(rb";([BW])\[([A-Za-z]{0,2})\]")
+"""Each move of a run of :data:`_PLAIN` nodes."""
 _VALUES = re.compile(rb"([A-Za-z]{0,64})\s*\[([^\\\]]*(?:\\.[^\\\]]*)*)\]", re.DOTALL)
 """Each value of a node's properties, with its property's identifier before the first one."""
 _LOWER = bytes(range(ord("a"), ord("z") + 1))
+_NAMES = {b"B": "B", b"W": "W"}
 
 
 class _Irregular(Exception):
@@ -86,12 +93,21 @@ def _parse_game(data: bytes, start: int, budget: list[int]) -> tuple[sgf_grammar
     ``budget`` holds how many more nodes the file may have; LimitError beyond it.
     """
     Tree = sgf_grammar.Coarse_game_tree
-    values_of = _VALUES.findall
+    values_of, moves_of = _VALUES.findall, _MOVES.findall
     stack: list[sgf_grammar.Coarse_game_tree | None] = []
     tree: sgf_grammar.Coarse_game_tree | None = None
     sequence: list[dict[str, list[bytes]]] | None = None
     for match in _TOKEN.finditer(data, start):
-        delimiter, block, other = match.groups()
+        delimiter, plain, block, other = match.groups()
+        if plain is not None:
+            if sequence is None:
+                raise _Irregular
+            found = len(sequence)
+            sequence += [{_NAMES[ident]: [value]} for ident, value in moves_of(plain)]
+            budget[0] -= len(sequence) - found
+            if budget[0] < 0:
+                raise beyond("a file", MAX_NODES, "nodes")
+            continue
         if block is not None:
             if sequence is None:
                 raise _Irregular
