@@ -194,3 +194,29 @@ def test_practise_against_the_book(driver: Any, base: str, tmp_path: Path) -> No
     assert driver.find_elements(By.CSS_SELECTOR, "#verdicts li")[1].text.startswith("K10, tenuki: ")
     assert driver.find_element(By.ID, "score").text.endswith("of 2 moves in book")
     screenshot(driver, "practise", tmp_path)
+
+
+def test_moves_played_beyond_a_mined_book_are_listed_and_played(driver: Any, databases: Databases,
+                                                                 tmp_path: Path) -> None:
+    from joseki.games.mine import mine
+
+    folder = tmp_path / "mined"
+    folder.mkdir()
+    for i, last in enumerate(["R17", "R17", None]):  # the book (3 games) ends after P17; R17 was played in 2
+        write_game(folder / f"g{i}.sgf", ["Q16", "R14", "P17", *([last] if last else []), f"K{10 + i}"], "B+R")
+    url = databases.new("beyond")
+    store = Store(url)
+    try:
+        mine(store, [folder], 3, workers=1)
+        with running(store) as address:
+            open_page(driver, address + "/?moves=Q16,R14,P17")
+            line = driver.find_element(By.ID, "beyond")
+            assert line.text == "played beyond the book (too few games for a book move): R17 (2 games)"
+            before = ready(driver)
+            line.find_element(By.CSS_SELECTOR, "a.move").click()
+            rendered(driver, before)
+            assert [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#path li")][-1] == "R17"
+            assert "out of book" in driver.find_element(By.ID, "state").text
+    finally:
+        store.close()
+        databases.drop(url)

@@ -40,6 +40,10 @@ LEFT OUTER JOIN node_local AS l ON l.node_id = n.id AND l.profile_id = :local_id
 WHERE n.parent_id = :parent"""
 """A book position's children with their sources, records under the global profile and one other, and local
 outcomes: one indexed query (``node.parent_id``, then primary keys)."""
+BEYOND = """
+SELECT nb.move, sum(nb.games) FROM beyond_book AS nb WHERE nb.parent_id = :parent {books}
+GROUP BY nb.move ORDER BY sum(nb.games) DESC, nb.move"""
+"""The moves played beyond the book after a line (:mod:`joseki.book.beyond`), over the selected collections."""
 BY_POSITION = """
 SELECT n.steps, sum(nb.paths) AS paths FROM node AS n
 JOIN node_book AS nb ON nb.node_id = n.id {books}
@@ -168,6 +172,16 @@ class Lookup:
         for child in merged.values():
             child.category = combined(child.sources)
         return list(merged.values())
+
+    def beyond(self, steps: str) -> list[tuple[str, int]]:
+        """The moves played beyond the book after ``steps`` (:mod:`joseki.book.beyond`) with their games, most
+        played first; use :func:`joseki.book.beyond.beyond_book`, which leaves out the book's own moves."""
+        return list(self.kept(("beyond", self.books_key, steps), lambda: self._beyond(steps)))
+
+    def _beyond(self, steps: str) -> list[tuple[str, int]]:
+        books, params = self.books()
+        found = rows(self.conn, BEYOND.format(books=books), {**params, "parent": node_id(steps) if steps else ROOT_ID})
+        return [(str(move), int(games)) for move, games in found]
 
     def by_position(self, key: int) -> str | None:
         """The step string of the most travelled book node reaching the position ``key``, if any."""

@@ -16,6 +16,7 @@ importing ``sqlalchemy.orm``.
   conditions the move depends on as JSON, :mod:`joseki.core.conditions`).
 - ``profile``, ``node_stats``: game results credited to the player who chose each book move,
   per profile (``global`` by default); ``learnt_game``: the games already learnt, by key.
+- ``beyond_book``: the moves a mined book saw after its lines in too few games to keep them.
 """
 
 from __future__ import annotations
@@ -206,3 +207,15 @@ context_stats = Table(
 """Learnt and mined results per whole-board context (:mod:`joseki.book.context`): the move played
 after book line ``parent_id`` (a node id, that of the empty line for the root) in ``context``
 (:mod:`joseki.core.context`), as a token in the frame of that line and context."""
+
+beyond_book = Table(
+    "beyond_book", metadata,
+    Column("parent_id", BigInteger, primary_key=True),
+    Column("collection_id", Integer, ForeignKey("collection.id", ondelete="CASCADE"), primary_key=True),
+    Column("move", String(2), primary_key=True),
+    Column("games", Integer, nullable=False),
+    sqlite_with_rowid=False,
+)
+"""Moves played after a mined book line (``parent_id``, a node id, that of the empty line for the root) in too few
+games to be book moves of collection ``collection_id`` (:mod:`joseki.book.beyond`): a line's end still says what was
+played there."""

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field, replace
 from itertools import islice
 from typing import TYPE_CHECKING
 
+from joseki.book.beyond import BeyondMove, beyond_book
 from joseki.book.favour import Favour, main_lines, verdicts
 from joseki.book.ladders import candidate_ladders
 from joseki.book.lookup import Child, Lookup
@@ -136,6 +137,8 @@ class CornerAnswer:
     statistics: str | None = None
     """Which statistics ordered the candidates then: ``context`` or ``back-off`` (too few games in it)."""
     context_games: int = 0
+    beyond: list[BeyondMove] = field(default_factory=list)
+    """Moves played after the corner's book line in too few games to be book moves (:mod:`joseki.book.beyond`)."""
 
     def line(self, steps: str, reflected: bool = False) -> str:
         """The moves of a canonical step string of this corner (``Q16 R14``), for people to read."""
@@ -159,6 +162,7 @@ class CornerAnswer:
             data["book_position_steps"] = self.via
         if self.statistics is not None:
             data.update(context=self.context, statistics=self.statistics, context_games=self.context_games)
+        data["beyond"] = [b.as_json() for b in self.beyond]
         return data
 
 
@@ -301,11 +305,18 @@ def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first:
                 cand.mover_first = to_move(base) == 0
         return shown
 
+    def answered(base: str, reflected: bool = False) -> None:
+        children = lookup.children(base, options.profile)
+        answer.candidates = mapped(children, base, reflected)
+        for token, games in beyond_book(lookup, base, (ch.token for ch in children)):
+            shown = _candidate(reflect(token) if reflected else token, 0, None, transform, options.sgf)
+            answer.beyond.append(BeyondMove(shown.move, shown.point, games))
+
     profile = options.profile
     route = walk(lookup, steps, first)
     if not steps:
         answer.state = "empty"
-        answer.candidates = mapped(lookup.children("", profile), "")
+        answered("")
         return answer
     base = route.base
     answer.in_book = route.in_book
@@ -315,7 +326,7 @@ def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first:
             answer.via_reflected = orientation(base, steps)
         else:
             answer.state = "tenuki-variation" if steps.endswith(TENUKI) else "in-book"
-        answer.candidates = mapped(lookup.children(base, profile), base, orientation(base, steps))
+        answered(base, orientation(base, steps))
         return answer
     index = route.left_at
     answer.book_steps, answer.left_at = base, index + 1
@@ -326,8 +337,7 @@ def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first:
     if route.rejoined is not None:
         answer.state, answer.via = "in-book-by-transposition", route.rejoined
         answer.via_reflected = orientation(route.rejoined, steps)
-        answer.candidates = mapped(lookup.children(route.rejoined, profile), route.rejoined,
-                                   orientation(route.rejoined, steps))
+        answered(route.rejoined, orientation(route.rejoined, steps))
     elif index == len(steps) // 2 - 1 and steps.endswith(TENUKI):
         answer.state = "interrupted"
     else:

@@ -185,6 +185,8 @@ def _game_moves(path: Path, move: int | None) -> tuple[list[tuple[str, tuple[int
 
 
 LABELS = "abcdefghijklmnopqrstuvwxyz"
+BEYOND_SHOWN = 5
+"""Moves played beyond the book that a corner lists (``--json`` gives them all)."""
 STATE_TEXT = {"in-book": "in book", "left-book": "out of book", "empty": "empty corner",
               "tenuki-variation": "in book (a tenuki variation)", "interrupted": "interrupted (tenuki)",
               "in-book-by-transposition": "in book by transposition"}
@@ -246,6 +248,10 @@ def _print_answer(a: CornerAnswer, show_steps: bool = False) -> None:
         table.add_row("", "[dim]the book has no move here[/]", *[""] * (len(table.columns) - 2))
     diagram = Text("\n".join(corner_diagram(a.corner, a.stones, labels, marks=marks)), style="bold")
     print_beside(diagram, table)
+    if a.beyond:
+        played = ", ".join(f"{b.move} ({b.games} game{'' if b.games == 1 else 's'})" for b in a.beyond[:BEYOND_SHOWN])
+        more = f" and {len(a.beyond) - BEYOND_SHOWN} more" if len(a.beyond) > BEYOND_SHOWN else ""
+        out.print(f"played beyond the book (too few games for a book move): {played}{more}", highlight=False)
     out.print()
 
 

@@ -16,10 +16,13 @@ played move's priority minus the mean priority of the book's candidates there, t
 ``0.5 + difference`` (the question a player choosing among book moves asks), and the mover's win
 rate when the played move's priority was above, or below, that mean.
 
-A scored position whose book line has no local continuation (a line's end, where no move
-reached the book's threshold, or only tenuki did) is a miss for every ranking:
-``leaf_positions`` gives their share, and ``top3_answered`` / ``context_top3_answered`` the
-top-3 over the other positions, those where the book offers a move.
+After the book's moves, every ranking lists the moves played beyond a mined book there
+(:mod:`joseki.book.beyond`: below its threshold, most played first; no tenuki), so a line's end
+(where no move reached the book's threshold, or only tenuki did) can still be answered:
+``leaf_positions`` gives the share of such ends, ``context_top3_book`` the top-3 with context
+by the book's own moves alone (``top3_book`` without context), and ``top3_answered`` /
+``context_top3_answered`` the top-3 by the book's own moves over the positions where the book
+offers a move.
 
 With context (:mod:`joseki.games.context`), the same positions are ranked again by the moves
 played in the corner's whole-board context after that book line, backing off to the
@@ -41,6 +44,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
+from joseki.book.beyond import beyond_book
 from joseki.book.lookup import Lookup
 from joseki.book.profiles import require_profile
 from joseki.book.query import Candidate, Options, book_candidates, move_numbers, orientation, rank_key
@@ -57,8 +61,9 @@ from joseki.sgf.archive import expand_games, source_name, sources
 from joseki.sgf.game import read_game
 
 COVERAGE_MOVES = 20
-Ranked = tuple[list[str], dict[str, float], dict[str, float], dict[str, float]]
-"""The book's moves after a line in ``next``'s order (no tenuki), priorities, popularity and games of each."""
+Ranked = tuple[list[str], dict[str, float], dict[str, float], dict[str, float], list[str]]
+"""The book's moves after a line in ``next``'s order (no tenuki), priorities, popularity and games of each, and
+the moves played beyond the book there (:mod:`joseki.book.beyond`), most played first."""
 
 
 @dataclass(slots=True)
@@ -75,7 +80,9 @@ class Counts:
     decided: int = 0
     """Positions whose context had enough games to decide the order (the others backed off)."""
     leaves: int = 0
-    """Positions where the book has no local move (a line's end): no ranking can hit there."""
+    """Positions where the book has no local move (a line's end): only a move played beyond the book can hit there."""
+    beyond_top3: int = 0
+    """Context top-3 hits by a move played beyond the book (:mod:`joseki.book.beyond`)."""
     covered: int = 0
     coverable: int = 0
 
@@ -88,7 +95,8 @@ class Counts:
                 "context_top1": ratio(self.context_top1, n), "context_top3": ratio(self.context_top3, n),
                 "side_top1": ratio(self.side_top1, n), "side_top3": ratio(self.side_top3, n),
                 "context_decided": ratio(self.decided, n), "leaf_positions": ratio(self.leaves, n),
-                "context_top3_answered": ratio(self.context_top3, n - self.leaves),
+                "context_top3_book": ratio(self.context_top3 - self.beyond_top3, n),
+                "context_top3_answered": ratio(self.context_top3 - self.beyond_top3, n - self.leaves),
                 "coverage": ratio(self.covered, self.coverable)}
 
 
@@ -102,6 +110,8 @@ class Evaluation:
     positions: int = 0
     top1_hits: int = 0
     top3_hits: int = 0
+    top3_beyond_hits: int = 0
+    """Top-3 hits by a move played beyond the book."""
     covered: int = 0
     coverable: int = 0
     scored: int = 0
@@ -136,7 +146,8 @@ class Evaluation:
                 "top1": ratio(self.top1_hits, self.positions), "top3": ratio(self.top3_hits, self.positions),
                 "coverage": ratio(self.covered, self.coverable),
                 "leaf_positions": ratio(self.context.leaves, self.positions),
-                "top3_answered": ratio(self.top3_hits, self.positions - self.context.leaves),
+                "top3_book": ratio(self.top3_hits - self.top3_beyond_hits, self.positions),
+                "top3_answered": ratio(self.top3_hits - self.top3_beyond_hits, self.positions - self.context.leaves),
                 "scored_moves": self.scored,
                 "logloss": ratio(self.loss_sum, self.scored),
                 "logloss_baseline": round(math.log(2), 4) if self.scored else None,
@@ -178,9 +189,10 @@ def evaluate(store: Store, paths: Iterable[Path | str], rank: str = "popularity"
                          for ch, record, prio in rows]
                 cands.sort(key=order)
                 local = [c for c in cands if c.token != TENUKI]  # never the answer here: see the docstring
+                beyond = [move for move, _ in beyond_book(lookup, base, (c.token for c in cands), tenuki=False)]
                 cache[base] = ([c.token for c in local], {c.token: c.priority for c in cands},
                                {c.token: float(c.paths + c.record.games) for c in local},
-                               {c.token: float(c.record.games) for c in local})
+                               {c.token: float(c.record.games) for c in local}, beyond)
             return cache[base]
 
         for done, source in enumerate(sources(files), start=1):
@@ -263,25 +275,30 @@ def _score_corner(route: BookWalk, first: str, winner: str | None,
         base = route.nodes[index // 2 - 1] if index else ""
         if base != steps[:index] and orientation(base, steps[:index]):
             token = swap_token(token)
-        order, priorities, popularity, games = ranked(base)
+        order, priorities, popularity, games, beyond = ranked(base)
+        listed = order + beyond
         result.positions += 1
-        result.top1_hits += order[:1] == [token]
-        result.top3_hits += token in order[:3]
+        result.top1_hits += listed[:1] == [token]
+        result.top3_hits += token in listed[:3]
+        beyond_move = token in beyond or (reflection_needed(base) is None and swap_token(token) in beyond)
+        result.top3_beyond_hits += token in listed[:3] and beyond_move
         groups = (result.context, at, result.reply) if index == 2 else (result.context, at)
         for counts in groups:
             counts.positions += 1
             counts.leaves += not order
-            counts.top1 += order[:1] == [token]
-            counts.top3 += token in order[:3]
+            counts.top1 += listed[:1] == [token]
+            counts.top3 += token in listed[:3]
         context = None if contexts is None else context_at(contexts, index // 2)
         if scorer is not None and context is not None:
             ranking, side_token = scorer.rank(route, index // 2, context, order, popularity, games)
-            moves = ranking.moves
+            moves = ranking.moves + [move for move in beyond if move not in ranking.moves]
             same = side_free(moves) if reflection_needed(base) is None else moves
+            hit = token in same[:3]
             for counts in groups:
                 counts.decided += ranking.used == "context"
                 counts.context_top1 += same[:1] == [token]
-                counts.context_top3 += token in same[:3]
+                counts.context_top3 += hit
+                counts.beyond_top3 += hit and beyond_move
                 counts.side_top1 += moves[:1] == [side_token]
                 counts.side_top3 += side_token in moves[:3]
         won = outcome(mover, winner)

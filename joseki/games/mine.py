@@ -3,7 +3,8 @@
 Worker processes reduce each game to its corners' play-step strings; the parent counts, for
 every prefix of at most :data:`MINE_DEPTH` steps, the games that played it. Prefixes played in
 at least ``min_games`` games form the book (they are prefix-closed, since a prefix is played
-at least as often as its continuations), and its leaves become the collection's records.
+at least as often as its continuations), and its leaves become the collection's records; the
+moves played after them in fewer games are kept as played beyond the book (:mod:`joseki.book.beyond`).
 Then the games are credited exactly as ``learn`` credits them (:mod:`joseki.games.credit`),
 against the whole book with the new collection in it (and by context, :mod:`joseki.games.context`),
 and count as learnt under the profile.
@@ -23,14 +24,15 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from sqlalchemy import select
+from sqlalchemy import Connection, select
 
+from joseki.book.beyond import beyond_moves, write_beyond
 from joseki.book.context import ContextKey, add_context_records
 from joseki.book.importer import FileReport, import_forest
 from joseki.book.index import BookIndex
 from joseki.book.refstore import CornerMoves, GameInfo, GameRefs, corner_moves, game_refs, record_games
 from joseki.book.stats import add_records, claim_games, drop_empty, profile_id
-from joseki.book.store import Store, node_id
+from joseki.book.store import ROOT_ID, Store, node_id
 from joseki.core.corners import corner_tables
 from joseki.core.geometry import Corner
 from joseki.core.priority import Record, summed
@@ -125,6 +127,10 @@ class PrefixCounter:
             out.update(self.once_text[h] for h in self.once)
         return out
 
+    def counts(self) -> Iterator[tuple[str, int]]:
+        """Each prefix played in two games or more, with its games."""
+        return ((str(prefix), int(games)) for prefix, games in self.many.values())
+
 
 def _change(old: dict[int, Record], new: dict[int, Record]) -> dict[int, Record]:
     """What to add to move one game's credits from ``old`` to ``new`` (counts may be negative)."""
@@ -135,6 +141,12 @@ def _change(old: dict[int, Record], new: dict[int, Record]) -> dict[int, Record]
         if delta != Record():
             out[nid] = delta
     return out
+
+
+def _keep_beyond(conn: Connection, store: Store, collection: str, moves: dict[tuple[str, str], int]) -> None:
+    c = store.tables["collection"]
+    cid = conn.execute(select(c.c.id).where(c.c.name == collection)).scalar_one()
+    write_beyond(conn, store, cid, {(node_id(line) if line else ROOT_ID, move): n for (line, move), n in moves.items()})
 
 
 def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: str = "mined",
@@ -184,6 +196,7 @@ def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: 
         before = BookIndex.load(store, conn) if not learnt.isdisjoint(games) else None
         if forest.variations:
             import_forest(conn, store, forest, collection, digest, True, book)
+            _keep_beyond(conn, store, collection, beyond_moves(counter.counts(), kept, min_games))
         claimed = claim_games(conn, store, pid, [(k, g.source, g.result) for k, g in games.items()
                                                  if k not in learnt])
         index = BookIndex.load(store, conn)

@@ -117,6 +117,23 @@ function pathList(moves, onPick) {
   });
 }
 
+// Moves played after this line in too few games to be book moves: each one a link that plays it.
+function beyondLine(list) {
+  const box = $("beyond");
+  box.replaceChildren();
+  box.hidden = !list.length;
+  if (!list.length) return;
+  box.appendChild(el("span", "played beyond the book (too few games for a book move): "));
+  list.slice(0, 8).forEach((b, i) => {
+    if (i) box.appendChild(document.createTextNode(", "));
+    const link = el("a", b.move, "move");
+    link.href = "#";
+    link.addEventListener("click", (e) => { e.preventDefault(); play(b.move === "tenuki" ? "pass" : b.move); });
+    box.appendChild(link);
+    box.appendChild(document.createTextNode(` (${b.games} game${b.games === 1 ? "" : "s"})`));
+  });
+}
+
 // ---- explore ----
 async function explore() {
   const number = ++requestNumber;
@@ -133,6 +150,7 @@ async function explore() {
   for (const c of shown) for (const p of c.named || []) board.mark(p, "condition");
   $("state").textContent = stateText(focus);
   candidateTable(shown);
+  beyondLine(focus.beyond || []);
   comments(data.line);
   const others = $("others");
   others.replaceChildren();
