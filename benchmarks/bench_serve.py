@@ -4,7 +4,9 @@ The store holds Kogo's dictionary and learnt games (by default the fox-pro set,
 ../shared/data/games/fox-pro), built once into benchmarks/.cache/serve.sqlite; ``--db URL``
 serves another store instead (a PostgreSQL URL: it is filled the same way when empty). The
 real server runs as its own process (``joseki --db ... serve --workers W``) on a free
-127.0.0.1 port; the clients are threads of this process with keep-alive connections.
+127.0.0.1 port; the clients are threads of this process with keep-alive connections (the standard library's
+``http.client``: about a fifth of httpx's CPU a request, which on a machine with few cores the clients
+take from the server).
 
 Requests are drawn from the learnt games themselves: each game's opening cut at a random
 length (1 to 12 moves), asked as a position (``/api/explore``), as the games behind it
@@ -24,12 +26,13 @@ database's pages), which shares the answers only a real second user would share.
 ``--cache-mb 0`` runs without the cache.
 
 Usage: python benchmarks/bench_serve.py [--games 2000] [--requests 4000] [--clients 20] [--workers 1]
-       [--seconds 300] [--db URL] [--cache-mb 64]
+       [--seconds 300] [--db URL] [--cache-mb 64] [--processes N]
 """
 
 from __future__ import annotations
 
 import argparse
+import http.client
 import os
 import random
 import socket
@@ -39,6 +42,7 @@ import threading
 import time
 from collections import defaultdict
 from pathlib import Path
+from urllib.parse import urlencode
 
 import httpx
 from common import CACHE, KOGO, SHARED, joseki_command, need, report
@@ -114,9 +118,10 @@ def requests_of(games: list[Path], count: int, rng: random.Random) -> Work:
     return out
 
 
-def start_server(db: str, port: int, workers: int, cache_mb: int) -> subprocess.Popen[bytes]:
+def start_server(db: str, port: int, workers: int, cache_mb: int,
+                 processes: int | None = None) -> subprocess.Popen[bytes]:
     command = [*joseki_command(), "--db", db, "serve", "--port", str(port), "--workers", str(workers),
-               "--cache-mb", str(cache_mb)]
+               "--cache-mb", str(cache_mb), *([] if processes is None else ["--processes", str(processes)])]
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -141,20 +146,26 @@ def run(port: int, work: Work, clients: int,
     stop_at = time.monotonic() + seconds
 
     def client() -> None:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        try:
             while time.monotonic() < stop_at:
                 with lock:
                     if index[0] >= len(work):
                         return
                     kind, path, params, _ = work[index[0]]
                     index[0] += 1
+                target = f"{path}?{urlencode(params)}"
                 started = time.perf_counter()
-                answer = http.get(path, params=params)
+                connection.request("GET", target)
+                answer = connection.getresponse()
+                body = answer.read()
                 elapsed = 1000 * (time.perf_counter() - started)
                 with lock:
-                    latencies[kind, "warm" if answer.headers.get("x-cache") == "hit" else "cold"].append(elapsed)
-                    if answer.status_code != 200:
-                        errors.append(f"{answer.status_code} {path}: {answer.text[:200]}")
+                    latencies[kind, "warm" if answer.getheader("x-cache") == "hit" else "cold"].append(elapsed)
+                    if answer.status != 200:
+                        errors.append(f"{answer.status} {path}: {body[:200]!r}")
+        finally:
+            connection.close()
 
     threads = [threading.Thread(target=client) for _ in range(clients)]
     started = time.perf_counter()
@@ -178,6 +189,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=300)
     parser.add_argument("--db", default=None)
     parser.add_argument("--cache-mb", type=int, default=64)
+    parser.add_argument("--processes", type=int, default=None, help="serve's --processes (default: serve's)")
     args = parser.parse_args()
     games = sorted(need(GAMES).rglob("*.sgf"))[: args.games]
     CACHE.mkdir(parents=True, exist_ok=True)
@@ -185,7 +197,7 @@ def main() -> None:
     build(db, games)
     work = requests_of(games, args.requests, random.Random(1))
     port = free_port()
-    server = start_server(db, port, args.workers, args.cache_mb)
+    server = start_server(db, port, args.workers, args.cache_mb, args.processes)
     load_before = os.getloadavg()[0]
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:  # warm the server once
@@ -204,7 +216,8 @@ def main() -> None:
     done = sum(len(v) for v in latencies.values())
     figures: dict[str, object] = {"backend": "postgresql" if "://" in db and db.startswith("postgres") else "sqlite",
                                   "workers": args.workers, "clients": args.clients, "games": len(games),
-                                  "cache_mb": args.cache_mb, "requests": done,
+                                  "cache_mb": args.cache_mb, "processes": cache.get("processes", 0),
+                                  "requests": done,
                                   "distinct_positions": len({position for *_, position in work}),
                                   "distinct_explore_positions": len({position for kind, *_, position in work
                                                                      if kind == "explore"}),

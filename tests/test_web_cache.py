@@ -114,13 +114,14 @@ def test_the_bound_holds_and_the_oldest_go_first(book: Store) -> None:
     assert cache.get("huge") is None
 
 
-@pytest.mark.parametrize("writable", [False, True])
-def test_a_write_to_the_store_is_seen(databases: Databases, tmp_path: Path, writable: bool) -> None:
-    """Whoever writes (here ``learn``, beside a running server), the next answer is computed again."""
+@pytest.mark.parametrize(("writable", "processes"), [(False, 0), (True, 0), (False, 1)])
+def test_a_write_to_the_store_is_seen(databases: Databases, tmp_path: Path, writable: bool, processes: int) -> None:
+    """Whoever writes (here ``learn``, beside a running server), the next answer is computed again: by the server's
+    threads, or by a process of its own that keeps parts of answers too (joseki.web.compute)."""
     url = databases.new("written")
     store = make_book(url, tmp_path)
     try:
-        with running(store, writable) as base, httpx.Client(base_url=base, timeout=120) as http:
+        with running(store, writable, processes=processes) as base, httpx.Client(base_url=base, timeout=120) as http:
             asked = {"moves": "Q16,R14,R11"}
             before = [_twice(http, path, asked)[1].json() for path in ("/api/games", "/api/explore")]
             then = _twice(http, "/api/explore", {"moves": "Q16,R14"})[1].json()

@@ -52,14 +52,15 @@ def free_port() -> int:
 
 
 @contextmanager
-def running(store: Store, writable: bool = False, cache_mb: int = DEFAULT_MB) -> Iterator[str]:
-    """The base URL of a real server over ``store`` until the block ends (waits for start-up, 60 s at most)."""
+def running(store: Store, writable: bool = False, cache_mb: int = DEFAULT_MB, processes: int = 0) -> Iterator[str]:
+    """The base URL of a real server over ``store`` until the block ends (waits for start-up, 120 s at most);
+    ``processes``: computing views in that many processes of its own (:mod:`joseki.web.compute`)."""
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(store, writable, cache_mb=cache_mb), host="127.0.0.1",
-                                           port=port, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(create_app(store, writable, cache_mb=cache_mb, processes=processes),
+                                           host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 120
     while not server.started:
         if not thread.is_alive() or time.monotonic() > deadline:
             raise RuntimeError("the server did not start")

@@ -105,6 +105,12 @@ WHERE cs.parent_id = :parent AND (cs.context LIKE :pattern OR cs.context LIKE :m
 """The moves played after a book line in every context of one coarse signature (or of its reflection)."""
 
 
+def coarse_key(context: str) -> tuple[str, ...]:
+    """What :func:`coarse_moves` reads of ``context``: its signature at each level of
+    :data:`joseki.core.context.CONTEXT_LEVELS` (many contexts share it, and so its answer)."""
+    return tuple(coarse(context, kept) for kept in CONTEXT_LEVELS)
+
+
 def coarse_moves(conn: ReadConnection, parent: int, context: str, symmetric: bool,
                  profile: str | None = None) -> list[dict[str, float]]:
     """Games per move after book line ``parent`` at each level of :data:`joseki.core.context.CONTEXT_LEVELS`
@@ -115,7 +121,7 @@ def coarse_moves(conn: ReadConnection, parent: int, context: str, symmetric: boo
     whose reflection matches counts with its moves reflected (half each way when both frames match)."""
     if not CONTEXT_LEVELS:
         return []
-    patterns = [coarse(context, kept) for kept in CONTEXT_LEVELS]
+    patterns = coarse_key(context)
     mirror = reflect_context(patterns[0]) if symmetric else patterns[0]
     names = profile_names(profile)
     found: dict[str, list[dict[str, float]]] = {name: [{} for _ in patterns] for name in names}

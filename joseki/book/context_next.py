@@ -14,7 +14,7 @@ name points of the side it was written for).
 
 from __future__ import annotations
 
-from joseki.book.context import coarse_moves, context_moves, rank_in_context
+from joseki.book.context import coarse_key, coarse_moves, context_moves, rank_in_context
 from joseki.book.keys import node_id
 from joseki.book.lookup import Lookup
 from joseki.book.query import Candidate, CornerAnswer
@@ -52,7 +52,7 @@ def _rerank(lookup: Lookup, answer: CornerAnswer, stones: list[tuple[Color, Poin
     parent = node_id(base)
     played = lookup.kept(("context", parent, frame_context, profile or None),
                          lambda: context_moves(lookup.conn, parent, frame_context, profile))
-    coarser = lookup.kept(("coarse", parent, frame_context, symmetric, profile or None),
+    coarser = lookup.kept(("coarse", parent, coarse_key(frame_context), symmetric, profile or None),
                           lambda: coarse_moves(lookup.conn, parent, frame_context, symmetric, profile))
 
     def in_frame(token: str) -> str:
@@ -61,8 +61,10 @@ def _rerank(lookup: Lookup, answer: CornerAnswer, stones: list[tuple[Color, Poin
     by_token = {in_frame(c.token): c for c in answer.candidates}
     popularity = {token: float(c.paths + c.record.games) for token, c in by_token.items()}
     games = {token: float(c.record.games) for token, c in by_token.items()}
-    ranking = rank_in_context(frame_context, list(by_token), played, prior=popularity, symmetric=symmetric,
-                              free=games, coarser=coarser)
+    ranking = lookup.kept(("ranking", parent, frame_context, symmetric, profile or None,
+                           tuple((t, popularity[t], games[t]) for t in by_token)),
+                          lambda: rank_in_context(frame_context, list(by_token), played, prior=popularity,
+                                                  symmetric=symmetric, free=games, coarser=coarser))
     answer.context, answer.statistics, answer.context_games = frame_context, ranking.used, ranking.games
     for shown in answer.candidates:
         shown.context_games = ranking.played.get(in_frame(shown.token), 0)

@@ -9,7 +9,7 @@ keeps; ``count`` is every game credited there (the node's statistics), kept or n
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 from weakref import WeakKeyDictionary
 
@@ -53,7 +53,9 @@ class GameRef:
     """The corner of the board where the game played it."""
 
     def as_json(self) -> dict[str, object]:
-        return {**asdict(self), "corner": self.corner.value}
+        return {"key": self.key, "black": self.black, "white": self.white, "black_rank": self.black_rank,
+                "white_rank": self.white_rank, "date": self.date, "result": self.result, "source": self.source,
+                "move_number": self.move_number, "corner": self.corner.value}
 
 
 @dataclass(frozen=True, slots=True)

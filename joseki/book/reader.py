@@ -32,6 +32,9 @@ ReadConnection: TypeAlias = "Connection | sqlite3.Connection"
 
 BUSY_TIMEOUT_S = 60.0
 """How long a SQLite connection waits for another's lock, the store's and these alike."""
+CACHE_KIB = 65536
+"""The page cache of each connection to a SQLite book, the store's and the read-only ones alike (SQLite's default,
+2 MiB, holds a small part of a mined book's index pages)."""
 COLLECTION_COUNT = "SELECT count(*) FROM collection"
 _PARAMETER = re.compile(r"(?<![:\w]):(\w+)")
 
@@ -96,7 +99,8 @@ class BookFile:
         self.url = f"sqlite:///{path}"
         self.is_sqlite = True
         self._conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S,
-                                     isolation_level=None, check_same_thread=False)
+                                     isolation_level=None, check_same_thread=False, cached_statements=1024)
+        self._conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
 
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:

@@ -36,7 +36,7 @@ from joseki.book.location import default_path as default_path
 from joseki.book.location import sqlite_file
 from joseki.book.models import metadata
 from joseki.book.reader import BUSY_TIMEOUT_S as BUSY_TIMEOUT_S
-from joseki.book.reader import COLLECTION_COUNT, scalar
+from joseki.book.reader import CACHE_KIB, COLLECTION_COUNT, scalar
 from joseki.book.resources import head_revision as head_revision
 from joseki.book.resources import migrations_dir
 
@@ -83,7 +83,7 @@ def _sqlite_engine(url: str) -> Engine:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA cache_size=-65536")
+        cursor.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
         cursor.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
         cursor.close()
 

@@ -24,9 +24,12 @@ def serve_command(
     cache_mb: Annotated[int, typer.Option(help="Memory for answers already given, per process, in MiB (0: none; "
                                           "the parts of answers kept take about as much again); dropped whenever "
                                           "the store changes.", min=0)] = 64,
+    processes: Annotated[int | None, typer.Option(help="Processes computing answers not given before, per server "
+                                                  "process (default: one a core on a SQLite store served by one "
+                                                  "worker, else none: the server's threads).", min=0)] = None,
 ) -> None:
     """A joseki explorer in the browser: explore the book, see its games, review a game, practise."""
     from joseki.web.app import serve
 
-    serve(CTX.db, host, port, writable, workers, cache_mb=cache_mb,
+    serve(CTX.db, host, port, writable, workers, cache_mb=cache_mb, processes=processes,
           announce=lambda url: err.print(f"joseki explorer on {url} (Ctrl-C to stop)", style="dim", highlight=False))

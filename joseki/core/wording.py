@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from joseki.core.geometry import Point, Transform
 from joseki.core.notation import GTP_COLUMNS, format_gtp_vertex, format_sgf_point, format_zone_point
@@ -150,8 +151,16 @@ def render(text: str, transform: Transform, first: Color,
            fmt: Callable[[Point], str] = format_gtp_vertex) -> tuple[str, list[Point]]:
     """``text`` in the frame of ``transform`` with ``first`` moving first, and the board points it names.
 
-    Text without placeholders (stored before they existed) comes back as it is.
+    Text without placeholders (stored before they existed) comes back as it is. Remembered: a line shows the
+    comments of all its moves, and the next line asked is mostly the same moves.
     """
+    shown, named = _rendered(text, transform, first, fmt)
+    return shown, list(named)
+
+
+@lru_cache(maxsize=8192)
+def _rendered(text: str, transform: Transform, first: Color,
+              fmt: Callable[[Point], str]) -> tuple[str, tuple[Point, ...]]:
     named: list[Point] = []
 
     def board(zone: str) -> Point:
@@ -178,7 +187,7 @@ def render(text: str, transform: Transform, first: Color,
         return (_side_word((x, 0 if y == 0 else LAST), vertical) + sep
                 + _side_word((0 if x == 0 else LAST, 1), horizontal))
 
-    return _PLACEHOLDER.sub(one, text), named
+    return _PLACEHOLDER.sub(one, text), tuple(named)
 
 
 def reframe(text: str, source: SourceFrame, transform: Transform, first: Color,

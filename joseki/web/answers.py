@@ -1,8 +1,9 @@
-"""How a view's answer reaches the client: from the cache, or computed once in a worker thread and encoded.
+"""How a view's answer reaches the client: from the cache, or computed once and encoded.
 
 A request whose answer is kept (:mod:`joseki.web.cache`) is sent from the event loop without
-touching a thread or the database. Otherwise the view runs in Starlette's thread pool and its
-JSON is encoded once (:func:`joseki.web.cache.encode`); requests for the same key that arrive
+touching a thread or the database. Otherwise the view is computed where the server computes
+views (:mod:`joseki.web.compute`: its threads, or processes of its own) and its JSON is
+encoded once (:func:`joseki.web.cache.encode`); requests for the same key that arrive
 while it runs wait for that one computation instead of repeating it. The ``X-Cache`` header
 says which happened: ``hit``, ``miss`` or ``shared``.
 
@@ -17,41 +18,34 @@ answer).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from contextvars import ContextVar
-from typing import Any
 
-import anyio.to_thread
 from starlette.responses import Response
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from joseki.web.cache import Cache, encode
-
-THREADS = {"sqlite": 1, "postgresql": 4}
-"""How many views are computed at once, by backend. On SQLite a view is all interpreter work, which one process runs
-one thread at a time: more threads would only take turns, each answer finishing later, and keep the event loop from
-sending the answers already kept. A server database answers over the network, so some threads wait on it."""
-
+from joseki.web.cache import Cache
+from joseki.web.compute import Call
 
 KEPT_PATHS = frozenset({"/api/explore", "/api/review", "/api/games", "/api/practise"})
 """The views answered through :class:`Answers`, whose kept answers :class:`KeptFirst` may send."""
 _RAW: ContextVar[tuple[str, bytes] | None] = ContextVar("raw_request", default=None)
 """The request being answered as it came (path, query string), set by :class:`KeptFirst`."""
+_CHECKED: ContextVar[tuple[Hashable | None] | None] = ContextVar("store_checked", default=None)
+"""The store's version as :class:`KeptFirst` read it for the request being answered (read once a request)."""
 
 
 class Answers:
-    """Answer requests by key through ``cache`` (a key of None: never kept, as for a practice move without a seed)."""
+    """Answer requests by key through ``cache``, computing the views' :data:`~joseki.web.compute.Call` by
+    ``computer`` (a key of None: never kept, as for a practice move without a seed)."""
 
-    def __init__(self, cache: Cache, threads: int | None = None) -> None:
-        self.cache = cache
+    def __init__(self, cache: Cache, computer: Callable[[Call], Awaitable[bytes]]) -> None:
+        self.cache, self._computed = cache, computer
         self._running: dict[Hashable, asyncio.Future[bytes]] = {}
-        self._threads = anyio.CapacityLimiter(threads or THREADS.get(cache.store.engine.dialect.name, 4))
 
-    async def _computed(self, view: Callable[[], dict[str, Any]]) -> bytes:
-        return await anyio.to_thread.run_sync(lambda: encode(view()), limiter=self._threads)
-
-    async def __call__(self, key: Hashable | None, view: Callable[[], dict[str, Any]]) -> Response:
-        version = self.cache.check()
+    async def __call__(self, key: Hashable | None, view: Call) -> Response:
+        checked = _CHECKED.get()
+        version = self.cache.check() if checked is None else checked[0]
         if key is None:
             return _response(await self._computed(view), "miss")
         body = self.cache.get(key)
@@ -90,16 +84,23 @@ class KeptFirst:
             await self.app(scope, receive, send)
             return
         raw = (scope["path"], scope["query_string"])
-        self.cache.check()
+        version = self.cache.check()
         body = self.cache.get_raw(raw)
         if body is not None:
-            await _response(body, "hit")(scope, receive, send)
+            await send({"type": "http.response.start", "status": 200,
+                        "headers": [*_HIT_HEADERS, (b"content-length", str(len(body)).encode())]})
+            await send({"type": "http.response.body", "body": body})
             return
-        token = _RAW.set(raw)
+        token, checked = _RAW.set(raw), _CHECKED.set((version,))
         try:
             await self.app(scope, receive, send)
         finally:
             _RAW.reset(token)
+            _CHECKED.reset(checked)
+
+
+_HIT_HEADERS = [(b"content-type", b"application/json"), (b"x-cache", b"hit")]
+"""The headers of a kept answer sent again (besides its length), as :func:`_response` would write them."""
 
 
 def _response(body: bytes, how: str) -> Response:

@@ -16,6 +16,8 @@ the request; every SGF text reaches the page as JSON data and is written there a
 
 from __future__ import annotations
 
+import asyncio
+import gc
 import os
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -37,11 +39,11 @@ from joseki.core.limits import MAX_UPLOAD_BYTES, beyond
 from joseki.web import gamerefs_views, views
 from joseki.web.answers import Answers, KeptFirst
 from joseki.web.cache import DEFAULT_MB, Cache
-from joseki.web.reads import Reads
+from joseki.web.compute import InProcesses, InThreads, default_processes
 
 STATIC = Path(__file__).resolve().parent / "static"
-DB_VAR, WRITABLE_VAR, HOSTS_VAR, CACHE_VAR = "JOSEKI_DB", "JOSEKI_SERVE_WRITABLE", "JOSEKI_SERVE_HOSTS", \
-    "JOSEKI_SERVE_CACHE_MB"
+DB_VAR, WRITABLE_VAR, HOSTS_VAR, CACHE_VAR, PROCESSES_VAR = "JOSEKI_DB", "JOSEKI_SERVE_WRITABLE", \
+    "JOSEKI_SERVE_HOSTS", "JOSEKI_SERVE_CACHE_MB", "JOSEKI_SERVE_PROCESSES"
 HTTP = "joseki.web.nodelay:NoDelay"
 """uvicorn's HTTP protocol for the server (:mod:`joseki.web.nodelay`)."""
 JSON: dict[int | str, dict[str, Any]] = {200: {"content": {"application/json": {}}}}
@@ -78,23 +80,31 @@ def open_store(db: str | None, writable: bool) -> Store:
 
 
 def create_app(store: Store, writable: bool = False, hosts: list[str] | None = None,
-               cache_mb: int = DEFAULT_MB) -> FastAPI:
+               cache_mb: int = DEFAULT_MB, processes: int = 0) -> ASGIApp:
     """The app over ``store``; ``hosts``: the Host names it answers (default: loopback names); ``cache_mb``: the
-    bound of the answers kept (:mod:`joseki.web.cache`; 0: none)."""
+    bound of the answers kept (:mod:`joseki.web.cache`; 0: none); ``processes``: how many processes of its own
+    compute the views (:mod:`joseki.web.compute`; 0: the server's threads).
+
+    The FastAPI app sits inside the host check, the security headers and :class:`~joseki.web.answers.KeptFirst`,
+    in that order, so that an answer sent again passes through these three only (FastAPI's own middleware stack
+    costs about as much as sending the kept bytes)."""
     cache = Cache(store, cache_mb << 20)
-    answered, reads = Answers(cache), Reads(store, cache.memo)
+    computer: InThreads | InProcesses = (InProcesses(store.url, processes, cache_mb << 20) if processes > 0
+                                         else InThreads(store, cache))
+    answered = Answers(cache, computer)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        yield
-        reads.close()
+        if isinstance(computer, InProcesses):
+            await asyncio.get_running_loop().run_in_executor(None, computer.start)
+        try:
+            yield
+        finally:
+            computer.close()
 
     app = FastAPI(lifespan=lifespan, title="joseki explorer", version="1", docs_url=None, redoc_url=None,
                   openapi_url="/api/openapi.json",
                   description="The joseki book over HTTP: each view's data is the CLI's --json plus drawing keys.")
-    app.add_middleware(KeptFirst, cache=cache)  # added first: inside the host check
-    app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts or ["127.0.0.1", "localhost", "[::1]"])
-    app.state.store, app.state.writable, app.state.cache = store, writable, cache
 
     @app.exception_handler(ValueError)
     async def bad_input(request: Request, exc: ValueError) -> JSONResponse:
@@ -126,7 +136,7 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
     @app.get("/api/stats")
     def stats() -> dict[str, Any]:
         """This server process's memory of answers: its bound, size, hits and misses (:mod:`joseki.web.cache`)."""
-        return {"pid": os.getpid(), "cache": cache.stats()}
+        return {"pid": os.getpid(), "cache": {**cache.stats(), **computer.parts()}}
 
     @app.get("/api/explore", response_model=dict[str, Any], responses=JSON)
     async def explore(moves: Moves = "", first: First = "black", corner: str = "top-right",
@@ -136,9 +146,8 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
         --json``), the board; ``corner`` is the corner asked about on an empty board."""
         tokens, colour, where = views.split_moves(moves), views.colour(first), Corner.parse(corner)
         key = ("explore", tuple(tokens), colour, where, _names(collection), profile or None, rank, top, favour)
-        return await answered(key, lambda: views.explore(store, tokens, colour, where, collection, profile, rank,
-                                                         top, favour == "all", cache.line, cache.corner,
-                                                         reads()))
+        return await answered(key, ("explore", (tokens, colour, where, collection, profile, rank, top,
+                                                favour == "all")))
 
     @app.get("/api/review", response_model=dict[str, Any], responses=JSON)
     async def review(game: Annotated[str, Query(description="A game's moves: colour + SGF point each, "
@@ -153,8 +162,7 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
             raise ValueError(f"move {move} is beyond the game's {len(played)} moves")
         played = played[:move] if move is not None else played
         key = ("review", tuple(played), _names(collection), profile or None, rank, top, favour)
-        return await answered(key, lambda: views.review(store, played, collection, profile, rank, top,
-                                                        favour == "all", cache.line, cache.corner, reads()))
+        return await answered(key, ("review", (played, collection, profile, rank, top, favour == "all")))
 
     @app.post("/api/upload")
     async def upload(request: Request) -> dict[str, Any]:
@@ -182,14 +190,13 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
         """The player's last move judged against the book, and the book's answer (the GTP proxy's policy)."""
         tokens, colour = views.split_moves(moves), views.colour(first)
         key = None if seed is None else ("practise", tuple(tokens), colour, _names(collection), profile or None, seed)
-        return await answered(key, lambda: views.practise(store, tokens, colour, collection, profile, seed,
-                                                          cache.corner, reads()))
+        return await answered(key, ("practise", (tokens, colour, collection, profile, seed)))
 
     gamerefs_views.add_routes(app, store, answered)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
-    app.add_middleware(SecurityHeaders)
-    return app
+    return TrustedHostMiddleware(SecurityHeaders(KeptFirst(app, cache)),
+                                 allowed_hosts=hosts or ["127.0.0.1", "localhost", "[::1]"])
 
 
 class SecurityHeaders:
@@ -237,34 +244,41 @@ async def _body(request: Request, limit: int) -> bytes:
     return b"".join(chunks)
 
 
-def app_from_env() -> FastAPI:
+def app_from_env() -> ASGIApp:
     """The app for a uvicorn worker process (several workers): the store and flags from the environment."""
     writable = os.environ.get(WRITABLE_VAR) == "1"
     hosts = [h for h in os.environ.get(HOSTS_VAR, "").split(",") if h] or None
-    return create_app(open_store(os.environ.get(DB_VAR), writable), writable, hosts,
-                      int(os.environ.get(CACHE_VAR, DEFAULT_MB)))
+    app = create_app(open_store(os.environ.get(DB_VAR), writable), writable, hosts,
+                     int(os.environ.get(CACHE_VAR, DEFAULT_MB)), int(os.environ.get(PROCESSES_VAR, 0)))
+    gc.freeze()  # as in :func:`serve`
+    return app
 
 
 def serve(db: str | None = None, host: str = "127.0.0.1", port: int = 8000, writable: bool = False,
           workers: int = 1, log_level: str = "warning", announce: Callable[[str], None] | None = None,
-          cache_mb: int = DEFAULT_MB) -> None:
+          cache_mb: int = DEFAULT_MB, processes: int | None = None) -> None:
     """Run the explorer until interrupted; with ``workers`` > 1 as that many processes (for a server database).
 
     ``announce`` is told the page's address once the store is open; ``cache_mb`` bounds each process's memory
-    of answers (:mod:`joseki.web.cache`).
+    of answers (:mod:`joseki.web.cache`); ``processes``: how many processes of its own each server process
+    computes views in (:mod:`joseki.web.compute`; default: one a core for a SQLite file served by one worker,
+    :func:`~joseki.web.compute.default_processes`).
     """
     import uvicorn
 
     hosts = _hosts(host, port)
     store = open_store(db, writable)  # fail here, in one line, before any worker starts
+    if processes is None:
+        processes = default_processes(store) if workers <= 1 else 0
     if announce is not None:
         announce(f"http://{'[' + host + ']' if ':' in host else host}:{port}/")
     if workers <= 1:
-        uvicorn.run(create_app(store, writable, hosts, cache_mb), host=host, port=port, log_level=log_level,
-                    http=HTTP)
+        app = create_app(store, writable, hosts, cache_mb, processes)
+        gc.freeze()  # what start-up built lives as long as the server: the collector need never walk it again
+        uvicorn.run(app, host=host, port=port, log_level=log_level, http=HTTP)
         return
     os.environ.update({DB_VAR: store.url, WRITABLE_VAR: "1" if writable else "0", HOSTS_VAR: ",".join(hosts),
-                       CACHE_VAR: str(cache_mb)})
+                       CACHE_VAR: str(cache_mb), PROCESSES_VAR: str(processes)})
     store.close()
     uvicorn.run("joseki.web.app:app_from_env", factory=True, host=host, port=port, workers=workers,
                 log_level=log_level, http=HTTP)

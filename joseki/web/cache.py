@@ -18,6 +18,7 @@ own memory (several workers: several).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -72,12 +73,16 @@ def store_version(store: Store) -> Hashable | None:
         if not path or path == ":memory:":
             return None
         try:
-            with open(path, "rb") as f:
-                header = f.read(100)  # bytes 24-27: the file change counter, bumped by every commit (rollback journal)
-            stats = [os.stat(name) for name in (path, path + "-wal") if os.path.exists(name)]
+            fd = os.open(path, os.O_RDONLY)
+            try:  # bytes 24-27: the file change counter, bumped by every commit (rollback journal)
+                counter, stats = os.pread(fd, 4, 24), [os.fstat(fd)]
+            finally:
+                os.close(fd)
         except OSError:
             return None
-        return header[24:28], tuple((s.st_ino, s.st_size, s.st_mtime_ns) for s in stats)
+        with contextlib.suppress(OSError):
+            stats.append(os.stat(path + "-wal"))
+        return counter, tuple((s.st_ino, s.st_size, s.st_mtime_ns) for s in stats)
     if store.engine.dialect.name == "postgresql":
         try:
             with store.read() as conn:

@@ -6,7 +6,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 from fastapi import FastAPI, Query
 from starlette.responses import Response
@@ -16,7 +16,9 @@ from joseki.book.store import Store
 from joseki.core.corners import corner_tables
 from joseki.core.steps import Color
 from joseki.web import views
-from joseki.web.answers import Answers
+
+if TYPE_CHECKING:
+    from joseki.web.answers import Answers
 
 
 def add_routes(app: FastAPI, store: Store, answered: Answers) -> None:
@@ -34,7 +36,7 @@ def add_routes(app: FastAPI, store: Store, answered: Answers) -> None:
         --json``), newest or strongest first."""
         tokens, colour = views.split_moves(moves), views.colour(first)
         key = ("games", tuple(tokens), colour, profile or None, order, limit)
-        return await answered(key, lambda: games_behind(store, tokens, colour, profile, order, limit))
+        return await answered(key, ("games", (tokens, colour, profile, order, limit)))
 
     @app.get("/api/game/{key}")
     def game(key: str) -> dict[str, Any]:

@@ -27,17 +27,18 @@ class Reads:
     def __init__(self, store: Store, memo: Memo | None = None) -> None:
         self.store, self.memo = store, memo
         url = make_url(store.url)
-        self._path = url.database if store.is_sqlite and not url.query and url.database != ":memory:" else None
+        self.path = url.database if store.is_sqlite and not url.query and url.database != ":memory:" else None
+        """The SQLite file read through sqlite3, None when the book is read through the store."""
         self._local = threading.local()
         self._opened: list[BookFile] = []
         self._lock = threading.Lock()
 
     def __call__(self) -> Store | BookFile:
-        if self._path is None:
+        if self.path is None:
             return self.store
         book: BookFile | None = getattr(self._local, "book", None)
         if book is None:
-            book = open_book_file(self._path)
+            book = open_book_file(self.path)
             if book is None:  # not a current book: the store says what is wrong
                 return self.store
             book.memo = self.memo

@@ -22,6 +22,7 @@ from joseki.book.query import (
     CornerAnswer,
     Options,
     answer_table,
+    check_legal,
     next_in_game,
     next_moves,
     parse_moves,
@@ -227,6 +228,7 @@ def judge(store: Store | BookFile, moves: list[str], first: Color = "b", collect
     shows them (popularity: book paths plus games); a move elsewhere is a tenuki of the focus corner.
     """
     played, _ = parse_moves(moves, first)
+    check_legal(played, moves)
     if not played:
         raise ValueError("no move to judge")
     mover, point = played[-1]
