@@ -56,9 +56,14 @@ def test_a_computing_process_says_what_is_wrong_as_the_server_does(book: Store) 
         assert http.get("/api/explore", params={"moves": "Q16"}).status_code == 200  # the process is still there
 
 
-def test_the_default_is_a_process_a_core_on_a_sqlite_file(book: Store) -> None:
+def test_the_default_is_a_process_a_core_on_a_file_or_a_server_database(book: Store) -> None:
     cores = len(os.sched_getaffinity(0))
-    assert default_processes(book) == (0 if not book.is_sqlite or cores < 2 else cores)
+    assert default_processes(book) == (cores if cores > 1 else 0)
+    memory = Store("sqlite://")
+    try:
+        assert default_processes(memory) == 0  # no other process can open it
+    finally:
+        memory.close()
 
 
 def test_the_heap_is_frozen_as_views_go_and_thawed_when_the_store_changes(book: Store) -> None:

@@ -34,6 +34,7 @@ from joseki.book.keys import node_id as node_id
 from joseki.book.location import ENV_VAR as ENV_VAR
 from joseki.book.location import default_path as default_path
 from joseki.book.location import sqlite_file
+from joseki.book.memo import Memo
 from joseki.book.models import metadata
 from joseki.book.reader import BUSY_TIMEOUT_S as BUSY_TIMEOUT_S
 from joseki.book.reader import CACHE_KIB, COLLECTION_COUNT, scalar
@@ -164,7 +165,14 @@ VERSION_TABLE = "alembic_version"
 
 
 class Store:
-    """An open database with a current schema."""
+    """An open database with a current schema.
+
+    ``memo``: where the book's reads keep their answers (:mod:`joseki.book.memo`), as for a
+    :class:`~joseki.book.reader.BookFile`; set only by an owner that never writes through this store and
+    clears the memo whenever the store changes (the explorer's server, :mod:`joseki.web.reads`). None:
+    nothing is kept."""
+
+    memo: Memo | None = None
 
     def __init__(self, db: str | None = None, *, upgrade: bool = True) -> None:
         self.url = resolve_url(db)

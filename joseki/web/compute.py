@@ -3,16 +3,17 @@
 A view is named by a :data:`Call` (the view's name and its arguments, plain data that pickles) and
 computed by :func:`compute`, wherever it runs, so a request gives the same bytes either way.
 
-On SQLite a view is all interpreter work, which one process runs one thread at a time: in the
-server's own threads, players asking at once queue behind each other's first asks while the
-other cores idle. So a server over a SQLite file computes them in processes of its own
-(:class:`InProcesses`, one a core by default: :func:`default_processes`). Each opens the store
-itself and keeps its own memory of the parts of answers (corner answers, focus lines, the
-book's reads: a :class:`joseki.web.cache.Cache`, checked against the store's version before
-every view, as the server's is); the server process parses requests, keeps and sends the
-finished answers, and hands each first ask to the next free process. A server database
-(PostgreSQL) is computed in threads (:class:`InThreads`), since its views mostly wait on the
-network, and scaled with ``--workers``.
+A view is all interpreter work once the book's reads are kept (:mod:`joseki.book.memo`; on
+PostgreSQL too, where the rest is waiting on the server), and one process runs it one thread at
+a time: in the server's own threads, players asking at once queue behind each other's first
+asks while the other cores idle. So a server over a store that other processes can open (a
+SQLite file, a server database) computes them in processes of its own (:class:`InProcesses`,
+one a core by default: :func:`default_processes`). Each opens the store itself and keeps its
+own memory of the parts of answers (corner answers, focus lines, the book's reads: a
+:class:`joseki.web.cache.Cache`, checked against the store's version before every view, as the
+server's is); the server process parses requests, keeps and sends the finished answers, and
+hands each first ask to the next free process. Several server processes (``--workers``, for a
+server database) compute in their threads (:class:`InThreads`).
 """
 
 from __future__ import annotations
@@ -192,9 +193,9 @@ class InProcesses:
 
 
 def default_processes(store: Store) -> int:
-    """How many processes compute views by default: one a core for a SQLite file with more than one core to use,
-    none (threads) otherwise."""
-    if not store.is_sqlite or Reads(store).path is None:
+    """How many processes compute views by default: one a core for a store other processes can open (a SQLite file,
+    a server database) with more than one core to use, none (threads) otherwise (module docstring)."""
+    if store.is_sqlite and Reads(store).path is None:
         return 0
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
     return cores if cores > 1 else 0

@@ -6,7 +6,9 @@ about 40 % less work for a position's corners on Kogo), and so does the line
 (:func:`joseki.book.show.show`); a BookFile is one connection, so each thread that computes
 views gets its own. Any other store (PostgreSQL, a file the reader declines) is read through
 the store itself, as are the views the reader does not serve yet (the games behind a
-position, the catalogue).
+position, the catalogue). Either way the reads keep their answers in the server's memo: a store
+read directly is given it as its :attr:`~joseki.book.store.Store.memo` (the server never writes
+through it).
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ class Reads:
         url = make_url(store.url)
         self.path = url.database if store.is_sqlite and not url.query and url.database != ":memory:" else None
         """The SQLite file read through sqlite3, None when the book is read through the store."""
+        if self.path is None and memo is not None:
+            store.memo = memo
         self._local = threading.local()
         self._opened: list[BookFile] = []
         self._lock = threading.Lock()
