@@ -24,6 +24,7 @@ order moves are tried in.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -58,10 +59,6 @@ class Reading:
     """Whether the prey was captured on the first line (driven to the edge)."""
 
 
-_Played = tuple[list[tuple[Point, Color]], Point | None]
-"""A move's removed stones and the ko point it leaves."""
-
-
 class _Budget(Exception):
     """The reading went past MAX_NODES."""
 
@@ -82,47 +79,168 @@ def string_at(board: LocalBoard, point: Point) -> tuple[set[Point], set[Point]]:
     return string, libs
 
 
-def _in_atari(board: LocalBoard, point: Point) -> tuple[set[Point], Point] | None:
-    """The string at ``point`` and its one liberty, if it has one only (None as soon as a second shows)."""
-    stones, near = board.stones, neighbour_table(board.size)
-    color = stones[point]
-    string, frontier = {point}, [point]
-    lib: Point | None = None
-    while frontier:
-        for q in near[frontier.pop()]:
-            owner = stones.get(q)
-            if owner is None:
-                if lib is None:
-                    lib = q
-                elif q != lib:
-                    return None
-            elif owner == color and q not in string:
-                string.add(q)
-                frontier.append(q)
-    return None if lib is None else (string, lib)
+EMPTY, EDGE = 0, 3
+_CODE = {"b": 1, "w": 2}
 
 
-def _neighbours(point: Point, size: int) -> tuple[Point, ...]:
-    return neighbour_table(size)[point]
+@lru_cache(maxsize=8)
+def _grid(size: int) -> tuple[list[Point | None], dict[Point, int], list[list[int]]]:
+    """A ``size`` board as one list with a border of EDGE around it (the reader's board): each index's point (None
+    on the border), each point's index, and a Zobrist number per index and colour (1, 2).
+
+    A point's index is ``(x + 1) * (size + 2) + (y + 1)``, so indices sort as the points do (by x, then y): the
+    reader tries moves in the same order on either."""
+    width = size + 2
+    points: list[Point | None] = [None] * (width * width)
+    index: dict[Point, int] = {}
+    for x in range(size):
+        for y in range(size):
+            i = (x + 1) * width + y + 1
+            points[i], index[(x, y)] = (x, y), i
+    rng = random.Random(size)
+    zobrist = [[0] * (width * width)] + [[rng.getrandbits(64) for _ in range(width * width)] for _ in (1, 2)]
+    return points, index, zobrist
 
 
 class _Reader:
-    def __init__(self, board: LocalBoard, prey: Point, chaser: Color) -> None:
-        self.board = board
-        self.prey = prey
-        self.chaser = chaser
-        self.initial = frozenset(board.stones)
-        self.nodes = 0
-        self.memo: dict[tuple[frozenset[tuple[Point, Color]], Point | None, bool], Reading] = {}
-        self.path: set[tuple[frozenset[tuple[Point, Color]], Point | None, bool]] = set()
+    """The search on a board of its own (:func:`_grid`): one list of colours, positions remembered by their Zobrist
+    hash kept as moves are played and taken back."""
 
-    def _remembered(self, attacking: bool, ko: Point | None, depth: int) -> Reading:
+    def __init__(self, stones: dict[Point, Color], size: int, prey: Point, chaser: Color) -> None:
+        self.size = size
+        self.width = width = size + 2
+        self.points, index, self.zobrist = _grid(size)
+        board = [EDGE] * (width * width)
+        for i in index.values():
+            board[i] = EMPTY
+        key = 0
+        for point, c in stones.items():
+            i = index[point]
+            board[i] = _CODE[c]
+            key ^= self.zobrist[_CODE[c]][i]
+        self.board, self.key = board, key
+        self.prey = index[prey]
+        self.chaser = _CODE[chaser]
+        self.initial = frozenset(index[p] for p in stones)
+        self.nodes = 0
+        self.memo: dict[tuple[int, int | None, bool], Reading] = {}
+        self.path: set[tuple[int, int | None, bool]] = set()
+
+    def _string(self, i: int) -> tuple[set[int], set[int]]:
+        """The string at index ``i`` and its liberties."""
+        board, w = self.board, self.width
+        color = board[i]
+        string, libs, frontier = {i}, set(), [i]
+        while frontier:
+            p = frontier.pop()
+            for q in (p - w, p + w, p - 1, p + 1):
+                v = board[q]
+                if v == EMPTY:
+                    libs.add(q)
+                elif v == color and q not in string:
+                    string.add(q)
+                    frontier.append(q)
+        return string, libs
+
+    def _liberties(self, i: int) -> set[int]:
+        return self._string(i)[1]
+
+    def _in_atari(self, i: int) -> tuple[set[int], int] | None:
+        """The string at index ``i`` and its one liberty, if it has one only (None as soon as a second shows)."""
+        board, w = self.board, self.width
+        color = board[i]
+        string, frontier = {i}, [i]
+        lib: int | None = None
+        while frontier:
+            p = frontier.pop()
+            for q in (p - w, p + w, p - 1, p + 1):
+                v = board[q]
+                if v == EMPTY:
+                    if lib is None:
+                        lib = q
+                    elif q != lib:
+                        return None
+                elif v == color and q not in string:
+                    string.add(q)
+                    frontier.append(q)
+        return None if lib is None else (string, lib)
+
+    def _dead(self, i: int) -> set[int] | None:
+        """The string at index ``i`` if it has no liberty; None as soon as one is found."""
+        board, w = self.board, self.width
+        color = board[i]
+        string, frontier = {i}, [i]
+        while frontier:
+            p = frontier.pop()
+            for q in (p - w, p + w, p - 1, p + 1):
+                v = board[q]
+                if v == EMPTY:
+                    return None
+                if v == color and q not in string:
+                    string.add(q)
+                    frontier.append(q)
+        return string
+
+    def _play(self, color: int, i: int, ko: int | None) -> tuple[list[int], int | None] | None:
+        """Play if legal (not occupied, not suicide, not retaking a ko), as :meth:`LocalBoard.play` does; the
+        removed stones (of the other colour) and the new ko point."""
+        board, w = self.board, self.width
+        if board[i] != EMPTY or i == ko:
+            return None
+        board[i] = color
+        enemy = 3 - color
+        free = False
+        removed: list[int] = []
+        for q in (i - w, i + w, i - 1, i + 1):
+            v = board[q]
+            if v == EMPTY:
+                free = True
+            elif v == enemy and board[q - w] and board[q + w] and board[q - 1] and board[q + 1]:
+                dead = self._dead(q)
+                if dead is not None:
+                    for p in dead:
+                        board[p] = EMPTY
+                    removed.extend(dead)
+        if not free and not removed and self._dead(i) is not None:
+            board[i] = EMPTY
+            return None
+        zobrist = self.zobrist
+        key = self.key ^ zobrist[color][i]
+        for p in removed:
+            key ^= zobrist[enemy][p]
+        self.key = key
+        new_ko = None
+        if len(removed) == 1:
+            near = (board[i - w], board[i + w], board[i - 1], board[i + 1])
+            if color not in near and near.count(EMPTY) == 1:
+                new_ko = removed[0]
+        return removed, new_ko
+
+    def _undo(self, i: int, removed: list[int]) -> None:
+        """Take back :meth:`_play` at ``i`` that removed ``removed``."""
+        board, zobrist = self.board, self.zobrist
+        color = board[i]
+        enemy = 3 - color
+        board[i] = EMPTY
+        key = self.key ^ zobrist[color][i]
+        for p in removed:
+            board[p] = enemy
+            key ^= zobrist[enemy][p]
+        self.key = key
+
+    def _point(self, i: int) -> Point:
+        point = self.points[i]
+        assert point is not None
+        return point
+
+    def _remembered(self, attacking: bool, ko: int | None, depth: int) -> Reading:
         """:meth:`_attack` or :meth:`_defend`, read once per position (transpositions are common once strings merge)."""
-        key = (frozenset(self.board.stones.items()), ko, attacking)
-        if key in self.memo:
-            return self.memo[key]
+        key = (self.key, ko, attacking)
+        found = self.memo.get(key)
+        if found is not None:
+            return found
         if key in self.path:  # a cycle of captures: the chaser cannot force it
-            return Reading(False, "escape", self.prey)
+            return Reading(False, "escape", self._point(self.prey))
         self.path.add(key)
         try:
             result = self._attack(ko, depth) if attacking else self._defend(ko, depth)
@@ -131,10 +249,10 @@ class _Reader:
         self.memo[key] = result
         return result
 
-    def attack(self, ko: Point | None, depth: int) -> Reading:
+    def attack(self, ko: int | None, depth: int) -> Reading:
         return self._remembered(True, ko, depth)
 
-    def defend(self, ko: Point | None, depth: int) -> Reading:
+    def defend(self, ko: int | None, depth: int) -> Reading:
         return self._remembered(False, ko, depth)
 
     def _tick(self) -> None:
@@ -142,115 +260,106 @@ class _Reader:
         if self.nodes > MAX_NODES:
             raise _Budget
 
-    def _play(self, color: Color, point: Point, ko: Point | None) -> _Played | None:
-        """Play if legal (not occupied, not suicide, not retaking a ko); the removed stones and the new ko point."""
-        board = self.board
-        if point in board.stones or point == ko:
-            return None
-        try:
-            removed = board.play(color, point)
-        except ValueError:
-            return None
-        new_ko = None
-        if len(removed) == 1:
-            string, libs = string_at(board, point)
-            if len(string) == 1 and len(libs) == 1:
-                new_ko = removed[0][0]
-        return removed, new_ko
-
-    def _attack(self, ko: Point | None, depth: int) -> Reading:
+    def _attack(self, ko: int | None, depth: int) -> Reading:
         """The chaser to move, the prey with two liberties: try both ataris."""
         self._tick()
-        board = self.board
-        _, libs = string_at(board, self.prey)
+        board, prey, chaser = self.board, self.prey, self.chaser
+        libs = self._liberties(prey)
         if len(libs) == 1:
             (lib,) = libs
-            return Reading(True, "captured", lib, (lib,), edge=self._on_edge(lib))
+            point = self._point(lib)
+            return Reading(True, "captured", point, (point,), edge=self._on_edge(point))
         if len(libs) > 2:
-            return Reading(False, "escape", self.prey)
+            return Reading(False, "escape", self._point(prey))
         failures: list[Reading] = []
         for lib in sorted(libs):
-            played = self._play(self.chaser, lib, ko)
+            played = self._play(chaser, lib, ko)
             if played is None:
                 continue
             removed, new_ko = played
+            point = self._point(lib)
             try:
-                if self.prey not in board.stones:
-                    result = Reading(True, "captured", lib, edge=self._on_edge(lib))
-                elif removed and len(string_at(board, self.prey)[1]) != 1:  # nothing taken: one liberty left
+                if board[prey] == EMPTY:
+                    result = Reading(True, "captured", point, edge=self._on_edge(point))
+                elif removed and len(self._liberties(prey)) != 1:  # nothing taken: one liberty left
                     continue  # not an atari (the chaser's stone was taken back at once)
                 else:
                     result = self.defend(new_ko, depth + 1)
             finally:
-                board.remove(lib, removed)
+                self._undo(lib, removed)
             if result.works:
-                return Reading(True, result.reason, result.point, (lib, *result.line), edge=result.edge)
-            failures.append(Reading(result.works, result.reason, result.point, (lib, *result.line)))
+                return Reading(True, result.reason, result.point, (point, *result.line), edge=result.edge)
+            failures.append(Reading(result.works, result.reason, result.point, (point, *result.line)))
         if not failures:
-            return Reading(False, "escape", self.prey)  # no atari can be played
+            return Reading(False, "escape", self._point(prey))  # no atari can be played
         if any(f.works is None for f in failures):
             return next(f for f in failures if f.works is None)
         return _main(failures)
 
-    def _defend(self, ko: Point | None, depth: int) -> Reading:
+    def _defend(self, ko: int | None, depth: int) -> Reading:
         """The prey in atari, its side to move: extend, or capture a chaser string in atari next to it.
 
         A move that gets three liberties at once is an escape, reported by kind (a breaker before a
         counter-capture before the open); else the moves that leave two liberties are read on, and
         the ladder works only if every one of them is captured (its line: the prey's longest run).
+        A capture that two chaser strings in atari offer names the lower-placed one's stone.
         """
         self._tick()
-        board = self.board
-        string, libs = string_at(board, self.prey)
-        prey_color = other(self.chaser)
-        moves: dict[Point, Point | None] = {}
-        near, seen = neighbour_table(board.size), set()
+        board, prey, chaser, w = self.board, self.prey, self.chaser, self.width
+        string, libs = self._string(prey)
+        prey_color = 3 - chaser
+        moves: dict[int, int | None] = {}
+        seen: set[int] = set()
         for stone in string:
-            for q in near[stone]:
-                if q not in seen and board.stones.get(q) == self.chaser:
-                    atari = _in_atari(board, q)
+            for q in (stone - w, stone + w, stone - 1, stone + 1):
+                if q not in seen and board[q] == chaser:
+                    atari = self._in_atari(q)
                     if atari is None:
                         seen.add(q)
                     else:
-                        seen |= atari[0]
-                        moves.setdefault(atari[1], min(atari[0]))
+                        taken, lib = atari
+                        seen |= taken
+                        lowest = min(taken)
+                        known = moves.get(lib)
+                        moves[lib] = lowest if known is None else min(known, lowest)
         for lib in libs:
             moves.setdefault(lib, None)
         escapes: list[Reading] = []
-        onward: list[tuple[Point, Point | None]] = []
-        for point in sorted(moves):
-            played = self._play(prey_color, point, ko)
+        onward: list[int] = []
+        for i in sorted(moves):
+            played = self._play(prey_color, i, ko)
             if played is None:
                 continue
-            removed, new_ko = played
-            now, now_libs = string_at(board, self.prey)
+            removed, _ = played
+            now, now_libs = self._string(prey)
             if len(now_libs) >= 3:
-                taken = sorted(p for p, c in removed if c == self.chaser)
-                joined = sorted(p for p in now - string - {point} if p in self.initial)  # a stone there before
-                escapes.append(Reading(False, "counter-capture", taken[0], (point,)) if taken
-                               else Reading(False, "breaker", joined[0], (point,)) if joined
+                point = self._point(i)
+                joined = sorted(p for p in now - string if p != i and p in self.initial)  # a stone there before
+                escapes.append(Reading(False, "counter-capture", self._point(min(removed)), (point,)) if removed
+                               else Reading(False, "breaker", self._point(joined[0]), (point,)) if joined
                                else Reading(False, "escape", point, (point,)))
             elif len(now_libs) == 2:
-                onward.append((point, new_ko))
-            board.remove(point, removed)
+                onward.append(i)
+            self._undo(i, removed)
         if escapes:
             return self._pick(escapes)
         longest: Reading | None = None
         fails: list[Reading] = []
-        onward.sort(key=lambda move: moves[move[0]] is None)  # captures before the extension, in any frame
-        for point, _ in onward:
-            kind = moves[point]
-            removed, new_ko = self._play(prey_color, point, ko) or ([], None)
+        onward.sort(key=lambda move: moves[move] is None)  # captures before the extension, in any frame
+        for i in onward:
+            kind = moves[i]
+            removed, new_ko = self._play(prey_color, i, ko) or ([], None)
             try:
                 deeper = self.attack(new_ko, depth + 1)
             finally:
-                board.remove(point, removed)
-            result = Reading(deeper.works, deeper.reason, deeper.point, (point, *deeper.line), edge=deeper.edge)
+                self._undo(i, removed)
+            result = Reading(deeper.works, deeper.reason, deeper.point, (self._point(i), *deeper.line),
+                             edge=deeper.edge)
             if result.works is None:
                 return result
             if not result.works:
                 if kind is not None and deeper.reason == "escape":
-                    result = Reading(False, "counter-capture", kind, result.line)
+                    result = Reading(False, "counter-capture", self._point(kind), result.line)
                 fails.append(result)
                 continue
             if longest is None or len(result.line) > len(longest.line):
@@ -259,12 +368,12 @@ class _Reader:
             return _main(fails)  # one way out is enough; which one is named does not depend on the frame
         if longest is not None:
             return longest  # the prey's longest run before the capture
-        lib = min(libs)
-        return Reading(True, "captured", lib, (lib,), edge=self._on_edge(lib))
+        point = self._point(min(libs))
+        return Reading(True, "captured", point, (point,), edge=self._on_edge(point))
 
     def _on_edge(self, point: Point) -> bool:
         x, y = point
-        return min(x, y) == 0 or max(x, y) == self.board.size - 1
+        return min(x, y) == 0 or max(x, y) == self.size - 1
 
     @staticmethod
     def _pick(failures: list[Reading]) -> Reading:
@@ -300,9 +409,7 @@ def read_ladder(board: LocalBoard, prey: Point, chaser: Color | None = None) -> 
 def _read(size: int, stones: frozenset[tuple[Point, Color]], prey: Point, chaser: Color, escape: bool) -> Reading:
     """:func:`read_ladder`'s reading, remembered: the same corners come back under many boards (a reading is a
     pure function of the stones)."""
-    board = LocalBoard(size)
-    board.stones = dict(stones)
-    reader = _Reader(board, prey, chaser)
+    reader = _Reader(dict(stones), size, prey, chaser)
     try:
         return reader.defend(None, 0) if escape else reader.attack(None, 0)
     except _Budget:
@@ -318,7 +425,7 @@ def ladder_from(board: LocalBoard, atari: Point, chaser: Color) -> Reading | Non
     if atari in board.stones:
         return None
     prey_color = other(chaser)
-    prey = next((q for q in sorted(_neighbours(atari, board.size)) if board.stones.get(q) == prey_color
+    prey = next((q for q in sorted(neighbour_table(board.size)[atari]) if board.stones.get(q) == prey_color
                  and len(string_at(board, q)[1]) == 2), None)
     if prey is None:
         return None
@@ -331,7 +438,7 @@ def ladder_from(board: LocalBoard, atari: Point, chaser: Color) -> Reading | Non
         return Reading(True, "captured", atari, (atari,))
     if any(c == prey_color for _, c in removed) or len(string_at(after, prey)[1]) != 1:
         return None
-    reader = _Reader(after, prey, chaser)
+    reader = _Reader(after.stones, after.size, prey, chaser)
     try:
         result = reader.defend(None, 1)
     except _Budget:
