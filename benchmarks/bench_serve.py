@@ -200,14 +200,14 @@ def main() -> None:
     server = start_server(db, port, args.workers, args.cache_mb, args.processes)
     load_before = os.getloadavg()[0]
     try:
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:  # warm the server once
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as warm:  # the server warmed once
             for _, path, params, _ in requests_of(games, 50 * args.workers, random.Random(2)):
-                http.get(path, params=params)
+                warm.get(path, params=params)
         cpu_before, client_before = cpu_seconds(server.pid), time.process_time()
         latencies, errors, wall = run(port, work, args.clients, args.seconds)
         server_cpu, client_cpu = cpu_seconds(server.pid) - cpu_before, time.process_time() - client_before
-        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as http:
-            cache = http.get("/api/stats").json()["cache"]
+        with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as after:
+            cache = after.get("/api/stats").json()["cache"]
     finally:
         server.terminate()
         server.wait(30)

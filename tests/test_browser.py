@@ -20,7 +20,7 @@ from joseki.book.store import Store
 
 from .conftest import Databases
 from .games import write_game
-from .webserver import make_book, running
+from .webserver import new_book, running
 
 CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
 SCREENSHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
@@ -38,14 +38,8 @@ from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 @pytest.fixture(scope="module")
 def base(databases: Databases, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    url = databases.new("browser")
-    store: Store = make_book(url, tmp_path_factory.mktemp("browser"))
-    try:
-        with running(store) as address:
-            yield address
-    finally:
-        store.close()
-        databases.drop(url)
+    with new_book(databases, tmp_path_factory.mktemp("browser"), "browser") as (_, store), running(store) as address:
+        yield address
 
 
 @pytest.fixture(scope="module")

@@ -19,16 +19,13 @@ from joseki.web.app import open_store
 from .conftest import Databases
 from .games import sgf_text
 from .test_cli import joseki
-from .webserver import make_book, running
+from .webserver import new_book, running
 
 
 @pytest.fixture(scope="module")
 def book(databases: Databases, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Store]]:
-    url = databases.new("web")
-    store = make_book(url, tmp_path_factory.mktemp("web"))
-    yield url, store
-    store.close()
-    databases.drop(url)
+    with new_book(databases, tmp_path_factory.mktemp("web"), "web") as found:
+        yield found
 
 
 @pytest.fixture(scope="module")

@@ -23,7 +23,7 @@ from joseki.web.reads import Reads
 from .conftest import KOGO, Databases, need
 from .games import write_game
 from .test_ladder_book import _game
-from .webserver import make_book, running
+from .webserver import make_book, new_book, running
 
 REQUESTS = [("/api/explore", {"moves": "Q16,R14"}), ("/api/explore", {"moves": "Q16,R14,R11,D4,C16"}),
             ("/api/explore", {"moves": "", "corner": "bottom-left"}), ("/api/explore", {"moves": "pd,qf"}),
@@ -36,11 +36,8 @@ REQUESTS = [("/api/explore", {"moves": "Q16,R14"}), ("/api/explore", {"moves": "
 
 @pytest.fixture(scope="module")
 def book(databases: Databases, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    url = databases.new("cache")
-    store = make_book(url, tmp_path_factory.mktemp("cache"))
-    yield store
-    store.close()
-    databases.drop(url)
+    with new_book(databases, tmp_path_factory.mktemp("cache"), "cache") as (_, store):
+        yield store
 
 
 def _twice(http: httpx.Client, path: str, params: dict[str, str]) -> tuple[httpx.Response, httpx.Response]:

@@ -16,16 +16,13 @@ from joseki.web.compute import FREEZE_EVERY, Heap, default_processes
 
 from .conftest import Databases
 from .test_web_cache import REQUESTS
-from .webserver import make_book, running
+from .webserver import new_book, running
 
 
 @pytest.fixture(scope="module")
 def book(databases: Databases, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    url = databases.new("compute")
-    store = make_book(url, tmp_path_factory.mktemp("compute"))
-    yield store
-    store.close()
-    databases.drop(url)
+    with new_book(databases, tmp_path_factory.mktemp("compute"), "compute") as (_, store):
+        yield store
 
 
 def test_answers_computed_in_processes_are_the_threads_answers(book: Store) -> None:

@@ -18,6 +18,7 @@ from joseki.games.learn import learn
 from joseki.web.app import create_app
 from joseki.web.cache import DEFAULT_MB
 
+from .conftest import Databases
 from .games import write_game
 
 HOSTILE = ("(;FF[4]GM[1]CA[UTF-8]SZ[19];B[pd]C[Black's <script>window.pwned=1</script> answer at 'a' is "
@@ -49,6 +50,18 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+@contextmanager
+def new_book(databases: Databases, tmp: Path, name: str) -> Iterator[tuple[str, Store]]:
+    """A new database ``name`` holding :func:`make_book`'s book, as (URL, store), dropped afterwards."""
+    url = databases.new(name)
+    store = make_book(url, tmp)
+    try:
+        yield url, store
+    finally:
+        store.close()
+        databases.drop(url)
 
 
 @contextmanager

@@ -87,8 +87,7 @@ class KeptFirst:
         version = self.cache.check()
         body = self.cache.get_raw(raw)
         if body is not None:
-            await send({"type": "http.response.start", "status": 200,
-                        "headers": [*_HIT_HEADERS, (b"content-length", str(len(body)).encode())]})
+            await send({"type": "http.response.start", "status": 200, "headers": _headers(body, "hit")})
             await send({"type": "http.response.body", "body": body})
             return
         token, checked = _RAW.set(raw), _CHECKED.set((version,))
@@ -99,9 +98,13 @@ class KeptFirst:
             _CHECKED.reset(checked)
 
 
-_HIT_HEADERS = [(b"content-type", b"application/json"), (b"x-cache", b"hit")]
-"""The headers of a kept answer sent again (besides its length), as :func:`_response` would write them."""
+def _headers(body: bytes, how: str) -> list[tuple[bytes, bytes]]:
+    """The headers of a view's answer ``body``: its length, JSON, and how it was answered (``X-Cache``)."""
+    return [(b"content-length", str(len(body)).encode()), (b"content-type", b"application/json"),
+            (b"x-cache", how.encode())]
 
 
 def _response(body: bytes, how: str) -> Response:
-    return Response(body, media_type="application/json", headers={"X-Cache": how})
+    response = Response(body)
+    response.raw_headers = _headers(body, how)
+    return response

@@ -247,18 +247,26 @@ class Cache:
         return answer
 
     def stats(self) -> dict[str, Any]:
-        """The counts for ``/api/stats``."""
+        """The counts for ``/api/stats``: the answers' and :meth:`parts`'."""
         with self._lock:
             return {"enabled": self.enabled, "entries": len(self._responses), "aliases": len(self._aliases),
                     "bytes": self.bytes,
                     "max_bytes": self.max_bytes, "hits": self.hits, "misses": self.misses,
-                    "evictions": self.evictions, "invalidations": self.invalidations,
-                    "lines": {"entries": len(self._lines), "max_entries": self.max_lines, "hits": self.line_hits,
-                              "misses": self.line_misses},
-                    "corners": {"entries": len(self._corners), "max_entries": self.max_corners,
-                                "hits": self.corner_hits, "misses": self.corner_misses},
-                    "reads": {"entries": len(self.memo), "max_entries": self.memo.max_entries,
-                              "hits": self.memo.hits, "misses": self.memo.misses}}
+                    "evictions": self.evictions, "invalidations": self.invalidations, **self._parts()}
+
+    def parts(self) -> dict[str, dict[str, int]]:
+        """The counts of the parts of answers kept (focus lines, corners, the book's reads), which a computing
+        process reports after each view (:mod:`joseki.web.compute`)."""
+        with self._lock:
+            return self._parts()
+
+    def _parts(self) -> dict[str, dict[str, int]]:
+        return {"lines": {"entries": len(self._lines), "max_entries": self.max_lines, "hits": self.line_hits,
+                          "misses": self.line_misses},
+                "corners": {"entries": len(self._corners), "max_entries": self.max_corners,
+                            "hits": self.corner_hits, "misses": self.corner_misses},
+                "reads": {"entries": len(self.memo), "max_entries": self.memo.max_entries,
+                          "hits": self.memo.hits, "misses": self.memo.misses}}
 
 
 def _copy(answer: CornerAnswer) -> CornerAnswer:

@@ -44,8 +44,6 @@ and keep the event loop from sending the answers already kept. A server database
 threads wait on it."""
 FREEZE_EVERY = 100
 """How many views a process computes between two freezes of its heap (:class:`Heap`)."""
-PARTS = ("lines", "corners", "reads")
-"""The parts of :meth:`joseki.web.cache.Cache.stats` a computing process keeps (the answers stay with the server)."""
 
 
 def _explore(store: Store, cache: Cache, reads: Reads, tokens: list[str], colour: Color, corner: Corner,
@@ -150,8 +148,7 @@ def _in_process(call: Call) -> tuple[bytes, int, dict[str, Any]]:
         body = compute(store, cache, reads, call)
     finally:
         heap.after_view()
-    counts = cache.stats()
-    return body, os.getpid(), {part: counts[part] for part in PARTS}
+    return body, os.getpid(), cache.parts()
 
 
 def _ready() -> int:
