@@ -43,8 +43,10 @@ WHERE nb.node_id IN (:nodes) {books} ORDER BY c.name"""
 """What each collection says of some nodes."""
 RECORD_THROUGH = """
 SELECT corner, swapped, first_color FROM variation
-WHERE collection_id = :collection AND steps LIKE :pattern ESCAPE '/' LIMIT 1"""
-"""The frame of one of a collection's records through a prefix."""
+WHERE collection_id = :collection AND steps >= :low AND steps < :high AND steps LIKE :pattern ESCAPE '/'
+ORDER BY steps LIMIT 1"""
+"""The frame of a collection's first record (in step order) through a prefix: the range finds it in the
+(collection_id, steps) index, where a LIKE alone (case-insensitive on SQLite) scans the collection's records."""
 RECORDS_OF_LINE = """
 SELECT c.name FROM collection AS c JOIN variation AS nb ON nb.collection_id = c.id
 WHERE nb.steps = :line {books} ORDER BY c.name"""
@@ -232,7 +234,9 @@ def _source_frame(conn: ReadConnection, collection_id: int, prefix: str,
                   props: dict[str, list[str]]) -> SourceFrame | None:
     """The frame a collection's comment on ``prefix`` was written in: that of one of its records through it."""
     pattern = prefix.replace("/", "//").replace("%", "/%").replace("_", "/_") + "%"
-    found = rows(conn, RECORD_THROUGH, {"collection": collection_id, "pattern": pattern})
+    high = prefix[:-1] + chr(ord(prefix[-1]) + 1)  # every string that starts with the prefix sorts below this
+    found = rows(conn, RECORD_THROUGH, {"collection": collection_id, "low": prefix, "high": high,
+                                        "pattern": pattern})
     if not found:
         return None
     corner, swapped, first = found[0]
