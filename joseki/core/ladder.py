@@ -24,12 +24,12 @@ order moves are tried in.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass
 from functools import lru_cache
 
 from joseki.core.geometry import Point
 from joseki.core.position import LocalBoard, neighbour_table
+from joseki.core.readboard import CODE, EMPTY, ReadBoard
 from joseki.core.steps import Color, other
 
 MAX_NODES = 10000
@@ -79,168 +79,27 @@ def string_at(board: LocalBoard, point: Point) -> tuple[set[Point], set[Point]]:
     return string, libs
 
 
-EMPTY, EDGE = 0, 3
-_CODE = {"b": 1, "w": 2}
-
-
-@lru_cache(maxsize=8)
-def _grid(size: int) -> tuple[list[Point | None], dict[Point, int], list[list[int]]]:
-    """A ``size`` board as one list with a border of EDGE around it (the reader's board): each index's point (None
-    on the border), each point's index, and a Zobrist number per index and colour (1, 2).
-
-    A point's index is ``(x + 1) * (size + 2) + (y + 1)``, so indices sort as the points do (by x, then y): the
-    reader tries moves in the same order on either."""
-    width = size + 2
-    points: list[Point | None] = [None] * (width * width)
-    index: dict[Point, int] = {}
-    for x in range(size):
-        for y in range(size):
-            i = (x + 1) * width + y + 1
-            points[i], index[(x, y)] = (x, y), i
-    rng = random.Random(size)
-    zobrist = [[0] * (width * width)] + [[rng.getrandbits(64) for _ in range(width * width)] for _ in (1, 2)]
-    return points, index, zobrist
-
-
 class _Reader:
-    """The search on a board of its own (:func:`_grid`): one list of colours, positions remembered by their Zobrist
-    hash kept as moves are played and taken back."""
+    """The search, on a :class:`~joseki.core.readboard.ReadBoard`: positions remembered by its Zobrist hash."""
 
     def __init__(self, stones: dict[Point, Color], size: int, prey: Point, chaser: Color) -> None:
+        self.b = b = ReadBoard(stones, size)
         self.size = size
-        self.width = width = size + 2
-        self.points, index, self.zobrist = _grid(size)
-        board = [EDGE] * (width * width)
-        for i in index.values():
-            board[i] = EMPTY
-        key = 0
-        for point, c in stones.items():
-            i = index[point]
-            board[i] = _CODE[c]
-            key ^= self.zobrist[_CODE[c]][i]
-        self.board, self.key = board, key
-        self.prey = index[prey]
-        self.chaser = _CODE[chaser]
-        self.initial = frozenset(index[p] for p in stones)
+        self.prey = b.index[prey]
+        self.chaser = CODE[chaser]
+        self.initial = frozenset(b.index[p] for p in stones)
         self.nodes = 0
         self.memo: dict[tuple[int, int | None, bool], Reading] = {}
         self.path: set[tuple[int, int | None, bool]] = set()
 
-    def _string(self, i: int) -> tuple[set[int], set[int]]:
-        """The string at index ``i`` and its liberties."""
-        board, w = self.board, self.width
-        color = board[i]
-        string, libs, frontier = {i}, set(), [i]
-        while frontier:
-            p = frontier.pop()
-            for q in (p - w, p + w, p - 1, p + 1):
-                v = board[q]
-                if v == EMPTY:
-                    libs.add(q)
-                elif v == color and q not in string:
-                    string.add(q)
-                    frontier.append(q)
-        return string, libs
-
-    def _liberties(self, i: int) -> set[int]:
-        return self._string(i)[1]
-
-    def _in_atari(self, i: int) -> tuple[set[int], int] | None:
-        """The string at index ``i`` and its one liberty, if it has one only (None as soon as a second shows)."""
-        board, w = self.board, self.width
-        color = board[i]
-        string, frontier = {i}, [i]
-        lib: int | None = None
-        while frontier:
-            p = frontier.pop()
-            for q in (p - w, p + w, p - 1, p + 1):
-                v = board[q]
-                if v == EMPTY:
-                    if lib is None:
-                        lib = q
-                    elif q != lib:
-                        return None
-                elif v == color and q not in string:
-                    string.add(q)
-                    frontier.append(q)
-        return None if lib is None else (string, lib)
-
-    def _dead(self, i: int) -> set[int] | None:
-        """The string at index ``i`` if it has no liberty; None as soon as one is found."""
-        board, w = self.board, self.width
-        color = board[i]
-        string, frontier = {i}, [i]
-        while frontier:
-            p = frontier.pop()
-            for q in (p - w, p + w, p - 1, p + 1):
-                v = board[q]
-                if v == EMPTY:
-                    return None
-                if v == color and q not in string:
-                    string.add(q)
-                    frontier.append(q)
-        return string
-
-    def _play(self, color: int, i: int, ko: int | None) -> tuple[list[int], int | None] | None:
-        """Play if legal (not occupied, not suicide, not retaking a ko), as :meth:`LocalBoard.play` does; the
-        removed stones (of the other colour) and the new ko point."""
-        board, w = self.board, self.width
-        if board[i] != EMPTY or i == ko:
-            return None
-        board[i] = color
-        enemy = 3 - color
-        free = False
-        removed: list[int] = []
-        for q in (i - w, i + w, i - 1, i + 1):
-            v = board[q]
-            if v == EMPTY:
-                free = True
-            elif v == enemy and board[q - w] and board[q + w] and board[q - 1] and board[q + 1]:
-                dead = self._dead(q)
-                if dead is not None:
-                    for p in dead:
-                        board[p] = EMPTY
-                    removed.extend(dead)
-        if not free and not removed and self._dead(i) is not None:
-            board[i] = EMPTY
-            return None
-        zobrist = self.zobrist
-        key = self.key ^ zobrist[color][i]
-        for p in removed:
-            key ^= zobrist[enemy][p]
-        self.key = key
-        new_ko = None
-        if len(removed) == 1:
-            near = (board[i - w], board[i + w], board[i - 1], board[i + 1])
-            if color not in near and near.count(EMPTY) == 1:
-                new_ko = removed[0]
-        return removed, new_ko
-
-    def _undo(self, i: int, removed: list[int]) -> None:
-        """Take back :meth:`_play` at ``i`` that removed ``removed``."""
-        board, zobrist = self.board, self.zobrist
-        color = board[i]
-        enemy = 3 - color
-        board[i] = EMPTY
-        key = self.key ^ zobrist[color][i]
-        for p in removed:
-            board[p] = enemy
-            key ^= zobrist[enemy][p]
-        self.key = key
-
-    def _point(self, i: int) -> Point:
-        point = self.points[i]
-        assert point is not None
-        return point
-
     def _remembered(self, attacking: bool, ko: int | None, depth: int) -> Reading:
         """:meth:`_attack` or :meth:`_defend`, read once per position (transpositions are common once strings merge)."""
-        key = (self.key, ko, attacking)
+        key = (self.b.key, ko, attacking)
         found = self.memo.get(key)
         if found is not None:
             return found
         if key in self.path:  # a cycle of captures: the chaser cannot force it
-            return Reading(False, "escape", self._point(self.prey))
+            return Reading(False, "escape", self.b.point(self.prey))
         self.path.add(key)
         try:
             result = self._attack(ko, depth) if attacking else self._defend(ko, depth)
@@ -263,35 +122,36 @@ class _Reader:
     def _attack(self, ko: int | None, depth: int) -> Reading:
         """The chaser to move, the prey with two liberties: try both ataris."""
         self._tick()
-        board, prey, chaser = self.board, self.prey, self.chaser
-        libs = self._liberties(prey)
+        b, prey, chaser = self.b, self.prey, self.chaser
+        board = b.board
+        libs = b.string(prey)[1]
         if len(libs) == 1:
             (lib,) = libs
-            point = self._point(lib)
+            point = b.point(lib)
             return Reading(True, "captured", point, (point,), edge=self._on_edge(point))
         if len(libs) > 2:
-            return Reading(False, "escape", self._point(prey))
+            return Reading(False, "escape", b.point(prey))
         failures: list[Reading] = []
         for lib in sorted(libs):
-            played = self._play(chaser, lib, ko)
+            played = b.play(chaser, lib, ko)
             if played is None:
                 continue
             removed, new_ko = played
-            point = self._point(lib)
+            point = b.point(lib)
             try:
                 if board[prey] == EMPTY:
                     result = Reading(True, "captured", point, edge=self._on_edge(point))
-                elif removed and len(self._liberties(prey)) != 1:  # nothing taken: one liberty left
+                elif removed and len(b.string(prey)[1]) != 1:  # nothing taken: one liberty left
                     continue  # not an atari (the chaser's stone was taken back at once)
                 else:
                     result = self.defend(new_ko, depth + 1)
             finally:
-                self._undo(lib, removed)
+                b.undo(lib, removed)
             if result.works:
                 return Reading(True, result.reason, result.point, (point, *result.line), edge=result.edge)
             failures.append(Reading(result.works, result.reason, result.point, (point, *result.line)))
         if not failures:
-            return Reading(False, "escape", self._point(prey))  # no atari can be played
+            return Reading(False, "escape", b.point(prey))  # no atari can be played
         if any(f.works is None for f in failures):
             return next(f for f in failures if f.works is None)
         return _main(failures)
@@ -305,15 +165,16 @@ class _Reader:
         A capture that two chaser strings in atari offer names the lower-placed one's stone.
         """
         self._tick()
-        board, prey, chaser, w = self.board, self.prey, self.chaser, self.width
-        string, libs = self._string(prey)
+        b, prey, chaser = self.b, self.prey, self.chaser
+        board, w = b.board, b.width
+        string, libs = b.string(prey)
         prey_color = 3 - chaser
         moves: dict[int, int | None] = {}
         seen: set[int] = set()
         for stone in string:
             for q in (stone - w, stone + w, stone - 1, stone + 1):
                 if q not in seen and board[q] == chaser:
-                    atari = self._in_atari(q)
+                    atari = b.in_atari(q)
                     if atari is None:
                         seen.add(q)
                     else:
@@ -327,20 +188,20 @@ class _Reader:
         escapes: list[Reading] = []
         onward: list[int] = []
         for i in sorted(moves):
-            played = self._play(prey_color, i, ko)
+            played = b.play(prey_color, i, ko)
             if played is None:
                 continue
             removed, _ = played
-            now, now_libs = self._string(prey)
+            now, now_libs = b.string(prey)
             if len(now_libs) >= 3:
-                point = self._point(i)
+                point = b.point(i)
                 joined = sorted(p for p in now - string if p != i and p in self.initial)  # a stone there before
-                escapes.append(Reading(False, "counter-capture", self._point(min(removed)), (point,)) if removed
-                               else Reading(False, "breaker", self._point(joined[0]), (point,)) if joined
+                escapes.append(Reading(False, "counter-capture", b.point(min(removed)), (point,)) if removed
+                               else Reading(False, "breaker", b.point(joined[0]), (point,)) if joined
                                else Reading(False, "escape", point, (point,)))
             elif len(now_libs) == 2:
                 onward.append(i)
-            self._undo(i, removed)
+            b.undo(i, removed)
         if escapes:
             return self._pick(escapes)
         longest: Reading | None = None
@@ -348,18 +209,18 @@ class _Reader:
         onward.sort(key=lambda move: moves[move] is None)  # captures before the extension, in any frame
         for i in onward:
             kind = moves[i]
-            removed, new_ko = self._play(prey_color, i, ko) or ([], None)
+            removed, new_ko = b.play(prey_color, i, ko) or ([], None)
             try:
                 deeper = self.attack(new_ko, depth + 1)
             finally:
-                self._undo(i, removed)
-            result = Reading(deeper.works, deeper.reason, deeper.point, (self._point(i), *deeper.line),
+                b.undo(i, removed)
+            result = Reading(deeper.works, deeper.reason, deeper.point, (b.point(i), *deeper.line),
                              edge=deeper.edge)
             if result.works is None:
                 return result
             if not result.works:
                 if kind is not None and deeper.reason == "escape":
-                    result = Reading(False, "counter-capture", self._point(kind), result.line)
+                    result = Reading(False, "counter-capture", b.point(kind), result.line)
                 fails.append(result)
                 continue
             if longest is None or len(result.line) > len(longest.line):
@@ -368,7 +229,7 @@ class _Reader:
             return _main(fails)  # one way out is enough; which one is named does not depend on the frame
         if longest is not None:
             return longest  # the prey's longest run before the capture
-        point = self._point(min(libs))
+        point = b.point(min(libs))
         return Reading(True, "captured", point, (point,), edge=self._on_edge(point))
 
     def _on_edge(self, point: Point) -> bool:

@@ -1,0 +1,165 @@
+"""A whole board for reading out fights fast: one list with a border, moves played and taken back, a Zobrist hash.
+
+:mod:`joseki.core.ladder` reads hundreds of positions a ladder. On a :class:`~joseki.core.position.LocalBoard`
+(stones in a dict keyed by points) flooding strings and remembering each position by the set of all its stones
+cost the most. Here a point is an index into one list with a border of :data:`EDGE` around the board, so a
+neighbour is an index away and an off-board test is a colour; colours are small ints; and the position's
+Zobrist hash is kept as moves are played and taken back (:meth:`ReadBoard.play`, :meth:`ReadBoard.undo`). The
+rules are :meth:`~joseki.core.position.LocalBoard.play`'s: captures, no suicide; and the basic ko.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+
+from joseki.core.geometry import Point
+from joseki.core.steps import Color
+
+EMPTY, BLACK, WHITE, EDGE = 0, 1, 2, 3
+CODE = {"b": BLACK, "w": WHITE}
+"""A colour's code on the board (the other colour's is ``3 - code``)."""
+
+
+@lru_cache(maxsize=8)
+def grid(size: int) -> tuple[list[Point | None], dict[Point, int], list[list[int]]]:
+    """A ``size`` board as one list with a border: each index's point (None on the border), each point's index, and
+    a Zobrist number per colour code and index.
+
+    A point's index is ``(x + 1) * (size + 2) + (y + 1)``, so indices sort as the points do (by x, then y): a
+    reader tries moves in the same order on either."""
+    width = size + 2
+    points: list[Point | None] = [None] * (width * width)
+    index: dict[Point, int] = {}
+    for x in range(size):
+        for y in range(size):
+            i = (x + 1) * width + y + 1
+            points[i], index[(x, y)] = (x, y), i
+    rng = random.Random(size)
+    zobrist = [[0] * (width * width)] + [[rng.getrandbits(64) for _ in range(width * width)] for _ in (BLACK, WHITE)]
+    return points, index, zobrist
+
+
+class ReadBoard:
+    """``stones`` on a ``size`` board (:func:`grid`): ``board`` the colour codes by index, ``key`` the position's
+    Zobrist hash."""
+
+    __slots__ = ("board", "index", "key", "points", "size", "width", "zobrist")
+
+    def __init__(self, stones: dict[Point, Color], size: int) -> None:
+        self.size = size
+        self.width = width = size + 2
+        self.points, self.index, self.zobrist = grid(size)
+        board = [EDGE] * (width * width)
+        for i in self.index.values():
+            board[i] = EMPTY
+        key = 0
+        for point, c in stones.items():
+            i = self.index[point]
+            board[i] = CODE[c]
+            key ^= self.zobrist[CODE[c]][i]
+        self.board, self.key = board, key
+
+    def string(self, i: int) -> tuple[set[int], set[int]]:
+        """The string at index ``i`` and its liberties."""
+        board, w = self.board, self.width
+        color = board[i]
+        string, libs, frontier = {i}, set(), [i]
+        while frontier:
+            p = frontier.pop()
+            for q in (p - w, p + w, p - 1, p + 1):
+                v = board[q]
+                if v == EMPTY:
+                    libs.add(q)
+                elif v == color and q not in string:
+                    string.add(q)
+                    frontier.append(q)
+        return string, libs
+
+    def in_atari(self, i: int) -> tuple[set[int], int] | None:
+        """The string at index ``i`` and its one liberty, if it has one only (None as soon as a second shows)."""
+        board, w = self.board, self.width
+        color = board[i]
+        string, frontier = {i}, [i]
+        lib: int | None = None
+        while frontier:
+            p = frontier.pop()
+            for q in (p - w, p + w, p - 1, p + 1):
+                v = board[q]
+                if v == EMPTY:
+                    if lib is None:
+                        lib = q
+                    elif q != lib:
+                        return None
+                elif v == color and q not in string:
+                    string.add(q)
+                    frontier.append(q)
+        return None if lib is None else (string, lib)
+
+    def dead(self, i: int) -> set[int] | None:
+        """The string at index ``i`` if it has no liberty; None as soon as one is found."""
+        board, w = self.board, self.width
+        color = board[i]
+        string, frontier = {i}, [i]
+        while frontier:
+            p = frontier.pop()
+            for q in (p - w, p + w, p - 1, p + 1):
+                v = board[q]
+                if v == EMPTY:
+                    return None
+                if v == color and q not in string:
+                    string.add(q)
+                    frontier.append(q)
+        return string
+
+    def play(self, color: int, i: int, ko: int | None) -> tuple[list[int], int | None] | None:
+        """Play code ``color`` at index ``i`` if legal (not occupied, not suicide, not retaking the ko at ``ko``); the
+        stones it removed (of the other colour) and the ko point it leaves."""
+        board, w = self.board, self.width
+        if board[i] != EMPTY or i == ko:
+            return None
+        board[i] = color
+        enemy = 3 - color
+        free = False
+        removed: list[int] = []
+        for q in (i - w, i + w, i - 1, i + 1):
+            v = board[q]
+            if v == EMPTY:
+                free = True
+            elif v == enemy and board[q - w] and board[q + w] and board[q - 1] and board[q + 1]:
+                dead = self.dead(q)
+                if dead is not None:
+                    for p in dead:
+                        board[p] = EMPTY
+                    removed.extend(dead)
+        if not free and not removed and self.dead(i) is not None:
+            board[i] = EMPTY
+            return None
+        zobrist = self.zobrist
+        key = self.key ^ zobrist[color][i]
+        for p in removed:
+            key ^= zobrist[enemy][p]
+        self.key = key
+        new_ko = None
+        if len(removed) == 1:
+            near = (board[i - w], board[i + w], board[i - 1], board[i + 1])
+            if color not in near and near.count(EMPTY) == 1:
+                new_ko = removed[0]
+        return removed, new_ko
+
+    def undo(self, i: int, removed: list[int]) -> None:
+        """Take back :meth:`play` at ``i`` that removed ``removed``."""
+        board, zobrist = self.board, self.zobrist
+        color = board[i]
+        enemy = 3 - color
+        board[i] = EMPTY
+        key = self.key ^ zobrist[color][i]
+        for p in removed:
+            board[p] = enemy
+            key ^= zobrist[enemy][p]
+        self.key = key
+
+    def point(self, i: int) -> Point:
+        point = self.points[i]
+        assert point is not None
+        return point
