@@ -341,7 +341,7 @@ def test_os_errors_name_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[s
 
 
 def test_driver_errors_outside_sqlalchemy_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    import joseki.book.store  # noqa: F401  (loaded whenever a store was opened)
+    import joseki.book.store.database  # noqa: F401  (loaded whenever a store was opened)
 
     text = tmp_path / "notes.txt"
     text.write_text("not a database\n" * 100)

@@ -26,8 +26,9 @@ from pathlib import Path
 from sqlalchemy import Connection, select
 
 from joseki import __version__
-from joseki.book.profiles import records_for
-from joseki.book.store import Store, batched, node_id
+from joseki.book.learnt.profiles import records_for
+from joseki.book.store.database import Store, batched
+from joseki.book.store.keys import node_id
 from joseki.core.conditions import Condition, from_json, setup_points, sgf_points
 from joseki.core.geometry import Corner, Transform
 from joseki.core.notation import TENUKI, format_sgf_point

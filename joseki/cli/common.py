@@ -29,7 +29,7 @@ from rich.segment import Segment
 from rich.text import Text
 from typer.core import TyperGroup
 
-from joseki.book.errors import StoreError
+from joseki.book.store.errors import StoreError
 from joseki.core.text import json_safe, visible
 
 if TYPE_CHECKING:
@@ -37,8 +37,8 @@ if TYPE_CHECKING:
     from rich.table import Table
     from rich.text import Text
 
-    from joseki.book.reader import BookFile
-    from joseki.book.store import Store
+    from joseki.book.store.bookfile import BookFile
+    from joseki.book.store.database import Store
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -144,10 +144,10 @@ def _user_message(exc: Exception) -> str | None:
     """The one-line message for a failure the user can cause; None for a bug."""
     if isinstance(exc, (ValueError, StoreError)):
         return str(exc)
-    if "joseki.book.store" in sys.modules:  # a database error needs the store's modules loaded
-        from joseki.book.store import database_error
+    if "joseki.book.store.database" in sys.modules:  # a database error needs the store's modules loaded
+        from joseki.book.store.database import database_error
 
-        message = database_error(exc, CTX.db)
+        message = database_error(exc, GLOBALS.db)
         if message is not None:
             return message
     if isinstance(exc, OSError):
@@ -254,27 +254,29 @@ def _sentence(message: str) -> str:
     return text
 
 
-class Context:
+class Globals:
+    """The global options, set by the main callback (``--db``)."""
+
     db: str | None = None
 
 
-CTX = Context()
+GLOBALS = Globals()
 
 
 def open_store() -> Store:
     """The store named by ``--db`` (or its default)."""
-    from joseki.book.store import Store
+    from joseki.book.store.database import Store
 
-    return Store(CTX.db)
+    return Store(GLOBALS.db)
 
 
 def open_book() -> Store | BookFile:
     """For commands that only read: the store named by ``--db``, read without SQLAlchemy when it is a current
-    SQLite book (:func:`joseki.book.reader.open_book_file`), else opened as a store and, when it holds no
+    SQLite book (:func:`joseki.book.store.bookfile.open_book_file`), else opened as a store and, when it holds no
     collection, loaded with the starter book."""
-    from joseki.book.reader import open_book_file
+    from joseki.book.store.bookfile import open_book_file
 
-    book = open_book_file(CTX.db)
+    book = open_book_file(GLOBALS.db)
     if book is not None:
         return book
     store = open_store()
@@ -289,9 +291,9 @@ def open_book() -> Store | BookFile:
 def ensure_starter(store: Store) -> None:
     """Load the starter book, with its lines' favourability, into a store that has no collection at all."""
     if store.collection_count() == 0:
-        from joseki.book.favour import fill
         from joseki.book.importer import import_file
-        from joseki.book.resources import starter_book
+        from joseki.book.query.favour import fill
+        from joseki.book.store.files import starter_book
 
         report = import_file(store, starter_book(), STARTER)
         if report.error:

@@ -130,7 +130,7 @@ def evaluate_command(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Measure how well the book predicts the games' local moves and results."""
-    from joseki.book.query import rank_key
+    from joseki.book.query.next import rank_key
     from joseki.games.evaluate import evaluate
 
     _check_paths(paths)
@@ -224,11 +224,11 @@ def games_command(
 
     The table names each game's file; --json gives its full path and the game key.
     """
-    from joseki.book.gamerefs import corner_steps, games_at
+    from joseki.book.gamerefs.read import corner_steps, games_at
 
-    steps, color = corner_steps(moves, first)
+    steps, colour = corner_steps(moves, first)
     with open_store() as store:
-        found = games_at(store, steps, first=color, profile=profile, order=order, limit=limit)
+        found = games_at(store, steps, first=colour, profile=profile, order=order, limit=limit)
     if as_json:
         out.print_json(data={"moves": moves, "profile": profile or "global", "order": order, **found.as_json()})
         return

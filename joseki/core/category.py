@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
-from joseki.core.patterns import LazyPattern
+from joseki.core.regex import LazyPattern
 
 CATEGORIES = ("ideal", "good", "tenuki-ok", "question", "trick", "mistake")
 RANK = {name: index for index, name in enumerate(CATEGORIES)}

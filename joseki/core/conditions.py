@@ -30,8 +30,8 @@ from functools import lru_cache
 from joseki.core.geometry import Point, Transform
 from joseki.core.judgement import SELF, Target, sentences, subjects
 from joseki.core.notation import format_gtp_vertex, format_zone_point, parse_zone_point
-from joseki.core.patterns import LazyPattern
-from joseki.core.steps import Color
+from joseki.core.regex import LazyPattern
+from joseki.core.steps import Colour
 from joseki.core.wording import SourceFrame, render, to_canonical, vertices_to_canonical
 
 KINDS = ("ladder", "nearby", "setup", "reading")
@@ -116,7 +116,7 @@ def from_gnugo(comment: str) -> list[Condition]:
     return [Condition("reading", line.strip()) for line in comment.splitlines() if line.startswith(";")]
 
 
-def setup(properties: dict[str, tuple[str, ...]], transform: Transform, first: Color = "b") -> Condition | None:
+def setup(properties: dict[str, tuple[str, ...]], transform: Transform, first: Colour = "b") -> Condition | None:
     """The setup stones of a node as a condition, in zone letters of ``transform``'s frame.
 
     Colours are those of the line with Black first: a record whose first move is White's has
@@ -131,7 +131,7 @@ def setup(properties: dict[str, tuple[str, ...]], transform: Transform, first: C
     return Condition("setup", "; ".join(parts)) if parts else None
 
 
-def colour_key(key: str, first: Color) -> str:
+def colour_key(key: str, first: Colour) -> str:
     """The setup property (AB, AW, AE) holding, in a line ``first`` starts, what ``key`` holds with Black first."""
     return {"AB": "AW", "AW": "AB"}.get(key, key) if first == "w" else key
 
@@ -182,10 +182,10 @@ class Shown:
 
     text: str
     points: tuple[Point, ...] = ()
-    stones: tuple[tuple[Point, Color], ...] = ()
+    stones: tuple[tuple[Point, Colour], ...] = ()
 
 
-def display(condition: Condition | str, transform: Transform, first: Color,
+def display(condition: Condition | str, transform: Transform, first: Colour,
             fmt: Callable[[Point], str] = format_gtp_vertex) -> Shown:
     """``condition`` (or its ``kind: text`` form) in the frame of ``transform``, ``first`` moving first."""
     if isinstance(condition, str):
@@ -199,7 +199,7 @@ def display(condition: Condition | str, transform: Transform, first: Color,
         except ValueError:
             return Shown(str(condition))
         parts: list[str] = []
-        stones: list[tuple[Point, Color]] = []
+        stones: list[tuple[Point, Colour]] = []
         for key in SETUP_COLOURS:
             points = sorted(transform.to_board(z, 19) for z in groups.get(colour_key(key, first), ()))
             if points:

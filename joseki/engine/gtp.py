@@ -245,10 +245,10 @@ class GameState:
         colour: str | None = self.board.get(self.size - 1 - y, x)
         return colour
 
-    def check(self, color: str, point: Point | None) -> tuple[boards.Board, Point | None]:
-        """The board and ko point after ``color`` plays ``point``; ValueError if it is illegal."""
-        if color not in ("b", "w"):
-            raise ValueError(f"bad colour {color!r}")
+    def check(self, colour: str, point: Point | None) -> tuple[boards.Board, Point | None]:
+        """The board and ko point after ``colour`` plays ``point``; ValueError if it is illegal."""
+        if colour not in ("b", "w"):
+            raise ValueError(f"bad colour {colour!r}")
         board = self.board.copy()
         if point is None:
             return board, None
@@ -256,28 +256,28 @@ class GameState:
         if not (0 <= x < self.size and 0 <= y < self.size):
             raise ValueError(f"illegal move: {point!r} is off the {self.size}x{self.size} board")
         vertex = format_gtp_vertex(point, self.size)
-        if self.ko == point and self.moves and self.moves[-1][0] != color:
+        if self.ko == point and self.moves and self.moves[-1][0] != colour:
             raise ValueError(f"illegal move: {vertex} retakes a ko")
         row, col = self.size - 1 - y, x
         try:
-            ko = board.play(row, col, color)
+            ko = board.play(row, col, colour)
         except ValueError:
             raise ValueError(f"illegal move: {vertex} is occupied") from None
         if board.get(row, col) is None:
             raise ValueError(f"illegal move: {vertex} is suicide")
         return board, (None if ko is None else (ko[1], self.size - 1 - ko[0]))
 
-    def play(self, color: str, point: Point | None) -> None:
-        """Play a move (None = pass) for ``color``; ValueError if it is illegal."""
-        board, ko = self.check(color, point)
+    def play(self, colour: str, point: Point | None) -> None:
+        """Play a move (None = pass) for ``colour``; ValueError if it is illegal."""
+        board, ko = self.check(colour, point)
         self._history.append((self.board, self.ko))
         self.board, self.ko = board, ko
-        self.moves.append((color, point))
+        self.moves.append((colour, point))
 
-    def play_vertex(self, color: str, vertex: str) -> Point | None:
+    def play_vertex(self, colour: str, vertex: str) -> Point | None:
         """Play a GTP vertex (``pass`` allowed); return its point. ValueError if bad or illegal."""
         point = parse_gtp_vertex(vertex, self.size)
-        self.play(color, point)
+        self.play(colour, point)
         return point
 
     def undo(self) -> tuple[str, Point | None]:

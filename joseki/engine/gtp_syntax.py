@@ -98,7 +98,7 @@ def check_command(command: str) -> str:
     return command
 
 
-def parse_color(token: str) -> str:
+def parse_colour(token: str) -> str:
     """``"b"`` or ``"w"`` for a GTP colour (``b``, ``black``, ``W`` ...); ValueError otherwise."""
     text = token.strip()
     if text.isascii():
@@ -187,7 +187,7 @@ def check_time_left(args: list[str]) -> list[str]:
     """``time_left`` arguments: a colour, seconds and stones."""
     if len(args) != 3:
         raise ArgumentError("syntax error")
-    return [parse_color(args[0]), *check_ints(args[1:], 2)]
+    return [parse_colour(args[0]), *check_ints(args[1:], 2)]
 
 
 _KGS_SYSTEMS = {"none": 0, "absolute": 1, "byoyomi": 3, "canadian": 3}

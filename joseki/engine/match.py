@@ -162,11 +162,11 @@ def _forfeit(loser: str, reason: str) -> _GameOver:
     return _GameOver(f"{winner.upper()}+F", winner, f"{reason} (forfeit by {loser.upper()})")
 
 
-def _engine_failed(color: str, exc: EngineError | GtpError) -> _GameOver:
+def _engine_failed(colour: str, exc: EngineError | GtpError) -> _GameOver:
     """A failed command: a forfeit, except a timeout, which leaves the game unscored."""
     if isinstance(exc, EngineTimeout):
         return _GameOver("?", None, f"not scored: {exc}")
-    return _forfeit(color, f"engine error: {exc}")
+    return _forfeit(colour, f"engine error: {exc}")
 
 
 def _estimate(state: GameState, reason: str) -> _GameOver:
@@ -209,38 +209,38 @@ def _score_passes(players: list[_Player], state: GameState) -> _GameOver:
 
 def _play_game(players: list[_Player], swapped: bool, state: GameState, max_moves: int) -> _GameOver:
     sides = {"b": players[1], "w": players[0]} if swapped else {"b": players[0], "w": players[1]}
-    for color, player in sides.items():
+    for colour, player in sides.items():
         try:
             player.start()
             for command in (f"boardsize {state.size}", "clear_board", f"komi {format_komi(state.komi)}"):
                 player.send(command)
         except (EngineError, GtpError) as exc:
-            return _engine_failed(color, exc)
-    color, passes = "b", 0
+            return _engine_failed(colour, exc)
+    colour, passes = "b", 0
     while True:
         if len(state.moves) >= max_moves:
             return _estimate(state, f"move limit ({max_moves})")
         try:
-            answer = sides[color].send(f"genmove {color}")
+            answer = sides[colour].send(f"genmove {colour}")
         except (EngineError, GtpError) as exc:
-            return _engine_failed(color, exc)
+            return _engine_failed(colour, exc)
         token = answer.split()[0] if answer.split() else ""
         if token.lower() == "resign":
-            winner = other(color)
+            winner = other(colour)
             return _GameOver(f"{winner.upper()}+R", winner, "resignation")
         try:
             point = parse_gtp_vertex(token, state.size)
-            state.play(color, point)
+            state.play(colour, point)
         except ValueError as exc:
-            return _forfeit(color, f"illegal move {answer!r}: {exc}")
+            return _forfeit(colour, f"illegal move {answer!r}: {exc}")
         try:
-            sides[other(color)].send(f"play {color} {format_gtp_vertex(point, state.size)}")
+            sides[other(colour)].send(f"play {colour} {format_gtp_vertex(point, state.size)}")
         except (EngineError, GtpError) as exc:
-            return _engine_failed(other(color), exc)
+            return _engine_failed(other(colour), exc)
         passes = passes + 1 if point is None else 0
         if passes == 2:
             return _score_passes(players, state)
-        color = other(color)
+        colour = other(colour)
 
 
 def _write_sgf(path: Path, state: GameState, black: str, white: str, over: _GameOver) -> None:
@@ -253,9 +253,9 @@ def _write_sgf(path: Path, state: GameState, black: str, white: str, over: _Game
     root.set("DT", date.today().isoformat())
     root.set("RE", over.result)
     root.set("C", f"Game ended: {over.reason}." + (f" {over.scoring}" if over.scoring else ""))
-    for color, point in state.moves:
+    for colour, point in state.moves:
         node = game.extend_main_sequence()
-        node.set_move(color, None if point is None else (state.size - 1 - point[1], point[0]))
+        node.set_move(colour, None if point is None else (state.size - 1 - point[1], point[0]))
     write_output(path, game.serialise())
 
 

@@ -21,7 +21,7 @@ from joseki.core.geometry import Point
 from joseki.core.limits import MAX_LINE_MOVES, LimitError, beyond
 from joseki.core.notation import GTP_COLUMNS, format_gtp_vertex
 from joseki.core.position import IllegalMove, LocalBoard
-from joseki.core.steps import Color
+from joseki.core.steps import Colour
 from joseki.sgf.archive import Source, source_bytes
 from joseki.sgf.properties import apply_setup, check_go, rules_allow_suicide
 from joseki.sgf.sgfparse import parse_game
@@ -33,13 +33,13 @@ class Game:
 
     source: str
     size: int
-    moves: list[tuple[Color, Point | None]] = field(default_factory=list)
+    moves: list[tuple[Colour, Point | None]] = field(default_factory=list)
     result: str = ""
-    winner: Color | None = None
+    winner: Colour | None = None
     """``"b"``, ``"w"``, ``"d"`` for a draw, None when unknown or void."""
     handicap: int = 0
     setup: bool = False
-    stones: dict[Point, Color] = field(default_factory=dict)
+    stones: dict[Point, Colour] = field(default_factory=dict)
     """The setup stones (AB/AW: handicap, a problem's position) on the board before the first move."""
     black: str = ""
     white: str = ""
@@ -66,7 +66,7 @@ class Game:
         return None
 
 
-def parse_result(text: str) -> Color | None:
+def parse_result(text: str) -> Colour | None:
     """Winner of an SGF RE value: ``b``, ``w``, ``d`` (draw) or None (void, unknown, unfinished)."""
     value = text.strip().lower()
     if not value:
@@ -144,28 +144,28 @@ def game_from_bytes(data: bytes, source: str = "<bytes>") -> Game:
                     apply_setup(board, props)
                     if not moves:
                         game.stones = dict(board.stones)
-            for key, color in _MOVE_KEYS:
+            for key, colour in _MOVE_KEYS:
                 if (values := props.get(key)) is not None:
                     raw = values[0]
                     point = points[raw] if raw in points else _point(raw, size, points)
-                    moves.append((color, point))
+                    moves.append((colour, point))
                     if len(moves) > MAX_LINE_MOVES:
                         raise beyond("a game", MAX_LINE_MOVES, "moves")
                     if point is not None and board is not None:
                         try:
-                            board.play(color, point, suicide=suicide)
+                            board.play(colour, point, suicide=suicide)
                         except IllegalMove as exc:
-                            raise _illegal(exc, color, point, len(moves), size) from None
+                            raise _illegal(exc, colour, point, len(moves), size) from None
         node = node.children[0] if node.children else None
     return game
 
 
-_MOVE_KEYS: tuple[tuple[str, Color], ...] = (("B", "b"), ("W", "w"))
+_MOVE_KEYS: tuple[tuple[str, Colour], ...] = (("B", "b"), ("W", "w"))
 
 
-def _illegal(exc: IllegalMove, color: Color, point: Point, number: int, size: int) -> ValueError:
+def _illegal(exc: IllegalMove, colour: Colour, point: Point, number: int, size: int) -> ValueError:
     """The error for move ``number``, which ``exc`` found illegal."""
-    return ValueError(f"move {number} ({'B' if color == 'b' else 'W'} {format_gtp_vertex(point, size)}) {exc.reason}")
+    return ValueError(f"move {number} ({'B' if colour == 'b' else 'W'} {format_gtp_vertex(point, size)}) {exc.reason}")
 
 
 _POINTS: dict[int, dict[bytes, Point | None]] = {}

@@ -25,13 +25,13 @@ def board_points(raw: bytes, size: int = ZONE_BOARD_SIZE) -> list[Point]:
 
 def apply_setup(board: LocalBoard, props: dict[str, list[bytes]]) -> None:
     """Put a node's setup stones (AB, AW) on ``board`` and take its AE points off."""
-    for key, color in (("AE", None), ("AB", "b"), ("AW", "w")):
+    for key, colour in (("AE", None), ("AB", "b"), ("AW", "w")):
         for value in props.get(key, ()):
             for point in board_points(value, board.size):
-                if color is None:
+                if colour is None:
                     board.stones.pop(point, None)
                 else:
-                    board.stones[point] = color
+                    board.stones[point] = colour
 
 
 def check_go(root: dict[str, list[bytes]], what: str = "the game") -> None:

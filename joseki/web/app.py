@@ -10,7 +10,7 @@ Safety: bound to 127.0.0.1 by default and answering only requests addressed to t
 serves (no DNS rebinding); read-only unless started ``writable`` (then it may upgrade the
 schema and load the starter book into an empty store); uploads are capped at
 :data:`~joseki.core.limits.MAX_UPLOAD_BYTES` and parsed with the import limits; a game of the
-store is opened only by its key (:func:`joseki.book.gamerefs.load_game`), never by a path from
+store is opened only by its key (:func:`joseki.book.gamerefs.read.load_game`), never by a path from
 the request; every SGF text reaches the page as JSON data and is written there as text.
 """
 
@@ -32,8 +32,9 @@ from starlette.datastructures import MutableHeaders
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from joseki.book.errors import StoreError
-from joseki.book.store import Store, current_revision, head_revision
+from joseki.book.store.database import Store, current_revision
+from joseki.book.store.errors import StoreError
+from joseki.book.store.files import head_revision
 from joseki.core.geometry import Corner
 from joseki.core.limits import MAX_UPLOAD_BYTES, beyond
 from joseki.web import gamerefs_views, views
@@ -63,7 +64,7 @@ def open_store(db: str | None, writable: bool) -> Store:
     store = Store(db, upgrade=writable)
     if writable:
         from joseki.book.importer import import_file
-        from joseki.book.resources import starter_book
+        from joseki.book.store.files import starter_book
 
         if store.collection_count() == 0:
             report = import_file(store, starter_book(), "starter")
@@ -116,7 +117,7 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
 
     @app.exception_handler(SQLAlchemyError)
     async def database(request: Request, exc: SQLAlchemyError) -> JSONResponse:
-        from joseki.book.store import database_error
+        from joseki.book.store.database import database_error
 
         return JSONResponse({"error": database_error(exc, store.url) or "database error"}, status_code=503)
 

@@ -1,7 +1,7 @@
 """What each view of the explorer shows, as JSON: the CLI's ``--json`` data plus what a board draws.
 
-Every answer is built by the library functions the CLI uses (:func:`joseki.book.query.next_moves`,
-:func:`~joseki.book.query.next_in_game`, :func:`joseki.book.show.show`) and carries their
+Every answer is built by the library functions the CLI uses (:func:`joseki.book.query.next.next_moves`,
+:func:`~joseki.book.query.next.next_in_game`, :func:`joseki.book.query.show.show`) and carries their
 ``as_json`` data unchanged; the web adds only drawing keys beside it: each candidate's SGF
 ``point`` and board ``label``, the whole board's stones, the points conditions and comments name,
 and the book lines in board coordinates (``book_position_moves``, ``book_moves``).
@@ -14,32 +14,23 @@ from typing import Any
 
 from sqlalchemy import select
 
-from joseki.book.lookup import Lookup
-from joseki.book.profiles import require_profile
-from joseki.book.query import (
-    AnswerTable,
-    Candidate,
-    CornerAnswer,
-    Options,
-    answer_table,
-    check_legal,
-    next_in_game,
-    next_moves,
-    parse_moves,
-)
-from joseki.book.reader import BookFile
-from joseki.book.show import show
-from joseki.book.store import Store
+from joseki.book.learnt.profiles import require_profile
+from joseki.book.query.answer import Candidate, CornerAnswer, Options
+from joseki.book.query.lookup import Lookup
+from joseki.book.query.next import AnswerTable, answer_table, check_legal, next_in_game, next_moves, parse_moves
+from joseki.book.query.show import show
+from joseki.book.store.bookfile import BookFile
+from joseki.book.store.database import Store
 from joseki.core.corners import corner_tables, owner
 from joseki.core.geometry import Corner, Point
 from joseki.core.limits import MAX_LINE_MOVES, beyond
 from joseki.core.notation import format_gtp_vertex, format_sgf_point
 from joseki.core.position import LocalBoard
-from joseki.core.steps import Color, other
+from joseki.core.steps import Colour, other
 from joseki.sgf.game import Game
 
 LABELS = "abcdefghijklmnopqrstuvwxyz"
-Played = list[tuple[Color, Point | None]]
+Played = list[tuple[Colour, Point | None]]
 
 
 def sgf(point: Point | None) -> str | None:
@@ -47,7 +38,7 @@ def sgf(point: Point | None) -> str | None:
     return None if point is None else format_sgf_point(point)
 
 
-def colour(text: str) -> Color:
+def colour(text: str) -> Colour:
     """``b`` or ``w`` from ``b``, ``black``, ``W``...; ValueError otherwise."""
     key = text.strip().lower()
     if key in ("b", "black", "w", "white"):
@@ -119,7 +110,7 @@ def corner_json(a: CornerAnswer) -> dict[str, Any]:
     return data
 
 
-def corner_first(a: CornerAnswer) -> Color:
+def corner_first(a: CornerAnswer) -> Colour:
     """The colour that played the corner's first local step."""
     return a.to_move if len(a.steps) // 2 % 2 == 0 else other(a.to_move)
 
@@ -149,7 +140,7 @@ LineFn = Callable[["Store | BookFile", CornerAnswer, "list[str] | None", "str | 
 """How a view gets the focus corner's line: :func:`line_json`, or a memory of it (:class:`joseki.web.cache.Cache`)."""
 
 
-def line_key(a: CornerAnswer) -> tuple[str, Color, Corner, bool]:
+def line_key(a: CornerAnswer) -> tuple[str, Colour, Corner, bool]:
     """What :func:`line_json` of ``a`` depends on besides the store, the collections and the profile."""
     return a.steps, corner_first(a), a.corner, a.transform.swap
 
@@ -166,7 +157,7 @@ def line_json(store: Store | BookFile, a: CornerAnswer, collections: list[str] |
     return {**shown.as_json(), "moves": moves}
 
 
-def explore(store: Store, moves: list[str], first: Color = "b", corner: Corner = Corner.TOP_RIGHT,
+def explore(store: Store, moves: list[str], first: Colour = "b", corner: Corner = Corner.TOP_RIGHT,
             collections: list[str] | None = None, profile: str | None = None, rank: str = "popularity",
             top: int | None = None, favour_all: bool = False, line: LineFn = line_json,
             answer: AnswerTable = answer_table, reads: Store | BookFile | None = None) -> dict[str, Any]:
@@ -220,7 +211,7 @@ def catalogue(store: Store) -> dict[str, Any]:
     return {"collections": collections, "profiles": profiles}
 
 
-def judge(store: Store | BookFile, moves: list[str], first: Color = "b", collections: list[str] | None = None,
+def judge(store: Store | BookFile, moves: list[str], first: Colour = "b", collections: list[str] | None = None,
           profile: str | None = None, answer: AnswerTable = answer_table) -> dict[str, Any]:
     """How the book judges the last of ``moves``: in book, its category, the moves the book played more often.
 
@@ -255,7 +246,7 @@ def judge(store: Store | BookFile, moves: list[str], first: Color = "b", collect
             "more_popular": [c.move for c in (offered if index is None else offered[:index])][:5]}
 
 
-def practise(store: Store, moves: list[str], first: Color = "b", collections: list[str] | None = None,
+def practise(store: Store, moves: list[str], first: Colour = "b", collections: list[str] | None = None,
              profile: str | None = None, seed: int | None = None, answer: AnswerTable = answer_table,
              reads: Store | BookFile | None = None) -> dict[str, Any]:
     """The player's last move judged (:func:`judge`) and the book's answer by the GTP proxy's policy, each corner

@@ -5,7 +5,7 @@
 or upgraded on first use. Writers take SQLite's write lock at the start of their transaction
 (``BEGIN IMMEDIATE``) and wait up to :data:`BUSY_TIMEOUT_S` for it, so that concurrent
 writers queue instead of failing. ``joseki next`` on a SQLite file already at the newest
-migration reads it without a store (:mod:`joseki.book.reader`), with the same SQL.
+migration reads it without a store (:mod:`joseki.book.store.bookfile`), with the same SQL.
 
 PostgreSQL (``postgresql+psycopg://user:password@host/db``; a plain ``postgresql://`` URL
 means psycopg 3, the ``postgres`` extra) runs transactions at READ COMMITTED: concurrent
@@ -28,18 +28,12 @@ from sqlalchemy import Connection, Engine, Table, create_engine, event, select
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
 
-from joseki.book.errors import StoreError
-from joseki.book.keys import ROOT_ID as ROOT_ID
-from joseki.book.keys import node_id as node_id
-from joseki.book.location import ENV_VAR as ENV_VAR
-from joseki.book.location import default_path as default_path
-from joseki.book.location import sqlite_file
-from joseki.book.memo import Memo
-from joseki.book.models import metadata
-from joseki.book.reader import BUSY_TIMEOUT_S as BUSY_TIMEOUT_S
-from joseki.book.reader import CACHE_KIB, COLLECTION_COUNT, scalar
-from joseki.book.resources import head_revision as head_revision
-from joseki.book.resources import migrations_dir
+from joseki.book.query.memo import Memo
+from joseki.book.store.bookfile import BUSY_TIMEOUT_S, CACHE_KIB, COLLECTION_COUNT, scalar
+from joseki.book.store.errors import StoreError
+from joseki.book.store.files import ENV_VAR, head_revision, migrations_dir, sqlite_file
+from joseki.book.store.keys import node_id
+from joseki.book.store.schema import metadata
 
 BATCH = 500
 PG_MIGRATION_LOCK = 0x6A6F73656B69
@@ -167,8 +161,8 @@ VERSION_TABLE = "alembic_version"
 class Store:
     """An open database with a current schema.
 
-    ``memo``: where the book's reads keep their answers (:mod:`joseki.book.memo`), as for a
-    :class:`~joseki.book.reader.BookFile`; set only by an owner that never writes through this store and
+    ``memo``: where the book's reads keep their answers (:mod:`joseki.book.query.memo`), as for a
+    :class:`~joseki.book.store.bookfile.BookFile`; set only by an owner that never writes through this store and
     clears the memo whenever the store changes (the explorer's server, :mod:`joseki.web.reads`). None:
     nothing is kept."""
 

@@ -4,7 +4,7 @@
 indexed SELECTs, while importing SQLAlchemy alone costs 0.22 s, more than the whole
 answer. So the queries that answer a position are written once, as portable SQL with
 ``:name`` parameters (a list or tuple value stands for an ``IN`` list), and :func:`rows` runs
-them on either kind of connection: a SQLAlchemy one for any store (:class:`joseki.book.store.Store`),
+them on either kind of connection: a SQLAlchemy one for any store (:class:`joseki.book.store.database.Store`),
 or a read-only sqlite3 one from :func:`open_book_file`, which SQLAlchemy is never imported for.
 Anything else (an empty, missing or older file, a URL) is left to the store, which creates,
 upgrades and fills.
@@ -20,9 +20,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from joseki.book.location import sqlite_file
-from joseki.book.memo import Memo
-from joseki.book.resources import head_revision
+from joseki.book.query.memo import Memo
+from joseki.book.store.files import head_revision, sqlite_file
 
 if TYPE_CHECKING:
     from sqlalchemy import Connection, TextClause
@@ -87,9 +86,9 @@ def scalar(conn: ReadConnection, sql: str, params: Mapping[str, Any] | None = No
 class BookFile:
     """A SQLite store at the current migration holding a book, opened read-only without SQLAlchemy.
 
-    It serves the reads that :class:`~joseki.book.store.Store` serves (``read``, ``collection_count``),
+    It serves the reads that :class:`~joseki.book.store.database.Store` serves (``read``, ``collection_count``),
     with sqlite3 connections for :func:`rows`. ``memo``: where the reads keep their answers, given by an owner
-    that clears it whenever the file changes (:mod:`joseki.book.memo`); None: nothing is kept.
+    that clears it whenever the file changes (:mod:`joseki.book.query.memo`); None: nothing is kept.
     """
 
     memo: Memo | None = None
@@ -130,7 +129,7 @@ def open_book_file(db: str | None = None) -> BookFile | None:
     """The SQLite file ``db`` names, opened read-only, if it is at the current migration and holds a collection.
 
     None in every other case (a URL, no such file, not a database, an older schema, an empty
-    store): the caller opens a :class:`~joseki.book.store.Store`, which says what is wrong or
+    store): the caller opens a :class:`~joseki.book.store.database.Store`, which says what is wrong or
     puts it right.
     """
     path = sqlite_file(db)

@@ -1,7 +1,7 @@
 """Statistics per profile as the reads see them: the global profile, a profile's id, the check that a named
 profile exists, and nodes' records under a profile, falling back to the global ones.
 
-Statistics are kept per profile (:mod:`joseki.book.stats` writes them); ``global`` holds every
+Statistics are kept per profile (:mod:`joseki.book.learnt.results` writes them); ``global`` holds every
 game learnt or mined, whatever the profile.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from joseki.book.reader import ReadConnection, rows, scalar
+from joseki.book.store.bookfile import ReadConnection, rows, scalar
 from joseki.core.priority import Record
 
 GLOBAL = "global"
@@ -30,7 +30,7 @@ def require_profile(conn: ReadConnection, name: str | None) -> None:
     """ValueError unless profile ``name`` exists (None and ``global`` always do): for commands that only read.
 
     Commands that write statistics (learn, mine, match --learn) create a profile instead
-    (:func:`joseki.book.stats.profile_id` with ``create``); one that reads must not fall back silently.
+    (:func:`joseki.book.learnt.results.profile_id` with ``create``); one that reads must not fall back silently.
     """
     if not name or name == GLOBAL or profile_id_named(conn, name) is not None:
         return
