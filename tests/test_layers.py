@@ -33,7 +33,6 @@ NOT_YET_AT_THEIR_EDGE: set[tuple[str, str]] = {
     ("joseki.cli.main", "sqlalchemy"),
     ("joseki.games.context", "sqlalchemy"),
     ("joseki.games.mine", "sqlalchemy"),
-    ("joseki.web.app", "sqlalchemy"),
     ("joseki.web.cache", "sqlalchemy"),
     ("joseki.web.reads", "sqlalchemy"),
     ("joseki.web.views", "sqlalchemy"),

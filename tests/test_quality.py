@@ -21,6 +21,7 @@ from joseki.book.stats import stats
 from joseki.book.store.database import Store
 from joseki.book.store.keys import node_id
 from joseki.core.conditions import Condition, display, from_json
+from joseki.core.errors import UserError
 from joseki.core.geometry import Corner, Transform
 from joseki.core.influence import assess, favourability
 from joseki.core.judgement import judge
@@ -332,7 +333,7 @@ def test_export_writes_sgf_an_editor_reads(new_db: Callable[..., str], tmp_path:
     assert "BM[1]JC[mistake]" in text
     with pytest.raises(ValueError, match="no collection named 'nope'"):
         export(store, out, "nope")
-    with pytest.raises(ValueError, match="no such folder"):
+    with pytest.raises(UserError, match="no such folder"):
         export(store, tmp_path / "missing" / "out.sgf")
 
 

@@ -28,6 +28,7 @@ from joseki.book.learnt.results import add_records, profile_id
 from joseki.book.store.database import Store, advisory_lock, batched, bulk_insert
 from joseki.book.store.keys import ROOT_ID, node_id
 from joseki.core.conditions import to_json
+from joseki.core.errors import BadInput
 from joseki.core.position import keys_along
 from joseki.core.priority import Record
 from joseki.sgf.booknotes import MoveNote, book_notes
@@ -35,7 +36,7 @@ from joseki.sgf.forest import Forest, Variation, flatten_bytes, read_sgf_bytes
 
 SGF_SUFFIXES = (".sgf", ".SGF")
 
-class MalformedNotes(ValueError):
+class MalformedNotes(BadInput):
     """A file's notes cannot be read (:func:`~joseki.sgf.booknotes.book_notes`): nothing of it is written."""
 
 

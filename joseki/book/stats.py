@@ -15,6 +15,7 @@ from sqlalchemy import case, func, select
 from joseki.book.store.database import Store
 from joseki.core.category import CATEGORIES
 from joseki.core.conditions import KINDS, from_json
+from joseki.core.errors import BadInput
 
 
 @dataclass(slots=True)
@@ -42,7 +43,7 @@ class CollectionStats:
 
 
 def stats(store: Store, collections: list[str] | None = None) -> list[CollectionStats]:
-    """The counts of every collection (or of those named), in name order; ValueError for an unknown name."""
+    """The counts of every collection (or of those named), in name order; BadInput for an unknown name."""
     t = store.tables
     c, var, nb, sf = t["collection"], t["variation"], t["node_book"], t["source_file"]
     with store.read() as conn:
@@ -50,7 +51,7 @@ def stats(store: Store, collections: list[str] | None = None) -> list[Collection
         if collections:
             missing = sorted(set(collections) - set(names.values()))
             if missing:
-                raise ValueError(f"no collection named {', '.join(map(repr, missing))}")
+                raise BadInput(f"no collection named {', '.join(map(repr, missing))}")
         out = {cid: CollectionStats(name) for cid, name in names.items() if not collections or name in collections}
         for cid, files in conn.execute(select(sf.c.collection_id, func.count()).group_by(sf.c.collection_id)):
             if cid in out:

@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from joseki.cli.common import GLOBALS, err, open_book, open_store, out, print_beside, safe, user_errors
+from joseki.core.errors import BadInput
 
 if TYPE_CHECKING:
     from joseki.book.query.favour import Favour
@@ -33,7 +34,7 @@ def _colour(name: str) -> str:
     key = name.strip().lower()
     if key in ("b", "black", "w", "white"):
         return key[0]
-    raise ValueError(f"bad colour {name!r} (expected black or white)")
+    raise BadInput(f"bad colour {name!r} (expected black or white)")
 
 
 @user_errors

@@ -25,6 +25,7 @@ from joseki.cli.common import (
     safe,
     user_errors,
 )
+from joseki.core.errors import BadInput
 
 if TYPE_CHECKING:
     from joseki.book.importer import FileReport
@@ -106,7 +107,7 @@ def _colour(name: str) -> str:
         return "b"
     if key in ("w", "white"):
         return "w"
-    raise ValueError(f"bad colour {name!r} (expected black or white)")
+    raise BadInput(f"bad colour {name!r} (expected black or white)")
 
 
 @app.command("next")
@@ -140,11 +141,11 @@ def next_command(
     first_colour = _colour(first or "black")
     where = Corner.parse(corner or "top-right")
     if sum(x is not None and x != [] for x in (moves, steps, sgf)) > 1:
-        raise ValueError("give one of MOVES, --steps or --sgf")
+        raise BadInput("give one of MOVES, --steps or --sgf")
     if move is not None and sgf is None:
-        raise ValueError("--move needs --sgf (it picks a move of the game record)")
+        raise BadInput("--move needs --sgf (it picks a move of the game record)")
     if sgf is not None and (first is not None or corner is not None):
-        raise ValueError("--first and --corner have no effect with --sgf (the game record says both)")
+        raise BadInput("--first and --corner have no effect with --sgf (the game record says both)")
     played: list[tuple[str, tuple[int, int] | None]] | None = None
     setup: dict[tuple[int, int], str] = {}
     if sgf is not None:
@@ -171,7 +172,7 @@ def next_command(
 
 def _game_moves(path: Path, move: int | None) -> tuple[list[tuple[str, tuple[int, int] | None]],
                                                       dict[tuple[int, int], str]]:
-    """The main line of a game file up to ``move``, and its setup stones; ValueError naming the file for bad input."""
+    """The main line of a game file up to ``move``, and its setup stones; BadInput naming the file for bad input."""
     from joseki.core.zone import check_zone_size
     from joseki.sgf.game import read_game
 
@@ -179,9 +180,9 @@ def _game_moves(path: Path, move: int | None) -> tuple[list[tuple[str, tuple[int
         game = read_game(path)
         check_zone_size(game.size)
     except ValueError as exc:
-        raise ValueError(f"{path}: {exc}") from None
+        raise BadInput(f"{path}: {exc}") from None
     if move is not None and move > len(game.moves):
-        raise ValueError(f"{path}: --move {move} is beyond the game's {len(game.moves)} moves")
+        raise BadInput(f"{path}: --move {move} is beyond the game's {len(game.moves)} moves")
     return (game.moves[:move] if move is not None else game.moves), game.stones
 
 
@@ -276,7 +277,7 @@ def flatten_command(
     try:
         forest = flatten_file(path)
     except ValueError as exc:
-        raise ValueError(f"{path}: {exc}") from None
+        raise BadInput(f"{path}: {exc}") from None
     for warning in forest.warnings:
         print_error(f"{path}: {warning}", "warning", "yellow")
     if as_json:

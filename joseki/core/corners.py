@@ -63,7 +63,7 @@ def _near(point: Point) -> tuple[int, ...]:
     """The points within REACH of ``point`` as one bit mask, then those at each distance 0..REACH.
 
     A point's bit is ``x * MAX_SIZE + y``, so a table's stones are one integer and "is a stone at
-    distance d" one ``&`` (any board the geometry supports; ValueError for a point off all of them).
+    distance d" one ``&`` (any board the geometry supports; BadInput for a point off all of them).
     """
     try:
         return _NEAR[point]

@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Point
 from joseki.core.position import LocalBoard, neighbour_table
 from joseki.core.readboard import CODE, EMPTY, ReadBoard
@@ -251,18 +252,18 @@ def read_ladder(board: LocalBoard, prey: Point, chaser: Colour | None = None) ->
     """Whether the ladder on the string at ``prey`` works, on ``board`` (left as it was).
 
     The string must have one liberty (its side to move: can it escape?) or two (the chaser,
-    ``chaser`` or else the other colour, to move: can an atari capture it?). ValueError for an
+    ``chaser`` or else the other colour, to move: can an atari capture it?). BadInput for an
     empty point or a string with more liberties.
     """
     if prey not in board.stones:
-        raise ValueError(f"no stone at {prey} to ladder")
+        raise BadInput(f"no stone at {prey} to ladder")
     prey_colour = board.stones[prey]
     chaser = chaser or other(prey_colour)
     if chaser == prey_colour:
-        raise ValueError(f"the chaser ({chaser}) is the prey's own colour")
+        raise BadInput(f"the chaser ({chaser}) is the prey's own colour")
     _, libs = string_at(board, prey)
     if len(libs) not in (1, 2):
-        raise ValueError(f"the string at {prey} has {len(libs)} liberties (a ladder needs one or two)")
+        raise BadInput(f"the string at {prey} has {len(libs)} liberties (a ladder needs one or two)")
     return _read(board.size, frozenset(board.stones.items()), prey, chaser, len(libs) == 1)
 
 

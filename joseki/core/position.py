@@ -15,6 +15,7 @@ import hashlib
 from collections.abc import Iterable
 from functools import cache
 
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Point
 from joseki.core.notation import TENUKI, format_zone_point
 from joseki.core.steps import Colour, iter_points, other
@@ -45,7 +46,7 @@ OCCUPIED = "is on an occupied point"
 SUICIDE = "is suicide"
 
 
-class IllegalMove(ValueError):
+class IllegalMoveError(BadInput):
     """A move on an occupied point or a suicide; ``reason`` (:data:`OCCUPIED`, :data:`SUICIDE`) says which."""
 
     def __init__(self, point: Point, reason: str) -> None:
@@ -91,7 +92,7 @@ class LocalBoard:
              suicide: bool = False) -> list[tuple[Point, Colour]]:
         """Put a stone of ``colour`` at ``point``; returns the stones it removed, with their colours.
 
-        IllegalMove if the point is taken or the move is suicide, unless ``lenient``: a book
+        IllegalMoveError if the point is taken or the move is suicide, unless ``lenient``: a book
         line whose zone lost stones to moves outside it may play on a point the local board
         still holds (the stone there is replaced) or seem to commit suicide (the stone stays).
         With ``suicide`` (rules that allow it, see :func:`allows_suicide`) a suicide removes
@@ -101,7 +102,7 @@ class LocalBoard:
         removed: list[tuple[Point, Colour]] = []
         if point in stones:
             if not lenient:
-                raise IllegalMove(point, OCCUPIED)
+                raise IllegalMoveError(point, OCCUPIED)
             removed.append((point, stones[point]))
         stones[point] = colour
         enemy = _OTHER[colour]
@@ -121,7 +122,7 @@ class LocalBoard:
         if not lenient and not free and not removed and (own := self._dead_string(point)) is not None:
             if not suicide:
                 del stones[point]
-                raise IllegalMove(point, SUICIDE)
+                raise IllegalMoveError(point, SUICIDE)
             removed.extend((p, stones.pop(p)) for p in own if p != point)
             del stones[point]
         return removed
@@ -213,7 +214,7 @@ def keys_along(strings: Iterable[str]) -> dict[str, int]:
             point = _TOKEN_POINTS.get(token)
             if point is None:
                 if token != TENUKI:
-                    raise ValueError(f"bad step {token!r} in {steps!r}")
+                    raise BadInput(f"bad step {token!r} in {steps!r}")
                 stack.append((None, [], wide))
             else:
                 colour: Colour = "b" if end % 4 == 2 else "w"

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Point
 from joseki.core.notation import TENUKI, format_zone_point, parse_zone_point
 
@@ -34,9 +35,9 @@ def other(colour: Colour) -> Colour:
 
 
 def split_steps(steps: str, size: int = 19) -> list[str]:
-    """The two-letter tokens of ``steps``; ValueError naming the bad token or odd length."""
+    """The two-letter tokens of ``steps``; BadInput naming the bad token or odd length."""
     if len(steps) % 2:
-        raise ValueError(f"step string {steps!r} has odd length {len(steps)}")
+        raise BadInput(f"step string {steps!r} has odd length {len(steps)}")
     tokens = [steps[i : i + 2] for i in range(0, len(steps), 2)]
     for token in tokens:
         if token != TENUKI:

@@ -19,6 +19,7 @@ from joseki.book.learnt.outcomes import add_judged, claim_judged
 from joseki.book.learnt.results import profile_id
 from joseki.book.query.inmemory import InMemoryBook
 from joseki.book.store.database import Store
+from joseki.core.errors import BadInput
 from joseki.engine.gtp import EngineDied, EngineError, GtpError
 from joseki.engine.judge import Judge, Verdict, local_credits
 from joseki.games.learn import LearnReport, learn
@@ -32,7 +33,7 @@ SIGNALS = ("result", "local", "both")
 def check_signal(signal: str) -> str:
     """``signal`` if it is one of :data:`SIGNALS`, else ValueError."""
     if signal not in SIGNALS:
-        raise ValueError(f"unknown signal {signal!r} (expected {', '.join(SIGNALS)})")
+        raise BadInput(f"unknown signal {signal!r} (expected {', '.join(SIGNALS)})")
     return signal
 
 

@@ -32,6 +32,7 @@ from pathlib import Path
 from sgfmill import sgf
 
 from joseki import __version__
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Point
 from joseki.core.influence import area, influence
 from joseki.core.notation import format_gtp_vertex, parse_gtp_vertex
@@ -106,12 +107,12 @@ def estimate_result(state: GameState) -> tuple[str, str | None]:
 
 
 def parse_dead(answer: str, state: GameState) -> list[Point]:
-    """The points of a ``final_status_list dead`` answer; ValueError unless each holds a stone."""
+    """The points of a ``final_status_list dead`` answer; BadInput unless each holds a stone."""
     points: list[Point] = []
     for token in answer.split():
         point = parse_gtp_vertex(token, state.size)
         if point is None or state.stone(point) is None:
-            raise ValueError(f"final_status_list names {token!r}, which holds no stone")
+            raise BadInput(f"final_status_list names {token!r}, which holds no stone")
         points.append(point)
     return points
 
@@ -264,15 +265,15 @@ def play_match(black_cmd: str, white_cmd: str, games: int, out_dir: Path, max_mo
                progress: Callable[[int, GameRecord], None] | None = None) -> list[GameRecord]:
     """Play ``games`` games, colours alternating, writing ``out_dir/game-0001.sgf`` ...; return their records.
 
-    ``black_cmd`` is the first engine (black in odd games). ValueError for bad arguments;
+    ``black_cmd`` is the first engine (black in odd games). BadInput for bad arguments;
     engine failures never raise, they lose the game they happen in.
     """
     if games < 1:
-        raise ValueError(f"games must be at least 1, not {games}")
+        raise BadInput(f"games must be at least 1, not {games}")
     if max_moves < 1:
-        raise ValueError(f"max_moves must be at least 1, not {max_moves}")
+        raise BadInput(f"max_moves must be at least 1, not {max_moves}")
     if not 0 < timeout < math.inf:
-        raise ValueError(f"timeout must be a positive number of seconds, not {timeout}")
+        raise BadInput(f"timeout must be a positive number of seconds, not {timeout}")
     format_komi(komi)  # checks the komi is finite
     GameState(size)  # checks the size
     out_dir.mkdir(parents=True, exist_ok=True)

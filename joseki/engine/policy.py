@@ -27,6 +27,7 @@ from joseki.book.query.lookup import Lookup
 from joseki.book.query.next import AnswerTable, answer_table, whole_board
 from joseki.core.category import NEVER_FIRST
 from joseki.core.corners import corner_tables, owner
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner, Point
 from joseki.core.priority import thompson
 
@@ -47,7 +48,7 @@ class BookPlayer:
                  collections: list[str] | None = None, choose: str = "sample",
                  answer: AnswerTable = answer_table) -> None:
         if choose not in CHOOSE:
-            raise ValueError(f"unknown choice rule {choose!r} (expected {' or '.join(CHOOSE)})")
+            raise BadInput(f"unknown choice rule {choose!r} (expected {' or '.join(CHOOSE)})")
         self.store, self.profile, self.collections, self.choose_by = store, profile, collections, choose
         self.answer = answer
         with store.read() as conn:

@@ -17,6 +17,7 @@ from joseki.book.query.lookup import Lookup
 from joseki.book.query.next import answer_corner, answer_table, move_numbers
 from joseki.book.store.database import Store
 from joseki.core.corners import corner_tables
+from joseki.core.errors import BadInput
 from joseki.core.notation import TENUKI, format_gtp_vertex, format_sgf_point
 from joseki.core.zone import check_zone_size
 from joseki.sgf.forest import read_sgf_bytes
@@ -93,7 +94,7 @@ def _moves(answer: CornerAnswer) -> str:
 
 def annotate(store: Store, game_path: Path, out_path: Path, top: int = 5,
              collections: list[str] | None = None) -> Annotation:
-    """Write ``game_path`` annotated with the book to ``out_path``; ValueError for a bad game file."""
+    """Write ``game_path`` annotated with the book to ``out_path``; BadInput for a bad game file."""
     check_output(out_path)
     data = read_sgf_bytes(game_path)
     game = game_from_bytes(data, str(game_path))
@@ -101,7 +102,7 @@ def annotate(store: Store, game_path: Path, out_path: Path, top: int = 5,
     try:
         sgf_game = sgf.Sgf_game.from_bytes(data)
     except ValueError as exc:
-        raise ValueError(f"not valid SGF: {exc}") from None
+        raise BadInput(f"not valid SGF: {exc}") from None
     result = plan(store, game.moves, top, collections)
     encoding = sgf_game.get_charset()
     number = 0

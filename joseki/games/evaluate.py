@@ -52,6 +52,7 @@ from joseki.book.query.next import book_candidates, move_numbers, orientation, r
 from joseki.book.query.walk import BookWalk, walk
 from joseki.book.store.database import Store
 from joseki.core.corners import corner_tables
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner
 from joseki.core.notation import TENUKI
 from joseki.core.priority import log_loss
@@ -201,7 +202,7 @@ def evaluate(store: Store, paths: Iterable[Path | str], rank: str = "popularity"
             try:
                 game = read_game(source)
                 if game.size != 19:
-                    raise ValueError("not 19x19")
+                    raise BadInput("not 19x19")
                 tables = corner_tables(game.moves).values()
                 contexts = iter(table_contexts(game.moves, tables) if scorer is not None else ())
             except ValueError:

@@ -35,6 +35,7 @@ from joseki.book.query.inmemory import InMemoryBook
 from joseki.book.store.database import Store
 from joseki.book.store.keys import ROOT_ID, node_id
 from joseki.core.corners import corner_tables
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner
 from joseki.core.priority import Record, summed
 from joseki.core.steps import Colour
@@ -165,7 +166,7 @@ def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: 
     collection when no sequence was played in ``min_games`` games.
     """
     if min_games < 1:
-        raise ValueError("--min-games must be at least 1")
+        raise BadInput("--min-games must be at least 1")
     files = expand_games(paths)
     report = LearnReport(files=len(files))
     counter = PrefixCounter(keep_singles=min_games <= 1)

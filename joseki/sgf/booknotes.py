@@ -33,6 +33,7 @@ from joseki.core.conditions import (
     setup,
     sgf_points,
 )
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Point, Transform
 from joseki.core.judgement import LABEL, MOVE, SELF, Target, judge
 from joseki.core.notation import TENUKI, format_zone_point
@@ -113,7 +114,7 @@ class BookNotes:
 
 
 def book_notes(forest: Forest) -> BookNotes:
-    """The notes of every move of a flattened file; ValueError for malformed ``J*`` properties."""
+    """The notes of every move of a flattened file; BadInput for malformed ``J*`` properties."""
     unique: dict[int, tuple[Variation, NodeNote]] = {}
     setups: list[tuple[Variation, NodeNote]] = []
     for v in forest.variations:
@@ -298,5 +299,5 @@ def _read_export(book: BookNotes, prefix: str, props: dict[str, tuple[str, ...]]
 def _numbers(text: str, count: int, key: str) -> list[int]:
     parts = text.split(",")
     if len(parts) != count or not all(p.strip().isdigit() for p in parts):
-        raise ValueError(f"bad {key}[{text}] (expected {count} whole numbers separated by commas)")
+        raise BadInput(f"bad {key}[{text}] (expected {count} whole numbers separated by commas)")
     return [int(p) for p in parts]

@@ -31,10 +31,11 @@ from pathlib import Path
 
 from sgfmill import sgf_grammar
 
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner, Point, Transform, nearest_corner
 from joseki.core.limits import MAX_FILE_BYTES, MAX_LINE_MOVES, MAX_VALUE_BYTES, LimitError, beyond
 from joseki.core.notation import format_gtp_vertex
-from joseki.core.position import IllegalMove, LocalBoard
+from joseki.core.position import IllegalMoveError, LocalBoard
 from joseki.core.steps import Colour, StepBuilder
 from joseki.core.zone import ZONE_BOARD_SIZE, in_zone
 from joseki.sgf.properties import apply_setup, board_points, check_go, is_export, rules_allow_suicide
@@ -135,7 +136,7 @@ class _Decoder:
 
 
 def read_sgf_bytes(path: Path) -> bytes:
-    """The bytes of an SGF file; ValueError for a missing, unreadable, empty or too big file.
+    """The bytes of an SGF file; BadInput for a missing, unreadable, empty or too big file.
 
     At most :data:`~joseki.core.limits.MAX_FILE_BYTES` are read (plus one, to tell), so a
     device such as ``/dev/zero`` or a huge file is refused without being read whole.
@@ -147,15 +148,15 @@ def read_sgf_bytes(path: Path) -> bytes:
                 raise beyond("a file", MAX_FILE_BYTES, "bytes")
             data = handle.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
-        raise ValueError("no such file") from None
+        raise BadInput("no such file") from None
     except IsADirectoryError:
-        raise ValueError("is a directory") from None
+        raise BadInput("is a directory") from None
     except OSError as exc:
-        raise ValueError(f"cannot read: {exc.strerror}") from None
+        raise BadInput(f"cannot read: {exc.strerror}") from None
     if len(data) > MAX_FILE_BYTES:
         raise beyond("a file", MAX_FILE_BYTES, "bytes")
     if not data.strip():
-        raise ValueError("empty file")
+        raise BadInput("empty file")
     return data
 
 
@@ -163,17 +164,17 @@ def _board_point(raw: bytes) -> tuple[int, int] | None:
     if len(raw) != 2:
         if raw.strip() == b"":
             return None
-        raise ValueError(f"bad move {raw.decode('ascii', 'replace')!r}")
+        raise BadInput(f"bad move {raw.decode('ascii', 'replace')!r}")
     x, y = raw[0] - 97, raw[1] - 97
     if x == 19 and y == 19:
         return None
     if not (0 <= x < 19 and 0 <= y < 19):
-        raise ValueError(f"move {raw.decode('ascii', 'replace')!r} is off the 19x19 board")
+        raise BadInput(f"move {raw.decode('ascii', 'replace')!r} is off the 19x19 board")
     return (x, y)
 
 
 def flatten_bytes(data: bytes, source: str = "<bytes>") -> Forest:
-    """Flatten every game tree of SGF ``data``; ValueError for malformed SGF or a non-19x19 board.
+    """Flatten every game tree of SGF ``data``; BadInput for malformed SGF or a non-19x19 board.
 
     Lines with an illegal move are refused (counted in ``refused``, with a warning); a game
     tree that is not Go or a file beyond a limit raises ValueError.
@@ -183,9 +184,9 @@ def flatten_bytes(data: bytes, source: str = "<bytes>") -> Forest:
     except LimitError:
         raise
     except ValueError as exc:
-        raise ValueError(f"not valid SGF: {exc}") from None
+        raise BadInput(f"not valid SGF: {exc}") from None
     if not games:
-        raise ValueError("no SGF game tree found")
+        raise BadInput("no SGF game tree found")
     root_props = games[0].sequence[0]
     declared = root_props.get("CA", [b""])[0].decode("ascii", "replace") or None
     decoder = _Decoder(declared)
@@ -200,9 +201,9 @@ def flatten_bytes(data: bytes, source: str = "<bytes>") -> Forest:
         try:
             size = int(size_raw.split(b":")[0])
         except ValueError:
-            raise ValueError(f"bad board size SZ[{size_raw.decode('ascii', 'replace')}]") from None
+            raise BadInput(f"bad board size SZ[{size_raw.decode('ascii', 'replace')}]") from None
         if size != ZONE_BOARD_SIZE:
-            raise ValueError(f"board size {size}x{size}: joseki collections must be 19x19")
+            raise BadInput(f"board size {size}x{size}: joseki collections must be 19x19")
         _flatten_game(game, game_index, decoder, forest)
     if forest.illegal > SHOWN_ILLEGAL:
         forest.warnings.append(f"{forest.illegal - SHOWN_ILLEGAL} more illegal moves; {forest.refused} lines "
@@ -214,7 +215,7 @@ def flatten_bytes(data: bytes, source: str = "<bytes>") -> Forest:
 
 
 def flatten_file(path: Path | str) -> Forest:
-    """Flatten the SGF file at ``path``; ValueError (without the file name) for bad input."""
+    """Flatten the SGF file at ``path``; BadInput (without the file name) for bad input."""
     path = Path(path)
     return flatten_bytes(read_sgf_bytes(path), str(path))
 
@@ -275,7 +276,7 @@ def _flatten_game(game: sgf_grammar.Coarse_game_tree, game_index: int, decoder: 
                         if (setup or has_setup) and point in board.stones and _set_up(game, path, point):
                             del board.stones[point]  # a setup stone gives way to a move (see the module's doc)
                         board.play(colour, point, suicide=suicide)
-                    except IllegalMove as exc:
+                    except IllegalMoveError as exc:
                         below = _refuse(forest, game, game_index, tree, path, len(moves) + 1, colour, point,
                                         exc.reason)
                         nodes += below - position - 1  # the refused nodes still count as read

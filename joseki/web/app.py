@@ -27,7 +27,6 @@ from typing import Annotated, Any
 from fastapi import FastAPI, Query, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from sqlalchemy.exc import SQLAlchemyError
 from starlette.datastructures import MutableHeaders
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -35,6 +34,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from joseki.book.store.database import Store, current_revision
 from joseki.book.store.errors import StoreError
 from joseki.book.store.files import head_revision
+from joseki.core.errors import BadInput, UserError
 from joseki.core.geometry import Corner
 from joseki.core.limits import MAX_UPLOAD_BYTES, beyond
 from joseki.web import gamerefs_views, views
@@ -107,19 +107,13 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
                   openapi_url="/api/openapi.json",
                   description="The joseki book over HTTP: each view's data is the CLI's --json plus drawing keys.")
 
-    @app.exception_handler(ValueError)
-    async def bad_input(request: Request, exc: ValueError) -> JSONResponse:
+    @app.exception_handler(UserError)
+    async def bad_input(request: Request, exc: UserError) -> JSONResponse:
         return JSONResponse({"error": str(exc)}, status_code=400)
 
     @app.exception_handler(StoreError)
     async def bad_store(request: Request, exc: StoreError) -> JSONResponse:
         return JSONResponse({"error": str(exc)}, status_code=503)
-
-    @app.exception_handler(SQLAlchemyError)
-    async def database(request: Request, exc: SQLAlchemyError) -> JSONResponse:
-        from joseki.book.store.database import database_error
-
-        return JSONResponse({"error": database_error(exc, store.url) or "database error"}, status_code=503)
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
@@ -160,7 +154,7 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
         """Every corner of a game after MOVE moves (``joseki next --sgf G --move N --json``), with the board."""
         played = views.parse_played(game)
         if move is not None and move > len(played):
-            raise ValueError(f"move {move} is beyond the game's {len(played)} moves")
+            raise BadInput(f"move {move} is beyond the game's {len(played)} moves")
         played = played[:move] if move is not None else played
         key = ("review", tuple(played), _names(collection), profile or None, rank, top, favour)
         return await answered(key, ("review", (played, collection, profile, rank, top, favour == "all")))
@@ -172,14 +166,14 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
 
         data = await _body(request, MAX_UPLOAD_BYTES)
         if not data.strip():
-            raise ValueError("upload: empty file")
+            raise BadInput("upload: empty file")
         name = request.headers.get("x-file-name", "upload.sgf")[:200]
         try:
             game = game_from_bytes(data, name)
         except ValueError as exc:
-            raise ValueError(f"{name}: {exc}") from None
+            raise BadInput(f"{name}: {exc}") from None
         if game.size != 19:
-            raise ValueError(f"{name}: board size {game.size}: the book is for 19x19")
+            raise BadInput(f"{name}: board size {game.size}: the book is for 19x19")
         return {"game": views.game_json(game, name)}
 
     @app.get("/api/practise", response_model=dict[str, Any], responses=JSON)

@@ -22,6 +22,7 @@ from joseki.book.query.show import show
 from joseki.book.store.bookfile import BookFile
 from joseki.book.store.database import Store
 from joseki.core.corners import corner_tables, owner
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner, Point
 from joseki.core.limits import MAX_LINE_MOVES, beyond
 from joseki.core.notation import format_gtp_vertex, format_sgf_point
@@ -39,11 +40,11 @@ def sgf(point: Point | None) -> str | None:
 
 
 def colour(text: str) -> Colour:
-    """``b`` or ``w`` from ``b``, ``black``, ``W``...; ValueError otherwise."""
+    """``b`` or ``w`` from ``b``, ``black``, ``W``...; BadInput otherwise."""
     key = text.strip().lower()
     if key in ("b", "black", "w", "white"):
         return "b" if key[0] == "b" else "w"
-    raise ValueError(f"bad colour {text!r} (expected black or white)")
+    raise BadInput(f"bad colour {text!r} (expected black or white)")
 
 
 def split_moves(text: str) -> list[str]:
@@ -58,14 +59,14 @@ def parse_played(text: str) -> Played:
     """A game's moves from a URL parameter: ``bpdwdd...``, a colour then an SGF point each (``tt`` a pass)."""
     text = text.strip()
     if len(text) % 3:
-        raise ValueError("bad game moves: expected a colour and an SGF point each (bpdwdd...)")
+        raise BadInput("bad game moves: expected a colour and an SGF point each (bpdwdd...)")
     if len(text) // 3 > MAX_LINE_MOVES:
         raise beyond("a game", MAX_LINE_MOVES, "moves")
     played: Played = []
     for i in range(0, len(text), 3):
         c, x, y = text[i], text[i + 1], text[i + 2]
         if c not in "bw" or not ("a" <= x <= "s" or x == "t") or not ("a" <= y <= "s" or y == "t"):
-            raise ValueError(f"bad game move {text[i : i + 3]!r} (move {i // 3 + 1})")
+            raise BadInput(f"bad game move {text[i : i + 3]!r} (move {i // 3 + 1})")
         played.append(("b" if c == "b" else "w", None if x + y == "tt" else (ord(x) - 97, ord(y) - 97)))
     return played
 
@@ -221,7 +222,7 @@ def judge(store: Store | BookFile, moves: list[str], first: Colour = "b", collec
     played, _ = parse_moves(moves, first)
     check_legal(played, moves)
     if not played:
-        raise ValueError("no move to judge")
+        raise BadInput("no move to judge")
     mover, point = played[-1]
     before = corner_tables(played[:-1])
     where = owner(point, before) if point is not None else None

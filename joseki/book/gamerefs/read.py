@@ -23,6 +23,7 @@ from joseki.book.query.walk import walk
 from joseki.book.store.database import Store
 from joseki.book.store.keys import node_id
 from joseki.core.corners import corner_tables
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner
 from joseki.core.steps import Colour, canonical, parse_steps
 from joseki.sgf.game import Game, read_game
@@ -75,7 +76,7 @@ class GamesAt:
 def _colour(first: str) -> Colour:
     colour = first.strip().lower()[:1]
     if colour not in ("b", "w") or first.strip().lower() not in ("b", "w", "black", "white"):
-        raise ValueError(f"first colour {first!r}: expected B or W")
+        raise BadInput(f"first colour {first!r}: expected B or W")
     return "b" if colour == "b" else "w"
 
 
@@ -107,9 +108,9 @@ def games_at(store: Store, steps: str, *, first: str = "B", profile: str | None 
     A position off the book, or the empty corner, has no games.
     """
     if order not in ORDERS:
-        raise ValueError(f"unknown order {order!r} (expected one of {', '.join(ORDERS)})")
+        raise BadInput(f"unknown order {order!r} (expected one of {', '.join(ORDERS)})")
     if limit < 1:
-        raise ValueError(f"limit {limit}: expected at least 1")
+        raise BadInput(f"limit {limit}: expected at least 1")
     colour = _colour(first)
     prefix, _ = canonical(parse_steps(steps))
     with store.read() as conn:
@@ -135,14 +136,14 @@ def games_at(store: Store, steps: str, *, first: str = "B", profile: str | None 
 def corner_steps(moves: list[str], first: str = "B") -> tuple[str, str]:
     """The play-step string and first colour (``B``/``W``) of typed moves (``Q16 R14``) in one corner.
 
-    ValueError when a move is illegal, or the moves are in no corner or in more than one.
+    BadInput when a move is illegal, or the moves are in no corner or in more than one.
     """
     played, _ = parse_moves(moves, _colour(first))
     check_legal(played, moves)
     active = [t for t in corner_tables(played).values() if t.builder.first_colour is not None]
     if len(active) != 1:
         where = "no corner" if not active else f"{len(active)} corners ({', '.join(t.corner.value for t in active)})"
-        raise ValueError(f"the moves are in {where}; give the moves of one corner")
+        raise BadInput(f"the moves are in {where}; give the moves of one corner")
     builder = active[0].builder
     assert builder.first_colour is not None
     return builder.steps, builder.first_colour.upper()
@@ -151,20 +152,20 @@ def corner_steps(moves: list[str], first: str = "B") -> tuple[str, str]:
 def load_game(store: Store, key: str) -> Game:
     """The game of ``key``, read again from the file the store recorded for it.
 
-    Only a file the store holds is opened; ValueError for an unknown key, a file gone or
+    Only a file the store holds is opened; BadInput for an unknown key, a file gone or
     unreadable, or one that no longer holds that game.
     """
     if len(key) != 32 or any(c not in "0123456789abcdef" for c in key):
-        raise ValueError(f"not a game key: {key!r}")
+        raise BadInput(f"not a game key: {key!r}")
     g = store.tables["game_record"]
     with store.read() as conn:
         source = conn.execute(select(g.c.source).where(g.c.game_key == key)).scalar()
     if source is None:
-        raise ValueError(f"no game {key} in the store")
+        raise BadInput(f"no game {key} in the store")
     try:
         game = read_game(source)
     except (ValueError, OSError) as exc:
-        raise ValueError(f"{source}: {exc}") from None
+        raise BadInput(f"{source}: {exc}") from None
     if game.key != key:
-        raise ValueError(f"{source}: the file no longer holds game {key} (changed since it was learnt)")
+        raise BadInput(f"{source}: the file no longer holds game {key} (changed since it was learnt)")
     return game

@@ -18,6 +18,7 @@ from joseki.book.store.bookfile import ReadConnection, rows
 from joseki.book.store.keys import ROOT_ID, node_id
 from joseki.core.category import combined, merge_sources
 from joseki.core.conditions import from_json
+from joseki.core.errors import BadInput
 from joseki.core.priority import Record
 
 if TYPE_CHECKING:
@@ -89,7 +90,7 @@ class Lookup:
                                                                     "(:names)", {"names": collections})}
             missing = sorted(set(collections) - set(found))
             if missing:
-                raise ValueError(f"no collection named {', '.join(map(repr, missing))}")
+                raise BadInput(f"no collection named {', '.join(map(repr, missing))}")
             self.collection_ids = sorted(found.values())
         self.books_key = None if self.collection_ids is None else tuple(self.collection_ids)
         """The collections in a memory's keys."""

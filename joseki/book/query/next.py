@@ -39,6 +39,7 @@ from joseki.book.query.walk import walk
 from joseki.core.category import NEVER_FIRST, combined, merge_sources
 from joseki.core.conditions import display
 from joseki.core.corners import CornerTable, corner_tables
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner, Point, Transform
 from joseki.core.ladder import board_of
 from joseki.core.ladder_check import board_after
@@ -64,7 +65,7 @@ def rank_key(rank: str = "popularity") -> Callable[[Candidate], tuple[bool, floa
     program facing one opponent wants what wins against it.
     """
     if rank not in RANKS:
-        raise ValueError(f"unknown rank {rank!r} (expected one of {', '.join(RANKS)})")
+        raise BadInput(f"unknown rank {rank!r} (expected one of {', '.join(RANKS)})")
 
     def key(c: Candidate) -> tuple[bool, float, float, str]:
         rate = c.record.win_rate
@@ -265,7 +266,7 @@ def parse_moves(moves: list[str], first: Colour = "b") -> tuple[list[tuple[Colou
 
 
 def check_legal(played: list[tuple[Colour, Point | None]], tokens: list[str]) -> None:
-    """ValueError naming the first move that lands on a stone or is suicide."""
+    """BadInput naming the first move that lands on a stone or is suicide."""
     board = LocalBoard()
     for number, ((colour, point), token) in enumerate(zip(played, tokens, strict=True), start=1):
         if point is not None:
@@ -273,7 +274,7 @@ def check_legal(played: list[tuple[Colour, Point | None]], tokens: list[str]) ->
                 board.play(colour, point)
             except ValueError as exc:
                 reason = "is suicide" if "suicide" in str(exc) else "lands on a stone"
-                raise ValueError(f"move {number} ({token}) {reason}") from None
+                raise BadInput(f"move {number} ({token}) {reason}") from None
 
 
 def next_moves(store: Store | BookFile, moves: list[str] | None = None, steps: str | None = None, first: Colour = "b",

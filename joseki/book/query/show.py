@@ -23,6 +23,7 @@ from joseki.core.category import category_label, combined, merge_sources
 from joseki.core.conditions import display, from_json
 from joseki.core.corners import corner_tables
 from joseki.core.diagram import corner_diagram, marks_of
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner, Point, Transform
 from joseki.core.notation import format_gtp_vertex
 from joseki.core.position import replay
@@ -161,14 +162,14 @@ def _line(moves: list[str] | None, steps: str | None, first: Colour,
     if steps is not None:
         line, swap = canonical(parse_steps(steps))
         if not line:
-            raise ValueError("empty step string: give at least one move")
+            raise BadInput("empty step string: give at least one move")
         return line, swap, first, corner
     played, _ = parse_moves(moves or [], first)
     check_legal(played, moves or [])
     active = [t for t in corner_tables(played).values() if t.moves]
     if len(active) != 1:
         where = ", ".join(t.corner.value for t in active) or "no corner"
-        raise ValueError(f"show takes the moves of one corner, these are in {where}")
+        raise BadInput(f"show takes the moves of one corner, these are in {where}")
     builder = active[0].builder
     assert builder.first_colour is not None
     return builder.steps_to_move(), bool(builder.swap), builder.first_colour, active[0].corner

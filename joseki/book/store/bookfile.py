@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from joseki.book.query.memo import Memo
+from joseki.book.store.errors import StoreError
 from joseki.book.store.files import head_revision, sqlite_file
 
 if TYPE_CHECKING:
@@ -97,18 +98,28 @@ class BookFile:
         self.path = path
         self.url = f"sqlite:///{path}"
         self.is_sqlite = True
-        self._conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S,
-                                     isolation_level=None, check_same_thread=False, cached_statements=1024)
-        self._conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
+        with self._file_errors():
+            self._conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S,
+                                         isolation_level=None, check_same_thread=False, cached_statements=1024)
+            self._conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
+
+    @contextmanager
+    def _file_errors(self) -> Iterator[None]:
+        """A failure of the file (not a database, malformed, locked) as a StoreError naming it."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise StoreError(f"database {self.path}: {' '.join(str(exc).split())}") from exc
 
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:
-        """One read transaction."""
-        self._conn.execute("BEGIN")
-        try:
-            yield self._conn
-        finally:
-            self._conn.execute("ROLLBACK")
+        """One read transaction; a failure of the file is a StoreError."""
+        with self._file_errors():
+            self._conn.execute("BEGIN")
+            try:
+                yield self._conn
+            finally:
+                self._conn.execute("ROLLBACK")
 
     def collection_count(self) -> int:
         """How many collections the store holds."""
@@ -137,7 +148,7 @@ def open_book_file(db: str | None = None) -> BookFile | None:
         return None
     try:
         book = BookFile(path)
-    except sqlite3.Error:
+    except StoreError:
         return None
     try:
         with book.read() as conn:
@@ -147,7 +158,7 @@ def open_book_file(db: str | None = None) -> BookFile | None:
             versions = [v for (v,) in rows(conn, "SELECT version_num FROM alembic_version")]
             if versions != [head_revision()] or not scalar(conn, COLLECTION_COUNT):
                 raise LookupError
-    except (LookupError, sqlite3.Error):
+    except (LookupError, StoreError):
         book.close()
         return None
     return book

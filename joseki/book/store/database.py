@@ -26,7 +26,7 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, Table, create_engine, event, select
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, DBAPIError
 
 from joseki.book.query.memo import Memo
 from joseki.book.store.bookfile import BUSY_TIMEOUT_S, CACHE_KIB, COLLECTION_COUNT, scalar
@@ -190,8 +190,10 @@ class Store:
                         from alembic import command
 
                         command.upgrade(alembic_config(conn), "head")
-        except DBAPIError as exc:
-            raise StoreError(f"cannot open the database {describe_url(self.url)}: {_reason(exc)}") from None
+        except StoreError as exc:
+            if not isinstance(exc.__cause__, DBAPIError):
+                raise
+            raise StoreError(f"cannot open the database {describe_url(self.url)}: {_reason(exc.__cause__)}") from None
         return before, head
 
     @property
@@ -205,7 +207,7 @@ class Store:
         On PostgreSQL, a table that the transaction grew a lot (see :func:`insert_rows`) is
         analysed after the commit, so that the next queries are planned with its new size.
         """
-        with self.engine.connect() as conn:
+        with database_errors(self.url), self.engine.connect() as conn:
             conn.info["write"] = True
             try:
                 with conn.begin():
@@ -220,7 +222,7 @@ class Store:
     @contextmanager
     def read(self) -> Iterator[Connection]:
         """One read transaction."""
-        with self.engine.connect() as conn, conn.begin():
+        with database_errors(self.url), self.engine.connect() as conn, conn.begin():
             yield conn
 
     def collection_count(self) -> int:
@@ -246,23 +248,37 @@ def _reason(exc: BaseException) -> str:
 
 
 def database_error(exc: BaseException, db: str | None = None) -> str | None:
-    """The one-line message for a database failure of any kind, naming the database; None for other errors.
+    """The one-line message for a database failure, naming the database; None for other errors.
 
-    SQLAlchemy's errors (those wrapping the driver's: the file is not a database or is
-    malformed, the disk is full, the store is read-only, the server went away) and the drivers'
-    own (sqlite3, psycopg) when raised outside SQLAlchemy.
+    The driver's errors, as SQLAlchemy wraps them (the file is not a database or is malformed,
+    the disk is full, the store is read-only or locked, the server went away) or raised
+    outside SQLAlchemy (sqlite3, psycopg). SQLAlchemy's own errors about a statement are bugs.
     """
     import sqlite3
 
     psycopg = sys.modules.get("psycopg")
     driver = (sqlite3.Error,) + ((psycopg.Error,) if psycopg is not None else ())
-    if not isinstance(exc, (SQLAlchemyError, *driver)):
+    if not isinstance(exc, (DBAPIError, *driver)):
         return None
     try:
         where = describe_url(resolve_url(db))
     except (StoreError, ArgumentError):
         where = "the database"
     return f"database {where}: {_reason(exc)}"
+
+
+@contextmanager
+def database_errors(db: str | None = None) -> Iterator[None]:
+    """Turn a database failure inside the block into a :class:`StoreError` naming the database."""
+    try:
+        yield
+    except StoreError:
+        raise
+    except Exception as exc:
+        message = database_error(exc, db)
+        if message is None:
+            raise
+        raise StoreError(message) from exc
 
 
 def advisory_lock(conn: Connection, name: str) -> None:
