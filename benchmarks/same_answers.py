@@ -237,7 +237,7 @@ class Recorder:
     def __init__(self, out: Path, checkout: Path, work: Path, extra_env: dict[str, str]) -> None:
         self.out, self.checkout, self.work = out, checkout, work
         self.run_dir, self.stores = work / "run", work / "stores"
-        for folder in (self.run_dir, self.stores, work / "home", work / "tmp", out / "cases"):
+        for folder in (self.run_dir, self.stores, work / "home", work / "tmp"):
             folder.mkdir(parents=True, exist_ok=True)
         self.env = {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(work / "home"),
@@ -593,7 +593,7 @@ def record_cli(rec: Recorder, data: Data, sizes: Sizes) -> None:
             files=["out/c-katago.sgf"])
     rec.cli_both("c.db-info", ["db", "info"], c)
 
-    # (s) A scratch store for bad input: every failure leaves it as it was.
+    # (s) A scratch store for bad input: every failure leaves it as it was; then a small mined book.
     s = rec.store("s")
     rec.cli("s.import.missing", ["import", "/nonexistent/book.sgf"], s)
     rec.cli("s.import.text.json", ["import", "bad/text.sgf", "--json"], s)
@@ -604,6 +604,9 @@ def record_cli(rec: Recorder, data: Data, sizes: Sizes) -> None:
     rec.cli("s.mine.unusable", ["mine", "bad/illegal.sgf", "bad/truncated.sgf", "--min-games", "1"], s)
     rec.cli("s.mine.zero", ["mine", "bad/noresult.sgf", "--min-games", "0"], s)
     rec.cli_both("s.db-info", ["db", "info"], s)
+    rec.cli("s.mine.table", ["mine", *tygem[:200], "--min-games", "3", "--collection", "small", "--workers", "2"], s)
+    rec.cli("s.learn.table", ["learn", *data.kgs[:50], "--profile", "kgs", "--workers", "2"], s)
+    rec.cli_both("s.next.q16-r14-kgs", ["next", "Q16", "R14", "--profile", "kgs"], s)
     rec.cli("s.not-a-database", ["next", "Q16"], "bad/notadb.sqlite")
     rec.cli("s.usage.unknown-command", ["frobnicate"], s)
     rec.cli("s.usage.no-args", [], s)
@@ -731,11 +734,11 @@ def record(out: Path, checkout: Path, sizes: Sizes, extra_env: dict[str, str], k
     checkout = checkout.resolve()
     if out.exists() and any(out.iterdir()):
         sys.exit(f"same_answers: {out} is not empty")
-    out.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix="same_answers-"))
     try:
         rec = Recorder(out, checkout, work, extra_env)
         imported = rec.check_import()
+        (out / "cases").mkdir(parents=True, exist_ok=True)
         print(f"recording {checkout} (joseki from {imported}) into {out}; work folder {work}", file=sys.stderr)
         data = load_data()
         record_cli(rec, data, sizes)
