@@ -178,6 +178,8 @@ class Server:
     proc: subprocess.Popen[bytes] | None = None
     port: int = 0
     started: str = ""
+    out_path: Path = Path("/dev/null")
+    err_path: Path = Path("/dev/null")
 
     def start(self, timeout: float = 120.0) -> bool:
         """Start the server and wait until it answers; False (and the reason in ``started``) if it does not."""
@@ -251,7 +253,6 @@ class Recorder:
                  str(checkout.resolve()): "<CHECKOUT>"}
         self.replacements = sorted(((k.encode(), v.encode()) for k, v in pairs.items()), key=lambda kv: -len(kv[0]))
         self.cases: list[dict[str, Any]] = []
-        self.outputs = 0
 
     def check_import(self) -> str:
         """Fail loudly unless ``python -m joseki`` would run the checkout's code; the joseki file imported."""
@@ -631,6 +632,27 @@ EXPLORE: list[tuple[str, dict[str, Any]]] = [
     ("rank-games", {"moves": "R16,P17", "rank": "games", "top": 5}),
 ]
 
+PRACTISE: list[tuple[str, dict[str, Any]]] = [
+    ("empty", {"seed": 1}),
+    ("q16", {"moves": "Q16", "seed": 3}),
+    ("q16-r14", {"moves": "Q16,R14", "seed": 7}),
+    ("white", {"moves": "D4", "first": "white", "seed": 2}),
+    ("pro", {"moves": "Q16,R14,O17", "profile": "pro", "seed": 5}),
+    ("tygem", {"moves": "R16", "collection": "tygem", "seed": 11}),
+    ("tenuki", {"moves": "Q16,R14,pass", "seed": 4}),
+    ("off-book", {"moves": "Q16,R14,S18", "seed": 6}),
+]
+
+GAMES_HTTP: list[tuple[str, dict[str, Any]]] = [
+    ("q16-r14", {"moves": "Q16,R14"}),
+    ("strongest", {"moves": "Q16,R14", "order": "strongest", "limit": 5}),
+    ("pro", {"moves": "Q16,R14", "profile": "pro", "limit": 5}),
+    ("komoku", {"moves": "R16,P17", "limit": 3}),
+    ("transposition", {"moves": "P15,R14,Q16,R17", "limit": 3}),
+    ("whole-board", {"moves": "Q16,D4,R14", "limit": 3}),
+    ("empty", {}),
+]
+
 BAD_HTTP: list[tuple[str, str]] = [
     ("explore.bad-vertex", "/api/explore?moves=Z99"),
     ("explore.stone-on-stone", "/api/explore?moves=Q16,Q16"),
@@ -673,29 +695,17 @@ def record_http_full(rec: Recorder, server: Server, prefix: str, data: Data, siz
     for slug, path in reviewed.items():
         moves = game_moves(path)
         for move in (0, 9, 30, None):
-            params: dict[str, Any] = {"game": moves, **({} if move is None else {"move": move})}
-            rec.http(server, f"{p}.review.{slug}.{'end' if move is None else move}", target("/api/review", params))
+            query: dict[str, Any] = {"game": moves, **({} if move is None else {"move": move})}
+            rec.http(server, f"{p}.review.{slug}.{'end' if move is None else move}", target("/api/review", query))
     played = game_moves(fox[0])
     rec.http(server, f"{p}.review.options", target("/api/review", {"game": played, "move": 40, "profile": "pro",
                                                                    "rank": "priority", "top": 3, "favour": "all"}))
     rec.http(server, f"{p}.review.tygem-col", target("/api/review", {"game": played, "move": 25,
                                                                      "collection": "tygem"}))
-    for slug, params in [("empty", {"seed": 1}), ("q16", {"moves": "Q16", "seed": 3}),
-                         ("q16-r14", {"moves": "Q16,R14", "seed": 7}),
-                         ("white", {"moves": "D4", "first": "white", "seed": 2}),
-                         ("pro", {"moves": "Q16,R14,O17", "profile": "pro", "seed": 5}),
-                         ("tygem", {"moves": "R16", "collection": "tygem", "seed": 11}),
-                         ("tenuki", {"moves": "Q16,R14,pass", "seed": 4}),
-                         ("off-book", {"moves": "Q16,R14,S18", "seed": 6})]:
+    for slug, params in PRACTISE:
         rec.http(server, f"{p}.practise.{slug}", target("/api/practise", params))
     keys: list[str] = []
-    for slug, params in [("q16-r14", {"moves": "Q16,R14"}),
-                         ("strongest", {"moves": "Q16,R14", "order": "strongest", "limit": 5}),
-                         ("pro", {"moves": "Q16,R14", "profile": "pro", "limit": 5}),
-                         ("komoku", {"moves": "R16,P17", "limit": 3}),
-                         ("transposition", {"moves": "P15,R14,Q16,R17", "limit": 3}),
-                         ("whole-board", {"moves": "Q16,D4,R14", "limit": 3}),
-                         ("empty", {})]:
+    for slug, params in GAMES_HTTP:
         body = rec.http(server, f"{p}.games.{slug}", target("/api/games", params))
         with contextlib.suppress(ValueError, AttributeError, KeyError, TypeError):
             keys += [g["key"] for g in json.loads(body).get("games", [])[:1]]
