@@ -9,7 +9,7 @@ imports ``joseki``, so it keeps working while modules move.
 
 Run it with the project's virtualenv (``. .venv/bin/activate``), from anywhere::
 
-    python benchmarks/same_answers.py record OUTDIR [--checkout PATH]   # about 5 minutes here
+    python benchmarks/same_answers.py record OUTDIR [--checkout PATH]   # 3.5-5 min here, 9 at load 7
     python benchmarks/same_answers.py compare A B                        # exit 1 when anything differs
     python benchmarks/same_answers.py against PATH                       # record this repo and PATH, compare
 
@@ -21,7 +21,10 @@ mined as ``tygem``; s: a scratch store for bad input), runs the fixed list of co
 requests, and writes one file per case into OUTDIR (``cases/NAME.out``: the command or request,
 the exit code or status, whitelisted headers, then stdout, stderr, output files or body, each
 with its byte count) and ``index.json`` (the cases and their SHA-256). ``--checkout`` defaults
-to the repository this script lives in. Sizes are options (``record --help``).
+to the repository this script lives in. Sizes are options (``record --help``); ``--env KEY=VALUE``
+adds a variable to the code's environment, for experiments such as proving that a comparison bites.
+The server is recorded twice on store c: as started by default (computing processes, answers kept)
+and with ``--processes 0 --cache-mb 0``.
 
 Normalisations, applied to every recorded byte string and nothing else:
 
