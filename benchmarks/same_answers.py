@@ -30,6 +30,7 @@ Normalisations, applied to every recorded byte string and nothing else:
 
 - the temporary folder of the recording -> ``<WORK>`` (store paths, ``db info``'s URL, temp files);
 - the checkout's path -> ``<CHECKOUT>`` (files that ship with the code, such as the starter book);
+- the unpacked Tygem games' real path -> ``<TYGEM>`` (one folder, which a checkout may reach through a link);
 - in the server's own console output only, its port -> ``<PORT>``.
 
 Not recorded: HTTP headers other than Content-Type, Content-Security-Policy and
@@ -79,6 +80,7 @@ NAME = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 NORMALISATIONS = [
     "the recording's temporary folder -> <WORK>",
     "the checkout's path -> <CHECKOUT>",
+    "the unpacked Tygem games' real path -> <TYGEM>",
     "the server's port, in the server's console output only -> <PORT>",
 ]
 
@@ -253,7 +255,7 @@ class Recorder:
             **extra_env,
         }
         pairs = {str(work): "<WORK>", str(work.resolve()): "<WORK>", str(checkout): "<CHECKOUT>",
-                 str(checkout.resolve()): "<CHECKOUT>"}
+                 str(checkout.resolve()): "<CHECKOUT>", str(tygem_folder()): "<TYGEM>"}
         self.replacements = sorted(((k.encode(), v.encode()) for k, v in pairs.items()), key=lambda kv: -len(kv[0]))
         self.cases: list[dict[str, Any]] = []
 
