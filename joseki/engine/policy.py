@@ -24,11 +24,11 @@ from typing import TYPE_CHECKING
 from joseki.book.learnt.profiles import require_profile
 from joseki.book.query.answer import Options
 from joseki.book.query.lookup import Lookup
-from joseki.book.query.next import AnswerTable, answer_table, whole_board
+from joseki.book.query.next import AnswerTable, answer_table
 from joseki.core.category import NEVER_FIRST
-from joseki.core.corners import corner_tables, owner
 from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner, Point
+from joseki.core.moves import Moves, game_moves
 from joseki.core.priority import thompson
 
 if TYPE_CHECKING:
@@ -59,13 +59,16 @@ class BookPlayer:
         """The book's move for ``colour`` after ``moves``, or None to let the engine play."""
         if size != 19 or not moves:
             return None
-        tables = corner_tables(moves)
+        return self.choose_after(game_moves(moves), colour)
+
+    def choose_after(self, moves: Moves, colour: str) -> Point | None:
+        """The book's move for ``colour`` after ``moves`` (a 19x19 board), or None to let the engine play."""
         corner = corner_to_answer(moves)
         if corner is None:
             return None
         with self.store.read() as conn:
-            answer = self.answer(Lookup(self.store, conn, self.collections), tables[corner], colour,
-                                 Options(profile=self.profile, rank="popularity", board=whole_board(moves)))
+            answer = self.answer(Lookup(self.store, conn, self.collections), moves.tables[corner], colour,
+                                 Options(profile=self.profile, rank="popularity", board=moves.board))
         if answer.state not in BOOK_STATES or answer.to_move != colour:
             return None
         offered = [c for c in answer.candidates if c.category not in NEVER_FIRST  # never a line whose ladder fails
@@ -79,16 +82,14 @@ class BookPlayer:
         return best.point
 
 
-def corner_to_answer(moves: list[tuple[str, Point | None]]) -> Corner | None:
+def corner_to_answer(moves: Moves) -> Corner | None:
     """The corner a book reply after ``moves`` belongs in: the one the last move joined; after a pass or a move
     that joins no corner, a tenuki, the corner played in last before it (whose book may say how to punish it)."""
-    last = moves[-1][1]
-    if last is not None:
-        joined = owner(last, corner_tables(moves[:-1]))
-        if joined is not None:
-            return joined
-    for i in range(len(moves) - 2, -1, -1):
-        point = moves[i][1]
+    if not moves.played:
+        return None
+    if moves.played[-1][1] is not None and moves.joined[-1] is not None:
+        return moves.joined[-1]
+    for (_, point), joined in zip(reversed(moves.played[:-1]), reversed(moves.joined[:-1]), strict=True):
         if point is not None:
-            return owner(point, corner_tables(moves[:i]))
+            return joined
     return None

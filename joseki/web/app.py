@@ -37,6 +37,7 @@ from joseki.book.store.files import head_revision
 from joseki.core.errors import BadInput, UserError
 from joseki.core.geometry import Corner
 from joseki.core.limits import MAX_UPLOAD_BYTES, beyond
+from joseki.core.moves import parse_game_text, split_tokens
 from joseki.web import gamerefs_views, views
 from joseki.web.answers import Answers, KeptFirst
 from joseki.web.cache import DEFAULT_MB, Cache
@@ -139,7 +140,7 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
                       top: Top = None, favour: Favour = "focus") -> Response:
         """The book after MOVES: every corner (``joseki next --json``), the focus corner's line (``joseki show
         --json``), the board; ``corner`` is the corner asked about on an empty board."""
-        tokens, colour, where = views.split_moves(moves), views.colour(first), Corner.parse(corner)
+        tokens, colour, where = split_tokens(moves), views.colour(first), Corner.parse(corner)
         key = ("explore", tuple(tokens), colour, where, _names(collection), profile or None, rank, top, favour)
         return await answered(key, ("explore", (tokens, colour, where, collection, profile, rank, top,
                                                 favour == "all")))
@@ -152,7 +153,7 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
                      collection: Collections = None, profile: Profile = None, rank: Rank = "popularity",
                      top: Top = None, favour: Favour = "focus") -> Response:
         """Every corner of a game after MOVE moves (``joseki next --sgf G --move N --json``), with the board."""
-        played = views.parse_played(game)
+        played = parse_game_text(game)
         if move is not None and move > len(played):
             raise BadInput(f"move {move} is beyond the game's {len(played)} moves")
         played = played[:move] if move is not None else played
@@ -183,7 +184,7 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
                                                                      "(repeatable).")] = None,
                        ) -> Response:
         """The player's last move judged against the book, and the book's answer (the GTP proxy's policy)."""
-        tokens, colour = views.split_moves(moves), views.colour(first)
+        tokens, colour = split_tokens(moves), views.colour(first)
         key = None if seed is None else ("practise", tuple(tokens), colour, _names(collection), profile or None, seed)
         return await answered(key, ("practise", (tokens, colour, collection, profile, seed)))
 

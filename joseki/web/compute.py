@@ -29,7 +29,7 @@ from typing import Any
 import anyio.to_thread
 
 from joseki.book.store.database import Store
-from joseki.core.geometry import Corner
+from joseki.core.geometry import Corner, Point
 from joseki.core.steps import Colour
 from joseki.web import gamerefs_views, views
 from joseki.web.cache import Cache, encode
@@ -53,8 +53,9 @@ def _explore(store: Store, cache: Cache, reads: Reads, tokens: list[str], colour
                          cache.corner, reads())
 
 
-def _review(store: Store, cache: Cache, reads: Reads, played: views.Played, collections: list[str] | None,
-            profile: str | None, rank: str, top: int | None, favour_all: bool) -> dict[str, Any]:
+def _review(store: Store, cache: Cache, reads: Reads, played: list[tuple[Colour, Point | None]],
+            collections: list[str] | None, profile: str | None, rank: str, top: int | None,
+            favour_all: bool) -> dict[str, Any]:
     return views.review(store, played, collections, profile, rank, top, favour_all, cache.line, cache.corner,
                         reads())
 

@@ -11,9 +11,8 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import FastAPI, Query
 from starlette.responses import Response
 
-from joseki.book.query.next import check_legal, parse_moves
 from joseki.book.store.database import Store
-from joseki.core.corners import corner_tables
+from joseki.core.moves import split_tokens, typed_moves
 from joseki.core.steps import Colour
 from joseki.web import views
 
@@ -34,7 +33,7 @@ def add_routes(app: FastAPI, store: Store, answered: Answers) -> None:
                     limit: Annotated[int, Query(ge=1, le=100)] = 20) -> Response:
         """The learnt or mined games that reached the position of the focus corner after MOVES (``joseki games
         --json``), newest or strongest first."""
-        tokens, colour = views.split_moves(moves), views.colour(first)
+        tokens, colour = split_tokens(moves), views.colour(first)
         key = ("games", tuple(tokens), colour, profile or None, order, limit)
         return await answered(key, ("games", (tokens, colour, profile, order, limit)))
 
@@ -52,12 +51,11 @@ def games_behind(store: Store, tokens: list[str], first: Colour, profile: str | 
     """``joseki games --json`` for the focus corner after ``tokens`` (the moves as typed)."""
     from joseki.book.gamerefs.read import games_at
 
-    played, _ = parse_moves(tokens, first)
-    check_legal(played, tokens)
-    where = views.focus_corner(played)
+    moves = typed_moves(tokens, first)
+    where = moves.focus
     data: dict[str, Any] = {"moves": tokens, "profile": profile or "global", "order": order,
                             "corner": None if where is None else where.value}
-    builder = corner_tables(played)[where].builder if where is not None else None
+    builder = moves.tables[where].builder if where is not None else None
     if builder is None or builder.first_colour is None:
         return {**data, "count": 0, "book_steps": None, "games": []}
     found = games_at(store, builder.steps, first=builder.first_colour.upper(), profile=profile or None,

@@ -17,21 +17,19 @@ from sqlalchemy import select
 from joseki.book.learnt.profiles import require_profile
 from joseki.book.query.answer import Candidate, CornerAnswer, Options
 from joseki.book.query.lookup import Lookup
-from joseki.book.query.next import AnswerTable, answer_table, check_legal, next_in_game, next_moves, parse_moves
+from joseki.book.query.next import AnswerTable, answer_table, next_in_game, next_moves
 from joseki.book.query.show import show
 from joseki.book.store.bookfile import BookFile
 from joseki.book.store.database import Store
-from joseki.core.corners import corner_tables, owner
 from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner, Point
-from joseki.core.limits import MAX_LINE_MOVES, beyond
+from joseki.core.moves import Moves, game_moves, typed_moves
 from joseki.core.notation import format_gtp_vertex, format_sgf_point
 from joseki.core.position import LocalBoard
 from joseki.core.steps import Colour, other
 from joseki.sgf.game import Game
 
 LABELS = "abcdefghijklmnopqrstuvwxyz"
-Played = list[tuple[Colour, Point | None]]
 
 
 def sgf(point: Point | None) -> str | None:
@@ -47,40 +45,18 @@ def colour(text: str) -> Colour:
     raise BadInput(f"bad colour {text!r} (expected black or white)")
 
 
-def split_moves(text: str) -> list[str]:
-    """Moves from a URL parameter: GTP or SGF tokens (``pass`` for tenuki) separated by commas or spaces."""
-    tokens = [t for t in text.replace(",", " ").split() if t]
-    if len(tokens) > MAX_LINE_MOVES:
-        raise beyond("a line", MAX_LINE_MOVES, "moves")
-    return tokens
-
-
-def parse_played(text: str) -> Played:
-    """A game's moves from a URL parameter: ``bpdwdd...``, a colour then an SGF point each (``tt`` a pass)."""
-    text = text.strip()
-    if len(text) % 3:
-        raise BadInput("bad game moves: expected a colour and an SGF point each (bpdwdd...)")
-    if len(text) // 3 > MAX_LINE_MOVES:
-        raise beyond("a game", MAX_LINE_MOVES, "moves")
-    played: Played = []
-    for i in range(0, len(text), 3):
-        c, x, y = text[i], text[i + 1], text[i + 2]
-        if c not in "bw" or not ("a" <= x <= "s" or x == "t") or not ("a" <= y <= "s" or y == "t"):
-            raise BadInput(f"bad game move {text[i : i + 3]!r} (move {i // 3 + 1})")
-        played.append(("b" if c == "b" else "w", None if x + y == "tt" else (ord(x) - 97, ord(y) - 97)))
-    return played
-
-
-def board_stones(played: Played) -> dict[str, list[str]]:
-    """The whole board's stones after ``played`` (captures made), as SGF points per colour."""
-    board = LocalBoard(19)
-    for c, point in played:
-        if point is not None:
-            board.play(c, point, lenient=True)
-    stones: dict[str, list[str]] = {"black": [], "white": []}
-    for point, c in sorted(board.stones.items()):
-        stones["black" if c == "b" else "white"].append(format_sgf_point(point))
-    return stones
+def board_stones(moves: Moves, reply: tuple[Colour, Point | None] | None = None) -> dict[str, list[str]]:
+    """The whole board's stones after ``moves`` (captures made) and a ``reply`` played on it, as SGF points per
+    colour."""
+    stones = dict(moves.board)
+    if reply is not None and reply[1] is not None:
+        board = LocalBoard(19)
+        board.stones = stones
+        board.play(reply[0], reply[1], lenient=True)
+    drawn: dict[str, list[str]] = {"black": [], "white": []}
+    for point, c in sorted(stones.items()):
+        drawn["black" if c == "b" else "white"].append(format_sgf_point(point))
+    return drawn
 
 
 def candidate_json(c: Candidate, label: str | None) -> dict[str, Any]:
@@ -117,8 +93,8 @@ def corner_first(a: CornerAnswer) -> Colour:
 
 
 def focus_answer(focus: Corner | None, answers: list[CornerAnswer]) -> CornerAnswer:
-    """The answer for the ``focus`` corner, that of the latest local move (:func:`focus_corner`; the first answer
-    before any)."""
+    """The answer for the ``focus`` corner, that of the latest local move (:attr:`~joseki.core.moves.Moves.focus`;
+    the first answer before any)."""
     return next((a for a in answers if a.corner == focus), answers[0])
 
 
@@ -126,15 +102,6 @@ def _options(profile: str | None, rank: str, top: int | None, favour: bool, focu
     """Favourability for every corner with ``favour``, else for the ``focus`` corner only (about 15 ms a candidate
     on Kogo: the other corners' tables are not shown, so they go without)."""
     return Options(top=top, rank=rank, profile=profile or None, favour=favour, favour_corner=focus)
-
-
-def focus_corner(played: Played) -> Corner | None:
-    """The corner of the latest local move (the one the player is looking at), None before any."""
-    best: tuple[int, Corner] | None = None
-    for corner, table in corner_tables(played).items():
-        if table.moves and (best is None or table.moves[-1][0] > best[0]):
-            best = (table.moves[-1][0], corner)
-    return None if best is None else best[1]
 
 
 LineFn = Callable[["Store | BookFile", CornerAnswer, "list[str] | None", "str | None"], dict[str, Any]]
@@ -168,32 +135,32 @@ def explore(store: Store, moves: list[str], first: Colour = "b", corner: Corner 
     ``line`` and ``answer`` give the focus line and each corner's book answer (a server passes its memory of
     them, :class:`joseki.web.cache.Cache`); the book is read from ``reads`` (:mod:`joseki.web.reads`) if given,
     else from ``store``."""
-    played, _ = parse_moves(moves, first)
-    focus = focus_corner(played)
-    options = _options(profile, rank, top, favour_all or not played, focus)
-    answers = next_moves(reads or store, moves, None, first, corner, options, collections, context=True,
-                         answer=answer)
+    parsed = typed_moves(moves, first)
+    focus = parsed.focus
+    options = _options(profile, rank, top, favour_all or not parsed.played, focus)
+    answers = next_moves(reads or store, parsed, corner=corner, options=options, collections=collections,
+                         context=True, answer=answer)
     shown = focus_answer(focus, answers)
-    to_move = other(played[-1][0]) if played else first
     return {"corners": [corner_json(a) for a in answers], "focus": shown.corner.value,
-            "to_move": "black" if to_move == "b" else "white",
-            "line": line(reads or store, shown, collections, profile), "board": board_stones(played)}
+            "to_move": "black" if parsed.to_move == "b" else "white",
+            "line": line(reads or store, shown, collections, profile), "board": board_stones(parsed)}
 
 
-def review(store: Store, played: Played, collections: list[str] | None = None, profile: str | None = None,
-           rank: str = "popularity", top: int | None = None, favour_all: bool = False,
+def review(store: Store, played: list[tuple[Colour, Point | None]], collections: list[str] | None = None,
+           profile: str | None = None, rank: str = "popularity", top: int | None = None, favour_all: bool = False,
            line: LineFn = line_json, answer: AnswerTable = answer_table,
            reads: Store | BookFile | None = None) -> dict[str, Any]:
     """Every corner of a game after ``played`` (``joseki next --sgf --move N --json``), the focus line and board;
     favourability for the focus corner only unless ``favour_all``; ``line``, ``answer`` and ``reads`` as for
     :func:`explore`."""
-    focus = focus_corner(played)
-    answers = next_in_game(reads or store, played, _options(profile, rank, top, favour_all, focus), collections,
+    game = game_moves(played)
+    focus = game.focus
+    answers = next_in_game(reads or store, game, _options(profile, rank, top, favour_all, focus), collections,
                            context=True, answer=answer)
     shown = next((a for a in answers if a.corner == focus), None)
     return {"corners": [corner_json(a) for a in answers], "focus": None if focus is None else focus.value,
             "line": {} if shown is None else line(reads or store, shown, collections, profile),
-            "board": board_stones(played), "move": len(played)}
+            "board": board_stones(game), "move": len(played)}
 
 
 def game_json(game: Game, source: str) -> dict[str, Any]:
@@ -212,24 +179,23 @@ def catalogue(store: Store) -> dict[str, Any]:
     return {"collections": collections, "profiles": profiles}
 
 
-def judge(store: Store | BookFile, moves: list[str], first: Colour = "b", collections: list[str] | None = None,
+def judge(store: Store | BookFile, moves: Moves | list[str], first: Colour = "b", collections: list[str] | None = None,
           profile: str | None = None, answer: AnswerTable = answer_table) -> dict[str, Any]:
     """How the book judges the last of ``moves``: in book, its category, the moves the book played more often.
 
     The book's moves there are those of the corner the move joined, in the order ``joseki next``
     shows them (popularity: book paths plus games); a move elsewhere is a tenuki of the focus corner.
     """
-    played, _ = parse_moves(moves, first)
-    check_legal(played, moves)
-    if not played:
+    parsed = moves if isinstance(moves, Moves) else typed_moves(moves, first)
+    if not parsed.played:
         raise BadInput("no move to judge")
-    mover, point = played[-1]
-    before = corner_tables(played[:-1])
-    where = owner(point, before) if point is not None else None
+    mover, point = parsed.played[-1]
+    before = parsed.tables_before_last
+    where = parsed.joined[-1]
     if where is None:  # a move elsewhere: a tenuki of the corner played last
-        where, point = focus_corner(played[:-1]), None
+        where, point = parsed.focus_before_last, None
     if where is None:
-        return {"move": moves[-1], "corner": None, "tenuki": True, "in_book": False, "state": "elsewhere",
+        return {"move": parsed.tokens[-1], "corner": None, "tenuki": True, "in_book": False, "state": "elsewhere",
                 "category": None, "book_moves": [], "more_popular": [], "rank": None}
     options = Options(profile=profile or None)
     with store.read() as conn:
@@ -238,7 +204,7 @@ def judge(store: Store | BookFile, moves: list[str], first: Colour = "b", collec
     offered = found.candidates if found.state != "left-book" else []
     index = next((i for i, c in enumerate(offered) if c.point == point), None)
     chosen = offered[index] if index is not None else None
-    return {"move": moves[-1], "corner": where.value, "tenuki": point is None, "state": found.state,
+    return {"move": parsed.tokens[-1], "corner": where.value, "tenuki": point is None, "state": found.state,
             "in_book": chosen is not None,
             "category": None if chosen is None else chosen.category,
             "category_label": None if chosen is None else chosen.label,
@@ -254,12 +220,11 @@ def practise(store: Store, moves: list[str], first: Colour = "b", collections: l
     answered by ``answer`` from ``reads`` if given."""
     from joseki.engine.policy import BookPlayer
 
-    judged = judge(reads or store, moves, first, collections, profile, answer)
-    played, _ = parse_moves(moves, first)
-    reply_colour = other(played[-1][0])
+    parsed = typed_moves(moves, first)
+    judged = judge(reads or store, parsed, first, collections, profile, answer)
+    reply_colour = parsed.to_move
     player = BookPlayer(reads or store, profile or None, seed, collections, answer=answer)
-    point = player.choose(played, reply_colour, 19)
+    point = player.choose_after(parsed, reply_colour)
     reply = None if point is None else {"point": format_sgf_point(point), "move": format_gtp_vertex(point),
                                         "color": "black" if reply_colour == "b" else "white"}
-    after = played + ([(reply_colour, point)] if point is not None else [])
-    return {"judgement": judged, "reply": reply, "board": board_stones(after)}
+    return {"judgement": judged, "reply": reply, "board": board_stones(parsed, (reply_colour, point))}

@@ -23,7 +23,7 @@ row, which on the board is the move on the corner's vertical side (R14, not O17,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from itertools import islice
 from typing import TYPE_CHECKING
@@ -38,13 +38,13 @@ from joseki.book.query.rerank import apply_context
 from joseki.book.query.walk import walk
 from joseki.core.category import NEVER_FIRST, combined, merge_sources
 from joseki.core.conditions import display
-from joseki.core.corners import CornerTable, corner_tables
+from joseki.core.corners import CornerTable
 from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner, Point, Transform
 from joseki.core.ladder import board_of
-from joseki.core.ladder_check import board_after
-from joseki.core.notation import TENUKI, format_gtp_vertex, format_sgf_point, parse_move
-from joseki.core.position import LocalBoard, position_key, replay
+from joseki.core.moves import Moves, game_moves, typed_moves
+from joseki.core.notation import TENUKI, format_gtp_vertex, format_sgf_point
+from joseki.core.position import position_key, replay
 from joseki.core.priority import RANKS, Record, priority
 from joseki.core.steps import Colour, canonical, iter_points, other, parse_steps, reflect, to_move
 from joseki.core.wording import point_format
@@ -251,81 +251,55 @@ AnswerTable = Callable[[Lookup, CornerTable, Colour, Options], CornerAnswer]
 """What :func:`next_moves` and :func:`next_in_game` answer each corner with: :func:`answer_table` or a stand-in."""
 
 
-def parse_moves(moves: list[str], first: Colour = "b") -> tuple[list[tuple[Colour, Point | None]], bool]:
-    """Colours and board points of typed moves (GTP or SGF, ``pass``), and whether they were SGF."""
-    colour, out, sgf_count, points = first, [], 0, 0
-    for token in moves:
-        point = parse_move(token)
-        text = token.strip()
-        if point is not None:
-            points += 1
-            sgf_count += len(text) == 2 and text.islower()
-        out.append((colour, point))
-        colour = other(colour)
-    return out, points > 0 and sgf_count == points
-
-
-def check_legal(played: list[tuple[Colour, Point | None]], tokens: list[str]) -> None:
-    """BadInput naming the first move that lands on a stone or is suicide."""
-    board = LocalBoard()
-    for number, ((colour, point), token) in enumerate(zip(played, tokens, strict=True), start=1):
-        if point is not None:
-            try:
-                board.play(colour, point)
-            except ValueError as exc:
-                reason = "is suicide" if "suicide" in str(exc) else "lands on a stone"
-                raise BadInput(f"move {number} ({token}) {reason}") from None
-
-
-def next_moves(store: Store | BookFile, moves: list[str] | None = None, steps: str | None = None, first: Colour = "b",
-               corner: Corner = Corner.TOP_RIGHT, options: Options = Options(),
+def next_moves(store: Store | BookFile, moves: Moves | Sequence[str] = (), steps: str | None = None,
+               first: Colour = "b", corner: Corner = Corner.TOP_RIGHT, options: Options = Options(),
                collections: list[str] | None = None, context: bool = False,
                answer: AnswerTable | None = None) -> list[CornerAnswer]:
-    """The book's answer for every corner of ``moves`` (or for ``steps`` in ``corner``); with ``context``,
-    moves from the empty board are a whole board and ranked by it (:mod:`joseki.book.query.rerank`);
-    ``answer`` stands in for :func:`answer_table` (a memory of its answers)."""
+    """The book's answer for every corner of ``moves`` (or for ``steps`` in ``corner``, ``first`` moving first);
+    with ``context``, moves are a whole board and ranked by it (:mod:`joseki.book.query.rerank`); ``answer``
+    stands in for :func:`answer_table` (a memory of its answers).
+
+    ``moves`` is best given parsed (:func:`joseki.core.moves.typed_moves`); tokens are parsed here, colours
+    alternating from ``first``. Raises BadInput for bad moves or steps, an unknown profile or collection."""
     answer = answer or answer_table
+    if steps is None and not isinstance(moves, Moves):
+        moves = typed_moves(moves, first)
     with store.read() as conn:
         require_profile(conn, options.profile)
         lookup = Lookup(store, conn, collections)
         if steps is not None:
             prefix, swap = canonical(parse_steps(steps))
             return [answer_corner(lookup, corner, prefix, swap, first, options)]
-        played, sgf = parse_moves(moves or [], first)
-        check_legal(played, moves or [])
-        options = replace(options, sgf=sgf, board=whole_board(played))
-        active = [t for t in corner_tables(played).values() if t.moves]
+        assert isinstance(moves, Moves)
+        options = replace(options, sgf=moves.sgf, board=moves.board)
+        active = moves.active
         if not active:
-            next_colour = other(played[-1][0]) if played else first
-            return [answer_corner(lookup, corner, "", False, next_colour, options)]
+            return [answer_corner(lookup, corner, "", False, moves.to_move, options)]
         if not context:
-            return [answer(lookup, table, first, options) for table in active]
-        answers = [answer(lookup, table, first, replace(options, top=None)) for table in active]
-        apply_context(lookup, answers, played, options.profile, options.top)
+            return [answer(lookup, table, moves.first, options) for table in active]
+        answers = [answer(lookup, table, moves.first, replace(options, top=None)) for table in active]
+        apply_context(lookup, answers, moves.played, options.profile, options.top)
         return answers
 
 
-def next_in_game(store: Store | BookFile, played: list[tuple[Colour, Point | None]], options: Options = Options(),
-                 collections: list[str] | None = None, setup: dict[Point, Colour] | None = None,
-                 context: bool = False, answer: AnswerTable | None = None) -> list[CornerAnswer]:
+def next_in_game(store: Store | BookFile, played: Moves | Sequence[tuple[Colour, Point | None]],
+                 options: Options = Options(), collections: list[str] | None = None,
+                 setup: dict[Point, Colour] | None = None, context: bool = False,
+                 answer: AnswerTable | None = None) -> list[CornerAnswer]:
     """Every corner's state and candidates after the moves of a game (all four corners), ``setup`` stones first;
     with ``context``, ranked by each corner's whole-board context (:mod:`joseki.book.query.rerank`);
-    ``answer`` stands in for :func:`answer_table`."""
+    ``answer`` stands in for :func:`answer_table`.
+
+    ``played`` is best given as :func:`joseki.core.moves.game_moves` made of the game (``setup`` is then
+    its own); colours and points are made into that here."""
     answer = answer or answer_table
-    next_colour = other(played[-1][0]) if played else "b"
-    options = replace(options, board=whole_board(played, setup))
+    moves = played if isinstance(played, Moves) else game_moves(played, setup)
+    options = replace(options, board=moves.board)
     with store.read() as conn:
         require_profile(conn, options.profile)
         lookup = Lookup(store, conn, collections)
         asked = replace(options, top=None) if context else options
-        answers = [answer(lookup, table, next_colour, asked) for table in corner_tables(played).values()]
+        answers = [answer(lookup, table, moves.to_move, asked) for table in moves.tables.values()]
         if context:
-            apply_context(lookup, answers, played, options.profile, options.top)
+            apply_context(lookup, answers, moves.played, options.profile, options.top)
         return answers
-
-
-def whole_board(played: list[tuple[Colour, Point | None]],
-                setup: dict[Point, Colour] | None = None) -> tuple[tuple[Point, Colour], ...]:
-    """The stones on the board after ``setup`` and ``played``, with captures: what ladders are read on."""
-    return tuple(sorted(board_after(played, setup=setup).stones.items()))
-

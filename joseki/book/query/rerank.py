@@ -14,6 +14,8 @@ name points of the side it was written for).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from joseki.book.learnt.contexts import coarse_key, coarse_moves, context_moves, rank_in_context
 from joseki.book.query.answer import Candidate, CornerAnswer
 from joseki.book.query.lookup import Lookup
@@ -29,7 +31,7 @@ CONTEXT_STATES = ("empty", "in-book", "tenuki-variation", "in-book-by-transposit
 
 
 def apply_context(lookup: Lookup, answers: list[CornerAnswer],
-                  played: list[tuple[Colour, Point | None]], profile: str | None = None,
+                  played: Sequence[tuple[Colour, Point | None]], profile: str | None = None,
                   top: int | None = None) -> None:
     """Re-rank each answer's candidates by its corner's context (module docstring), then keep ``top``."""
     stones = [(colour, point) for colour, point in played if point is not None]
