@@ -9,6 +9,7 @@ from joseki.book.query.lookup import Lookup
 from joseki.book.query.memo import MISSING, Memo
 from joseki.book.store.bookfile import BookFile, open_book_file
 from joseki.book.store.database import Store
+from joseki.core.moves import parse_game_text
 from joseki.games.learn import learn
 from joseki.web import views
 from joseki.web.cache import Cache
@@ -59,7 +60,7 @@ def test_views_read_through_a_memo_are_the_fresh_views(tmp_path: Path) -> None:
         assert misses[0] == misses[1] > 0 and memo.hits > 0
         kinds = {key[0] for key in memo._kept}
         assert {"has", "children", "position", "end", "favour", "context", "comment"} <= kinds
-        played = views.parse_played("bpdwqfbqibdd")
+        played = parse_game_text("bpdwqfbqibdd")
         assert views.review(store, played, reads=book) == views.review(store, played)
         assert views.judge(book, ["Q16", "R14"]) == views.judge(store, ["Q16", "R14"])
         for moves in (["Q16", "R14", "R11"], ["Q16", "R14", "O14"]):

@@ -3,6 +3,8 @@ step worked out on its own."""
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -61,6 +63,8 @@ def test_an_illegal_typed_move_is_named_by_its_number_and_token() -> None:
     with pytest.raises(IllegalMoveError, match=r"^move 4 \(A1\) is suicide$") as caught:
         typed_moves(["B1", "pass", "A2", "A1"])
     assert caught.value.reason == SUICIDE
+    again = pickle.loads(pickle.dumps(caught.value))  # as a worker process's error reaches its caller
+    assert (str(again), again.reason, again.point) == ("move 4 (A1) is suicide", SUICIDE, (0, 18))
     with pytest.raises(BadInput, match="Z99"):
         typed_moves(["Q16", "Z99"])
 

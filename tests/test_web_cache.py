@@ -14,6 +14,7 @@ import pytest
 from joseki.book.importer import import_file
 from joseki.book.store.bookfile import BookFile
 from joseki.book.store.database import Store
+from joseki.core.moves import parse_game_text
 from joseki.games.learn import learn
 from joseki.sgf.game import read_game
 from joseki.web import views
@@ -186,7 +187,7 @@ def test_each_thread_reads_a_sqlite_book_on_its_own_connection(book: Store) -> N
 
 def test_encode_writes_json_bytes_of_the_standard_library(book: Store) -> None:
     """orjson's bytes are json's (as FastAPI would send them) for what views return; other keys go through json."""
-    for data in (views.explore(book, ["Q16", "R14", "R11", "D4"]), views.review(book, views.parse_played("bpdwqfbqi"))):
+    for data in (views.explore(book, ["Q16", "R14", "R11", "D4"]), views.review(book, parse_game_text("bpdwqfbqi"))):
         standard = json.dumps(data, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":"))
         assert encode(data) == standard.encode("utf-8")
     data = {"text": "<script>\x1b\x7f\u2028 é 囲碁 \"\\ \t\n\x00/",

@@ -54,6 +54,10 @@ class IllegalMoveError(BadInput):
         super().__init__(message or f"move at {point} {reason}")
         self.point, self.reason = point, reason
 
+    def __reduce__(self) -> tuple[type[IllegalMoveError], tuple[Point, str, str]]:
+        """Pickled with its three arguments (a worker process's error reaches the caller whole)."""
+        return IllegalMoveError, (self.point, self.reason, str(self))
+
 
 class LocalBoard:
     """A zone's stones (or a whole board's), played with captures; suicide only where the rules allow it."""
