@@ -25,15 +25,14 @@ import os
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable
-from dataclasses import fields, replace
-from operator import attrgetter
+from dataclasses import replace
 from typing import Any
 
 import orjson
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
-from joseki.book.query.answer import Candidate, CornerAnswer, Options
+from joseki.book.query.answer import CornerAnswer, Options
 from joseki.book.query.lookup import Lookup
 from joseki.book.query.memo import Memo
 from joseki.book.query.next import answer_table, move_numbers
@@ -217,8 +216,7 @@ class Cache:
         ladder checks: one per ladder condition, whatever the board). So the entry under the
         corner alone says which of the two its answer read, and the answer is kept under the
         corner plus those: one answer serves every board and game that it did not read.
-        Callers re-rank and trim what they get (:mod:`joseki.book.query.rerank`), so each gets
-        its own copy.
+        Answers are values (re-ranking makes new ones), so one kept answer serves every caller.
         """
         if not self.enabled or self.max_corners <= 0:
             return answer_table(lookup, table, first, options)
@@ -235,14 +233,14 @@ class Cache:
                     self._corners.move_to_end(own)
                     self._corners.move_to_end(key)
                     self.corner_hits += 1
-                    return _copy(found)
+                    return found
             self.corner_misses += 1
         answer = answer_table(lookup, table, first, options)
         reads = (answer.left_at is not None, any(c.ladders for c in answer.candidates))
         with self._lock:
             if version == self.version:
                 self._corners[own] = reads
-                self._corners[own, numbers if reads[0] else None, options.board if reads[1] else None] = _copy(answer)
+                self._corners[own, numbers if reads[0] else None, options.board if reads[1] else None] = answer
                 while len(self._corners) > self.max_corners:
                     self._corners.popitem(last=False)
         return answer
@@ -268,19 +266,3 @@ class Cache:
                             "hits": self.corner_hits, "misses": self.corner_misses},
                 "reads": {"entries": len(self.memo), "max_entries": self.memo.max_entries,
                           "hits": self.memo.hits, "misses": self.memo.misses}}
-
-
-def _copy(answer: CornerAnswer) -> CornerAnswer:
-    """A copy of ``answer`` that re-ranking may change (the candidates' order, sides and context counts).
-
-    Shallow copies through the positional constructor (a fifth of what ``dataclasses.replace`` costs: no
-    ``fields()`` walk, no keyword call): re-ranking sets fields of the answer and of its candidates, never changes
-    their lists in place."""
-    copied = CornerAnswer(*_answer_fields(answer))
-    copied.candidates = [Candidate(*_candidate_fields(c)) for c in answer.candidates]
-    copied.alternatives = [Candidate(*_candidate_fields(c)) for c in answer.alternatives]
-    return copied
-
-
-_answer_fields = attrgetter(*(f.name for f in fields(CornerAnswer)))
-_candidate_fields = attrgetter(*(f.name for f in fields(Candidate)))

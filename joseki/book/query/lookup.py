@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from weakref import WeakKeyDictionary
 
 from joseki.book.learnt.profiles import GLOBAL, profile_id_named, require_profile
@@ -51,7 +51,7 @@ JOIN node_book AS nb ON nb.node_id = n.id {books}
 WHERE n.position_key = :key GROUP BY n.id, n.steps ORDER BY sum(nb.paths) DESC, n.steps LIMIT 1"""
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Child:
     """One continuation of a book position, over the selected collections.
 
@@ -150,29 +150,33 @@ class Lookup:
                                      "profile_id": profile_id or -1,
                                      "local_id": profile_id or global_id or -1}
         books, restriction = self.books()
-        merged: dict[str, Child] = {}
+        by_move: dict[str, list[tuple[Any, ...]]] = {}
         for row in rows(self.conn, CHILDREN.format(books=books), {**params, **restriction}):
-            move, full, paths, category, comment, prior_games, prior_wins = row[:7]
-            if full[:-2] != steps:
-                raise RuntimeError(f"node key collision between {full!r} and a child of {steps!r}")
-            child = merged.setdefault(move, Child(move, 0, None))
-            child.paths += paths
-            merge_sources(child.sources, {self.collection_name(row[16]): category})
-            child.comment = child.comment or comment
-            child.prior_games += prior_games or 0
-            child.prior_wins += prior_wins or 0
+            if row[1][:-2] != steps:
+                raise RuntimeError(f"node key collision between {row[1]!r} and a child of {steps!r}")
+            by_move.setdefault(row[0], []).append(row)
+        return [self._child(move, found) for move, found in by_move.items()]
+
+    def _child(self, move: str, found: list[tuple[Any, ...]]) -> Child:
+        """One continuation from its rows of :data:`CHILDREN` (one a collection): paths and priors summed, sources
+        merged, conditions once each; the records of the last row that has them."""
+        sources: dict[str, str | None] = {}
+        conditions: list[str] = []
+        comment, record, judged = None, Record(), Record()
+        for row in found:
+            merge_sources(sources, {self.collection_name(row[16]): row[3]})
+            comment = comment or row[4]
             if row[11] is not None:
-                child.record = Record(*row[11:15])
+                record = Record(*row[11:15])
             elif row[7] is not None:
-                child.record = Record(*row[7:11])
+                record = Record(*row[7:11])
             if row[17] is not None:
-                child.judged = Record(*row[17:21])
-            for condition in from_json(row[15]):
-                if str(condition) not in child.conditions:
-                    child.conditions.append(str(condition))
-        for child in merged.values():
-            child.category = combined(child.sources)
-        return list(merged.values())
+                judged = Record(*row[17:21])
+            for condition in map(str, from_json(row[15])):
+                if condition not in conditions:
+                    conditions.append(condition)
+        return Child(move, sum(row[2] for row in found), combined(sources), sources, comment,
+                     sum(row[5] or 0 for row in found), sum(row[6] or 0 for row in found), record, conditions, judged)
 
     def beyond(self, steps: str) -> list[tuple[str, int]]:
         """The moves played beyond the book after ``steps`` (:mod:`joseki.book.learnt.beyond`) with their games, most

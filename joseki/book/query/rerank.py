@@ -15,6 +15,7 @@ name points of the side it was written for).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from joseki.book.learnt.contexts import coarse_key, coarse_moves, context_moves, rank_in_context
 from joseki.book.query.answer import Candidate, CornerAnswer
@@ -32,18 +33,15 @@ CONTEXT_STATES = ("empty", "in-book", "tenuki-variation", "in-book-by-transposit
 
 def apply_context(lookup: Lookup, answers: list[CornerAnswer],
                   played: Sequence[tuple[Colour, Point | None]], profile: str | None = None,
-                  top: int | None = None) -> None:
-    """Re-rank each answer's candidates by its corner's context (module docstring), then keep ``top``."""
+                  top: int | None = None) -> list[CornerAnswer]:
+    """The answers with their candidates re-ranked by each corner's context (module docstring), ``top`` kept."""
     stones = [(colour, point) for colour, point in played if point is not None]
-    for answer in answers:
-        if answer.state in CONTEXT_STATES:
-            _rerank(lookup, answer, stones, profile)
-        if top:
-            answer.candidates = answer.candidates[:top]
+    ranked = [_rerank(lookup, a, stones, profile) if a.state in CONTEXT_STATES else a for a in answers]
+    return [replace(a, candidates=a.candidates[:top]) for a in ranked] if top else ranked
 
 
 def _rerank(lookup: Lookup, answer: CornerAnswer, stones: list[tuple[Colour, Point]],
-            profile: str | None) -> None:
+            profile: str | None) -> CornerAnswer:
     base = "" if answer.state == "empty" else answer.via or answer.steps
     reflected = answer.via_reflected if answer.via is not None else False
     symmetric = reflection_needed(base) is None
@@ -67,30 +65,31 @@ def _rerank(lookup: Lookup, answer: CornerAnswer, stones: list[tuple[Colour, Poi
                            tuple((t, popularity[t], games[t]) for t in by_token)),
                           lambda: rank_in_context(frame_context, list(by_token), played, prior=popularity,
                                                   symmetric=symmetric, free=games, coarser=coarser))
-    answer.context, answer.statistics, answer.context_games = frame_context, ranking.used, ranking.games
-    for shown in answer.candidates:
-        shown.context_games = ranking.played.get(in_frame(shown.token), 0)
+    counted = [replace(c, context_games=ranking.played.get(in_frame(c.token), 0)) for c in answer.candidates]
+    found = replace(answer, context=frame_context, statistics=ranking.used, context_games=ranking.games,
+                    candidates=counted)
     if ranking.used != "context":
-        return
+        return found
+    by_token = {in_frame(c.token): c for c in counted}
     ordered: list[Candidate] = []
     taken: set[int] = set()
     for move in ranking.moves:
-        cand = by_token.get(move)
+        cand, shown_at = by_token.get(move), None
         if cand is None and symmetric:
             cand = by_token.get(swap_token(move))
             if cand is not None and id(cand) not in taken and not cand.conditions:
-                _move_to(cand, in_frame(move), answer)
+                shown_at = in_frame(move)
         if cand is not None and id(cand) not in taken:
-            cand.context_games = ranking.played.get(move, 0)
-            ordered.append(cand)
             taken.add(id(cand))
-    rest = ordered + [c for c in answer.candidates if id(c) not in taken]
-    answer.candidates = [c for c in rest if c.category not in NEVER_FIRST] + [c for c in rest
-                                                                              if c.category in NEVER_FIRST]
+            shown = cand if shown_at is None else _moved_to(cand, shown_at, answer)
+            ordered.append(replace(shown, context_games=ranking.played.get(move, 0)))
+    rest = ordered + [c for c in counted if id(c) not in taken]
+    return replace(found, candidates=[c for c in rest if c.category not in NEVER_FIRST]
+                   + [c for c in rest if c.category in NEVER_FIRST])
 
 
-def _move_to(cand: Candidate, token: str, answer: CornerAnswer) -> None:
-    """Show ``cand`` at its reflection ``token`` (the same book move after a symmetric line)."""
+def _moved_to(cand: Candidate, token: str, answer: CornerAnswer) -> Candidate:
+    """``cand`` shown at its reflection ``token`` (the same book move after a symmetric line)."""
     point = answer.transform.to_board((ord(token[0]) - 65, ord(token[1]) - 65), 19)
-    cand.token, cand.point = token, point
-    cand.move = format_sgf_point(point) if answer.sgf else format_gtp_vertex(point)
+    return replace(cand, token=token, point=point,
+                   move=format_sgf_point(point) if answer.sgf else format_gtp_vertex(point))
