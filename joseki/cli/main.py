@@ -310,14 +310,11 @@ def db_upgrade() -> None:
 @user_errors
 def db_info(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     """Where the database is, its schema revision and what it holds."""
-    from sqlalchemy import func, select
+    from joseki.book.store.contents import summary
 
-    from joseki.book.store.database import current_revision
-
-    with open_store() as store, store.read() as conn:
-        counts = {name: conn.execute(select(func.count()).select_from(store.tables[name])).scalar_one()
-                  for name in ("collection", "source_file", "variation", "node")}
-        data = {"url": store.display_url, "revision": current_revision(conn), **counts}
+    with open_store() as store:
+        held = summary(store)
+        data = {"url": store.display_url, "revision": held.revision, **held.counts}
     if as_json:
         out.print_json(data=data)
     else:

@@ -31,6 +31,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from joseki.book.store import contents
 from joseki.book.store.database import Store, current_revision
 from joseki.book.store.errors import StoreError
 from joseki.book.store.files import head_revision
@@ -127,7 +128,8 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
     @app.get("/api/catalogue")
     def catalogue() -> dict[str, Any]:
         """The collections and profiles of the store, and whether the server may write."""
-        return {**views.catalogue(store), "writable": writable}
+        held = contents.catalogue(store)
+        return {"collections": held.collections, "profiles": held.profiles, "writable": writable}
 
     @app.get("/api/stats")
     def stats() -> dict[str, Any]:

@@ -18,10 +18,7 @@ own memory (several workers: several).
 
 from __future__ import annotations
 
-import contextlib
-import functools
 import json
-import os
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable
@@ -29,8 +26,6 @@ from dataclasses import replace
 from typing import Any
 
 import orjson
-from sqlalchemy.engine import make_url
-from sqlalchemy.exc import SQLAlchemyError
 
 from joseki.book.query.answer import CornerAnswer, Options
 from joseki.book.query.lookup import Lookup
@@ -38,6 +33,7 @@ from joseki.book.query.memo import Memo
 from joseki.book.query.next import answer_table, move_numbers
 from joseki.book.store.bookfile import BookFile
 from joseki.book.store.database import Store
+from joseki.book.store.version import store_version
 from joseki.core.corners import CornerTable
 from joseki.core.steps import Colour
 from joseki.web.views import line_json, line_key
@@ -64,38 +60,6 @@ def encode(data: Any) -> bytes:
     except TypeError:
         return json.dumps(data, ensure_ascii=False, allow_nan=False, indent=None,
                           separators=(",", ":")).encode("utf-8")
-
-
-def store_version(store: Store) -> Hashable | None:
-    """A value that changes whenever anyone commits to the store; None when it cannot be read."""
-    if store.is_sqlite:
-        path = _database(store.url)
-        if not path or path == ":memory:":
-            return None
-        try:
-            fd = os.open(path, os.O_RDONLY)
-            try:  # bytes 24-27: the file change counter, bumped by every commit (rollback journal)
-                counter, stats = os.pread(fd, 4, 24), [os.fstat(fd)]
-            finally:
-                os.close(fd)
-        except OSError:
-            return None
-        with contextlib.suppress(OSError):
-            stats.append(os.stat(path + "-wal"))
-        return counter, tuple((s.st_ino, s.st_size, s.st_mtime_ns) for s in stats)
-    if store.engine.dialect.name == "postgresql":
-        try:
-            with store.read() as conn:
-                return str(conn.exec_driver_sql("SELECT pg_current_snapshot()::text").scalar())
-        except SQLAlchemyError:  # a standby, a permission: then no caching
-            return None
-    return None
-
-
-@functools.lru_cache(maxsize=16)
-def _database(url: str) -> str | None:
-    """The database of a URL (SQLite's file), parsed once: the version is read before every request."""
-    return make_url(url).database
 
 
 class Cache:

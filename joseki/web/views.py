@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import select
-
 from joseki.book.learnt.profiles import require_profile
 from joseki.book.query.answer import Candidate, CornerAnswer, Options
 from joseki.book.query.lookup import Lookup
@@ -168,15 +166,6 @@ def game_json(game: Game, source: str) -> dict[str, Any]:
     return {"source": source, "black": game.black, "white": game.white, "result": game.result,
             "size": game.size, "handicap": game.handicap,
             "moves": [[c, sgf(p) or "tt"] for c, p in game.moves]}
-
-
-def catalogue(store: Store) -> dict[str, Any]:
-    """The collections and profiles the store holds, for the explorer's choosers."""
-    c, p = store.tables["collection"], store.tables["profile"]
-    with store.read() as conn:
-        collections = [str(n) for n in conn.execute(select(c.c.name).order_by(c.c.name)).scalars()]
-        profiles = [str(n) for n in conn.execute(select(p.c.name).order_by(p.c.name)).scalars()]
-    return {"collections": collections, "profiles": profiles}
 
 
 def judge(store: Store | BookFile, moves: Moves | list[str], first: Colour = "b", collections: list[str] | None = None,
