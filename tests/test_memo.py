@@ -59,7 +59,7 @@ def test_views_read_through_a_memo_are_the_fresh_views(tmp_path: Path) -> None:
             misses.append(memo.misses)
         assert misses[0] == misses[1] > 0 and memo.hits > 0
         kinds = {key[0] for key in memo._kept}
-        assert {"has", "children", "position", "end", "favour", "context", "comment"} <= kinds
+        assert {"has", "children", "position", "favour", "context", "comment"} <= kinds
         played = parse_game_text("bpdwqfbqibdd")
         assert views.review(store, played, reads=book) == views.review(store, played)
         assert views.judge(book, ["Q16", "R14"]) == views.judge(store, ["Q16", "R14"])
