@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING
 from joseki.book.learnt.profiles import require_profile
 from joseki.book.query.answer import Options
 from joseki.book.query.lookup import Lookup
-from joseki.book.query.next import AnswerTable, answer_table
+from joseki.book.query.next import answer_table
 from joseki.core.category import NEVER_FIRST
 from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner, Point
@@ -41,16 +41,15 @@ CHOOSE = ("sample", "best")
 
 
 class BookPlayer:
-    """A :class:`joseki.engine.gtp_proxy.BookPolicy` backed by the store (or a book read through sqlite3);
-    ``answer`` answers a corner (:func:`joseki.book.query.next.answer_table`, or a server's memory of it)."""
+    """A :class:`joseki.engine.gtp_proxy.BookPolicy` backed by the store (or a book read through sqlite3).
+
+    Raises BadInput for an unknown choice rule or profile."""
 
     def __init__(self, store: Store | BookFile, profile: str | None = None, seed: int | None = None,
-                 collections: list[str] | None = None, choose: str = "sample",
-                 answer: AnswerTable = answer_table) -> None:
+                 collections: list[str] | None = None, choose: str = "sample") -> None:
         if choose not in CHOOSE:
             raise BadInput(f"unknown choice rule {choose!r} (expected {' or '.join(CHOOSE)})")
         self.store, self.profile, self.collections, self.choose_by = store, profile, collections, choose
-        self.answer = answer
         with store.read() as conn:
             require_profile(conn, profile)  # fail at start, not at the first book move
         self.rng = random.Random(seed)
@@ -67,7 +66,7 @@ class BookPlayer:
         if corner is None:
             return None
         with self.store.read() as conn:
-            answer = self.answer(Lookup(self.store, conn, self.collections), moves.tables[corner], colour,
+            answer = answer_table(Lookup(self.store, conn, self.collections), moves.tables[corner], colour,
                                  Options(profile=self.profile, rank="popularity", board=moves.board))
         if answer.state not in BOOK_STATES or answer.to_move != colour:
             return None

@@ -20,7 +20,6 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from joseki.book.query.lookup import Lookup
-from joseki.book.query.memo import MISSING
 from joseki.book.store.bookfile import ReadConnection, rows
 from joseki.book.store.keys import ROOT_ID, node_id
 from joseki.core.influence import assess, favourability
@@ -99,25 +98,9 @@ def stored(conn: ReadConnection, lines: Sequence[str],
 
 
 def verdicts(lookup: Lookup, lines: Sequence[str]) -> dict[str, Favour]:
-    """Each line's stored verdict, else one measured now; remembered in the lookup's memory, the rest read in
-    one query."""
-    memo, found = lookup.memo, {}
-    todo = list(lines)
-    if memo is not None:
-        todo = []
-        for line in lines:
-            known = memo.get(("favour", lookup.books_key, line))
-            if known is MISSING:
-                todo.append(line)
-            else:
-                found[line] = known
-    if todo:
-        read = stored(lookup.conn, todo, lookup.collection_ids)
-        for line in todo:
-            found[line] = read.get(line) or measure(line)
-            if memo is not None:
-                memo.put(("favour", lookup.books_key, line), found[line], lookup.epoch)
-    return {line: found[line] for line in lines}
+    """Each line's stored verdict (read in one query), else one measured now."""
+    read = stored(lookup.conn, lines, lookup.collection_ids) if lines else {}
+    return {line: read.get(line) or measure(line) for line in lines}
 
 
 def verdict(lookup: Lookup, steps: str) -> Favour:

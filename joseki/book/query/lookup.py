@@ -7,13 +7,11 @@ costs the same with a thousand records or a million.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 from joseki.book.learnt.profiles import GLOBAL, profile_id_named, require_profile
-from joseki.book.query.memo import Memo, kept
 from joseki.book.store.bookfile import ReadConnection, rows
 from joseki.book.store.keys import ROOT_ID, node_id
 from joseki.core.category import combined, merge_sources
@@ -25,7 +23,6 @@ if TYPE_CHECKING:
     from joseki.book.store.bookfile import BookFile
     from joseki.book.store.database import Store
 
-T = TypeVar("T")
 _PROFILES: WeakKeyDictionary[Store | BookFile, dict[str, int]] = WeakKeyDictionary()
 _NAMES: WeakKeyDictionary[Store | BookFile, dict[int, str]] = WeakKeyDictionary()
 
@@ -77,13 +74,10 @@ class Child:
 class Lookup:
     """Reads of the book on one connection, optionally restricted to some collections.
 
-    Its reads of nodes are kept in the store's :class:`~joseki.book.query.memo.Memo` when it has one
-    (:meth:`kept`), keyed by the collections too."""
+    Raises BadInput for a collection the store does not hold."""
 
     def __init__(self, store: Store | BookFile, conn: ReadConnection, collections: list[str] | None = None) -> None:
         self.store, self.conn = store, conn
-        self.memo: Memo | None = getattr(store, "memo", None)
-        self.epoch = self.memo.epoch if self.memo is not None else 0
         self.collection_ids: list[int] | None = None
         if collections:
             found = {str(name): int(cid) for name, cid in rows(conn, "SELECT name, id FROM collection WHERE name IN "
@@ -92,22 +86,17 @@ class Lookup:
             if missing:
                 raise BadInput(f"no collection named {', '.join(map(repr, missing))}")
             self.collection_ids = sorted(found.values())
-        self.books_key = None if self.collection_ids is None else tuple(self.collection_ids)
-        """The collections in a memory's keys."""
-
-    def kept(self, key: Hashable, compute: Callable[[], T]) -> T:
-        """``compute()`` of this transaction's book, remembered under ``key`` if the store has a memo."""
-        return kept(self.memo, self.epoch, key, compute)
 
     def collection_name(self, collection_id: int) -> str:
-        """The name of a collection, by id; names once read are kept for the store (a collection keeps its name)."""
+        """The name of a collection, by id; names once read are remembered for the store (a collection keeps its
+        name)."""
         names = _NAMES.setdefault(self.store, {})
         if collection_id not in names:
             names.update((int(cid), str(name)) for cid, name in rows(self.conn, "SELECT id, name FROM collection"))
         return names[collection_id]
 
     def profile_id(self, name: str) -> int | None:
-        """The id of profile ``name`` (None if it does not exist); ids once found are kept for the store."""
+        """The id of profile ``name`` (None if it does not exist); ids once found are remembered for the store."""
         known = _PROFILES.setdefault(self.store, {})
         if name not in known:
             found = profile_id_named(self.conn, name)
@@ -124,9 +113,6 @@ class Lookup:
 
     def has(self, steps: str) -> bool:
         """True if a variation of the selected collections passes through ``steps``."""
-        return self.kept(("has", self.books_key, steps), lambda: self._has(steps))
-
-    def _has(self, steps: str) -> bool:
         books, params = self.books()
         if steps:
             books, params = f"AND nb.node_id = :node {books}", {**params, "node": node_id(steps)}
@@ -136,12 +122,8 @@ class Lookup:
         """Each continuation of ``steps`` in the book, merged over the selected collections, in one query.
 
         Each child carries its record under ``profile``, or the global record where the
-        profile has none. The children may be shared with the lookup's memory: read them, never change them.
+        profile has none.
         """
-        return list(self.kept(("children", self.books_key, steps, profile or None),
-                              lambda: self._children(steps, profile)))
-
-    def _children(self, steps: str, profile: str | None) -> list[Child]:
         global_id = self.profile_id(GLOBAL)
         profile_id = self.profile_id(profile) if profile and profile != GLOBAL else None
         if profile_id is None and profile and profile != GLOBAL:
@@ -181,18 +163,12 @@ class Lookup:
     def beyond(self, steps: str) -> list[tuple[str, int]]:
         """The moves played beyond the book after ``steps`` (:mod:`joseki.book.learnt.beyond`) with their games, most
         played first; use :func:`joseki.book.learnt.beyond.beyond_book`, which leaves out the book's own moves."""
-        return list(self.kept(("beyond", self.books_key, steps), lambda: self._beyond(steps)))
-
-    def _beyond(self, steps: str) -> list[tuple[str, int]]:
         books, params = self.books()
         found = rows(self.conn, BEYOND.format(books=books), {**params, "parent": node_id(steps) if steps else ROOT_ID})
         return [(str(move), int(games)) for move, games in found]
 
     def by_position(self, key: int) -> str | None:
         """The step string of the most travelled book node reaching the position ``key``, if any."""
-        return self.kept(("position", self.books_key, key), lambda: self._by_position(key))
-
-    def _by_position(self, key: int) -> str | None:
         books, params = self.books()
         found = rows(self.conn, BY_POSITION.format(books=books), {**params, "key": key})
         return str(found[0][0]) if found else None

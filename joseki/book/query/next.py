@@ -235,21 +235,14 @@ def answer_table(lookup: Lookup, table: CornerTable, first: Colour, options: Opt
                          b.first_colour, options, move_numbers(table))
 
 
-AnswerTable = Callable[[Lookup, CornerTable, Colour, Options], CornerAnswer]
-"""What :func:`next_moves` and :func:`next_in_game` answer each corner with: :func:`answer_table` or a stand-in."""
-
-
 def next_moves(store: Store | BookFile, moves: Moves | Sequence[str] = (), steps: str | None = None,
                first: Colour = "b", corner: Corner = Corner.TOP_RIGHT, options: Options = Options(),
-               collections: list[str] | None = None, context: bool = False,
-               answer: AnswerTable | None = None) -> list[CornerAnswer]:
+               collections: list[str] | None = None, context: bool = False) -> list[CornerAnswer]:
     """The book's answer for every corner of ``moves`` (or for ``steps`` in ``corner``, ``first`` moving first);
-    with ``context``, moves are a whole board and ranked by it (:mod:`joseki.book.query.rerank`); ``answer``
-    stands in for :func:`answer_table` (a memory of its answers).
+    with ``context``, moves are a whole board and ranked by it (:mod:`joseki.book.query.rerank`).
 
     ``moves`` is best given parsed (:func:`joseki.core.moves.typed_moves`); tokens are parsed here, colours
     alternating from ``first``. Raises BadInput for bad moves or steps, an unknown profile or collection."""
-    answer = answer or answer_table
     if steps is None and not isinstance(moves, Moves):
         moves = typed_moves(moves, first)
     with store.read() as conn:
@@ -264,27 +257,24 @@ def next_moves(store: Store | BookFile, moves: Moves | Sequence[str] = (), steps
         if not active:
             return [answer_corner(lookup, corner, "", False, moves.to_move, options)]
         if not context:
-            return [answer(lookup, table, moves.first, options) for table in active]
-        answers = [answer(lookup, table, moves.first, replace(options, top=None)) for table in active]
+            return [answer_table(lookup, table, moves.first, options) for table in active]
+        answers = [answer_table(lookup, table, moves.first, replace(options, top=None)) for table in active]
         return apply_context(lookup, answers, moves.played, options.profile, options.top)
 
 
 def next_in_game(store: Store | BookFile, played: Moves | Sequence[tuple[Colour, Point | None]],
                  options: Options = Options(), collections: list[str] | None = None,
-                 setup: dict[Point, Colour] | None = None, context: bool = False,
-                 answer: AnswerTable | None = None) -> list[CornerAnswer]:
+                 setup: dict[Point, Colour] | None = None, context: bool = False) -> list[CornerAnswer]:
     """Every corner's state and candidates after the moves of a game (all four corners), ``setup`` stones first;
-    with ``context``, ranked by each corner's whole-board context (:mod:`joseki.book.query.rerank`);
-    ``answer`` stands in for :func:`answer_table`.
+    with ``context``, ranked by each corner's whole-board context (:mod:`joseki.book.query.rerank`).
 
     ``played`` is best given as :func:`joseki.core.moves.game_moves` made of the game (``setup`` is then
     its own); colours and points are made into that here."""
-    answer = answer or answer_table
     moves = played if isinstance(played, Moves) else game_moves(played, setup)
     options = replace(options, board=moves.board)
     with store.read() as conn:
         require_profile(conn, options.profile)
         lookup = Lookup(store, conn, collections)
         asked = replace(options, top=None) if context else options
-        answers = [answer(lookup, table, moves.to_move, asked) for table in moves.tables.values()]
+        answers = [answer_table(lookup, table, moves.to_move, asked) for table in moves.tables.values()]
         return apply_context(lookup, answers, moves.played, options.profile, options.top) if context else answers

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from joseki.book.learnt.contexts import coarse_key, coarse_moves, context_moves, rank_in_context
+from joseki.book.learnt.contexts import coarse_moves, context_moves, rank_in_context
 from joseki.book.query.answer import Candidate, CornerAnswer
 from joseki.book.query.lookup import Lookup
 from joseki.book.store.keys import node_id
@@ -34,7 +34,7 @@ CONTEXT_STATES = ("empty", "in-book", "tenuki-variation", "in-book-by-transposit
 def apply_context(lookup: Lookup, answers: list[CornerAnswer],
                   played: Sequence[tuple[Colour, Point | None]], profile: str | None = None,
                   top: int | None = None) -> list[CornerAnswer]:
-    """The answers with their candidates re-ranked by each corner's context (module docstring), ``top`` kept."""
+    """The answers with their candidates re-ranked by each corner's context (module docstring), cut to ``top``."""
     stones = [(colour, point) for colour, point in played if point is not None]
     ranked = [_rerank(lookup, a, stones, profile) if a.state in CONTEXT_STATES else a for a in answers]
     return [replace(a, candidates=a.candidates[:top]) for a in ranked] if top else ranked
@@ -50,10 +50,8 @@ def _rerank(lookup: Lookup, answer: CornerAnswer, stones: list[tuple[Colour, Poi
     frame_context, probe = book_frame(context, "AB", reflected, symmetric)
     flip = probe != "AB"  # the context's frame is the reflection of the corner's
     parent = node_id(base)
-    played = lookup.kept(("context", parent, frame_context, profile or None),
-                         lambda: context_moves(lookup.conn, parent, frame_context, profile))
-    coarser = lookup.kept(("coarse", parent, coarse_key(frame_context), symmetric, profile or None),
-                          lambda: coarse_moves(lookup.conn, parent, frame_context, symmetric, profile))
+    played = context_moves(lookup.conn, parent, frame_context, profile)
+    coarser = coarse_moves(lookup.conn, parent, frame_context, symmetric, profile)
 
     def in_frame(token: str) -> str:
         return swap_token(token) if flip else token
@@ -61,10 +59,8 @@ def _rerank(lookup: Lookup, answer: CornerAnswer, stones: list[tuple[Colour, Poi
     by_token = {in_frame(c.token): c for c in answer.candidates}
     popularity = {token: float(c.paths + c.record.games) for token, c in by_token.items()}
     games = {token: float(c.record.games) for token, c in by_token.items()}
-    ranking = lookup.kept(("ranking", parent, frame_context, symmetric, profile or None,
-                           tuple((t, popularity[t], games[t]) for t in by_token)),
-                          lambda: rank_in_context(frame_context, list(by_token), played, prior=popularity,
-                                                  symmetric=symmetric, free=games, coarser=coarser))
+    ranking = rank_in_context(frame_context, list(by_token), played, prior=popularity, symmetric=symmetric,
+                              free=games, coarser=coarser)
     counted = [replace(c, context_games=ranking.played.get(in_frame(c.token), 0)) for c in answer.candidates]
     found = replace(answer, context=frame_context, statistics=ranking.used, context_games=ranking.games,
                     candidates=counted)

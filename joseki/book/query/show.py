@@ -198,8 +198,7 @@ def _moves(conn: ReadConnection, lookup: Lookup, line: str, first: Colour, trans
         info.category = combined(info.sources)
         if comment:
             prefix = ids[nid]
-            written = lookup.kept(("comment", cid, prefix),
-                                  lambda: _canonical_comment(conn, cid, prefix, comment, props))  # noqa: B023
+            written = _canonical_comment(conn, cid, prefix, comment, props)
             if written is None:
                 info.comments.append((name, comment))
             else:

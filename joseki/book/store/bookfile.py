@@ -20,7 +20,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from joseki.book.query.memo import Memo
 from joseki.book.store.errors import StoreError
 from joseki.book.store.files import head_revision, sqlite_file
 
@@ -88,11 +87,8 @@ class BookFile:
     """A SQLite store at the current migration holding a book, opened read-only without SQLAlchemy.
 
     It serves the reads that :class:`~joseki.book.store.database.Store` serves (``read``, ``collection_count``),
-    with sqlite3 connections for :func:`rows`. ``memo``: where the reads keep their answers, given by an owner
-    that clears it whenever the file changes (:mod:`joseki.book.query.memo`); None: nothing is kept.
+    with sqlite3 connections for :func:`rows`.
     """
-
-    memo: Memo | None = None
 
     def __init__(self, path: Path) -> None:
         self.path = path

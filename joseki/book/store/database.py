@@ -28,7 +28,6 @@ from sqlalchemy import Connection, Engine, Table, create_engine, event, select
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError
 
-from joseki.book.query.memo import Memo
 from joseki.book.store.bookfile import BUSY_TIMEOUT_S, CACHE_KIB, COLLECTION_COUNT, scalar
 from joseki.book.store.errors import StoreError
 from joseki.book.store.files import ENV_VAR, head_revision, migrations_dir, sqlite_file
@@ -159,14 +158,7 @@ VERSION_TABLE = "alembic_version"
 
 
 class Store:
-    """An open database with a current schema.
-
-    ``memo``: where the book's reads keep their answers (:mod:`joseki.book.query.memo`), as for a
-    :class:`~joseki.book.store.bookfile.BookFile`; set only by an owner that never writes through this store and
-    clears the memo whenever the store changes (the explorer's server, :mod:`joseki.web.reads`). None:
-    nothing is kept."""
-
-    memo: Memo | None = None
+    """An open database with a current schema."""
 
     def __init__(self, db: str | None = None, *, upgrade: bool = True) -> None:
         self.url = resolve_url(db)

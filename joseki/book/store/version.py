@@ -1,11 +1,11 @@
-"""The store's version: a value that changes whenever anyone commits to it, for memories of its reads.
+"""The store's version: a value that changes whenever anyone commits to it, for caches of what it answers.
 
 For a SQLite file, its change counter (bytes 24-27 of the header, bumped by every commit in
 rollback-journal mode) with the sizes and times of the file and its write-ahead log (which
 a commit in WAL mode grows); for PostgreSQL, the server's current snapshot, which changes
 whenever a transaction that wrote anything commits. None when it cannot be told (an
 in-memory database, another backend, a standby, a missing permission): then nothing read may
-be kept from one read to the next.
+be cached from one read to the next.
 """
 
 from __future__ import annotations
