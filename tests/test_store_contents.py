@@ -10,7 +10,6 @@ from joseki.book.learnt.results import profile_id
 from joseki.book.store.contents import COUNTED, catalogue, summary
 from joseki.book.store.database import Store
 from joseki.book.store.files import head_revision, starter_book
-from joseki.book.store.version import store_version
 
 
 def test_the_catalogue_and_summary_name_and_count_what_is_held(book: str) -> None:
@@ -28,15 +27,15 @@ def test_the_catalogue_and_summary_name_and_count_what_is_held(book: str) -> Non
 
 def test_the_version_moves_with_every_commit_and_only_then(new_db: Callable[..., str]) -> None:
     with Store(new_db("version")) as store:
-        before = store_version(store)
-        assert before is not None and store_version(store) == before
+        before = store.version()
+        assert before is not None and store.version() == before
         with store.read() as conn:
             conn.exec_driver_sql("SELECT 1")
-        assert store_version(store) == before
+        assert store.version() == before
         import_files(store, [starter_book()], "starter")
-        assert store_version(store) not in (None, before)
+        assert store.version() not in (None, before)
 
 
 def test_a_store_in_memory_has_no_version() -> None:
     with Store("sqlite://") as store:
-        assert store_version(store) is None
+        assert store.version() is None

@@ -11,6 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from joseki.book.query.memo import Memo
 from joseki.book.store.database import Store
 from joseki.games.learn import learn
 from joseki.web import views
@@ -132,11 +133,12 @@ def test_the_same_request_in_flight_is_computed_once(book: Store) -> None:
 
 
 def test_a_write_to_the_store_is_seen(databases: Databases, tmp_path: Path) -> None:
-    """Whoever writes (here ``learn``, beside a running server), the next answer is computed again."""
+    """Whoever writes (here ``learn``, beside a running server), the next answer is computed again, and the book's
+    memo of its reads forgets them (joseki.book.query.memo)."""
     url = databases.new("written")
-    store = make_book(url, tmp_path)
+    store, served = make_book(url, tmp_path), Store(url, memo=Memo(10_000))
     try:
-        with running(store) as base, httpx.Client(base_url=base, timeout=120) as http:
+        with running(served) as base, httpx.Client(base_url=base, timeout=120) as http:
             asked = {"moves": "Q16,R14,R11"}
             before = [_twice(http, path, asked)[1].json() for path in ("/api/games", "/api/explore")]
             dropped = http.get("/api/stats").json()["cache"]["invalidations"]
@@ -150,7 +152,9 @@ def test_a_write_to_the_store_is_seen(databases: Databases, tmp_path: Path) -> N
             explored = http.get("/api/explore", params=asked).json()
             assert explored["line"]["moves"][-1]["games"] == before[1]["line"]["moves"][-1]["games"] + 1
             assert http.get("/api/stats").json()["cache"]["invalidations"] > dropped
+            assert http.get("/api/stats").json()["memo"]["hits"] > 0
     finally:
+        served.close()
         store.close()
         databases.drop(url)
 

@@ -33,6 +33,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from joseki.book.gamerefs.read import load_game
+from joseki.book.query.memo import Memo
 from joseki.book.store import contents
 from joseki.book.store.database import Store, current_revision
 from joseki.book.store.errors import StoreError
@@ -48,6 +49,8 @@ from joseki.web.views import Explore, Games, Practise, Review
 STATIC = Path(__file__).resolve().parent / "static"
 DB_VAR, WRITABLE_VAR, HOSTS_VAR, CACHE_VAR = "JOSEKI_DB", "JOSEKI_SERVE_WRITABLE", "JOSEKI_SERVE_HOSTS", \
     "JOSEKI_SERVE_CACHE_MB"
+MEMO_PER_MB = 1024
+"""The bound of the book's memo per MiB of ``cache_mb``, in entries (about a KiB each at the explorer's mix)."""
 JSON: dict[int | str, dict[str, Any]] = {200: {"content": {"application/json": {}}}}
 
 Moves = Annotated[str, Query(description="Moves in GTP (Q16) or SGF (pd) notation, comma separated; pass = tenuki.")]
@@ -60,9 +63,10 @@ Favour = Annotated[str, Query(pattern="^(focus|all)$", description="Favourabilit
                               "corner only (focus: the corner of the last local move, whose table is shown) or all.")]
 
 
-def open_store(db: str | None, writable: bool) -> Store:
-    """The store to serve: upgraded and given the starter book when writable, else checked to be current."""
-    store = Store(db, upgrade=writable)
+def open_store(db: str | None, writable: bool, cache_mb: int = 0) -> Store:
+    """The store to serve: upgraded and given the starter book when writable, else checked to be current; its reads
+    remembered in a memo of about ``cache_mb`` MiB (:mod:`joseki.book.query.memo`; 0: none)."""
+    store = Store(db, upgrade=writable, memo=Memo(cache_mb * MEMO_PER_MB) if cache_mb > 0 else None)
     if writable:
         from joseki.book.importer import import_file
         from joseki.book.store.files import starter_book
@@ -128,8 +132,9 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
 
     @app.get("/api/stats")
     def stats() -> dict[str, Any]:
-        """This server process's cache of answers: its bound, size, hits and misses (:mod:`joseki.web.cache`)."""
-        return {"pid": os.getpid(), "cache": cache.stats()}
+        """This server process's cache of answers (:mod:`joseki.web.cache`) and the book's memo of its reads
+        (:mod:`joseki.book.query.memo`): bounds, sizes, hits and misses."""
+        return {"pid": os.getpid(), "cache": cache.stats(), "memo": None if store.memo is None else store.memo.stats()}
 
     @app.get("/api/explore", response_model=dict[str, Any], responses=JSON)
     async def explore(moves: Moves = "", first: First = "black", corner: str = "top-right",
@@ -251,8 +256,8 @@ def app_from_env() -> ASGIApp:
     """The app for a uvicorn worker process (several workers): the store and flags from the environment."""
     writable = os.environ.get(WRITABLE_VAR) == "1"
     hosts = [h for h in os.environ.get(HOSTS_VAR, "").split(",") if h] or None
-    return create_app(open_store(os.environ.get(DB_VAR), writable), writable, hosts,
-                      int(os.environ.get(CACHE_VAR, DEFAULT_MB)))
+    cache_mb = int(os.environ.get(CACHE_VAR, DEFAULT_MB))
+    return create_app(open_store(os.environ.get(DB_VAR), writable, cache_mb), writable, hosts, cache_mb)
 
 
 def serve(db: str | None = None, host: str = "127.0.0.1", port: int = 8000, writable: bool = False,
@@ -267,7 +272,7 @@ def serve(db: str | None = None, host: str = "127.0.0.1", port: int = 8000, writ
     import uvicorn
 
     hosts = _hosts(host, port)
-    store = open_store(db, writable)  # fail here, in one line, before any worker starts
+    store = open_store(db, writable, cache_mb)  # fail here, in one line, before any worker starts
     if announce is not None:
         announce(f"http://{'[' + host + ']' if ':' in host else host}:{port}/")
     if workers <= 1:

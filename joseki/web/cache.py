@@ -2,7 +2,7 @@
 
 A view's answer is a function of its request and the store's contents (:mod:`joseki.web.views`), so
 once encoded it is sent again as the same bytes for the same normalised request while the store's
-version (:func:`joseki.book.store.version.store_version`) stays: the version is read before every
+version (:meth:`joseki.book.store.database.Store.version`) stays: the version is read before every
 request and every cached answer is dropped when it moved, whoever wrote. Bounded in bytes, the least
 recently used going first; for a store whose version cannot be read nothing is cached. A request that
 arrives while the same request, under the same version, is being computed waits for that
@@ -19,7 +19,6 @@ from collections.abc import Awaitable, Callable, Hashable
 from typing import Any
 
 from joseki.book.store.database import Store
-from joseki.book.store.version import store_version
 
 DEFAULT_MB = 64
 """Default bound of the encoded answers cached, in MiB."""
@@ -43,7 +42,7 @@ class Cache:
         self._running: dict[Hashable, asyncio.Future[bytes]] = {}
         self._lock = threading.Lock()
         self.bytes = self.hits = self.misses = self.shared = self.evictions = self.invalidations = 0
-        self.version: Hashable | None = store_version(store) if max_bytes > 0 else None
+        self.version: Hashable | None = store.version() if max_bytes > 0 else None
 
     async def answer(self, key: Hashable | None, compute: Callable[[], Awaitable[bytes]]) -> tuple[bytes, str]:
         """The encoded answer for request ``key`` and how it was found (:data:`HIT`, :data:`MISS`,
@@ -80,7 +79,7 @@ class Cache:
         """The store's version now; every cached answer is dropped if it moved since the answers were computed."""
         if self.max_bytes <= 0:
             return None
-        version = store_version(self.store)
+        version = self.store.version()
         with self._lock:
             if version != self.version:
                 if self._answers:

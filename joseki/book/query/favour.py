@@ -17,9 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from joseki.book.query.lookup import Lookup
+from joseki.book.query.memo import MISSING
 from joseki.book.store.bookfile import ReadConnection, rows
 from joseki.book.store.keys import ROOT_ID, node_id
 from joseki.core.influence import assess, favourability
@@ -51,6 +52,8 @@ most variations, then the first in step order), with each node's depth below its
 
 if TYPE_CHECKING:
     from joseki.book.store.database import Store
+
+V = TypeVar("V")
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,9 +101,26 @@ def stored(conn: ReadConnection, lines: Sequence[str],
 
 
 def verdicts(lookup: Lookup, lines: Sequence[str]) -> dict[str, Favour]:
-    """Each line's stored verdict (read in one query), else one measured now."""
-    read = stored(lookup.conn, lines, lookup.collection_ids) if lines else {}
+    """Each line's stored verdict (read in one query), else one measured now; each remembered for the lookup."""
+    return _each(lookup, "favour", lines, lambda todo: _verdicts(lookup, todo))
+
+
+def _verdicts(lookup: Lookup, lines: Sequence[str]) -> dict[str, Favour]:
+    read = stored(lookup.conn, lines, lookup.collection_ids)
     return {line: read.get(line) or measure(line) for line in lines}
+
+
+def _each(lookup: Lookup, kind: str, items: Sequence[str],
+          compute: Callable[[list[str]], dict[str, V]]) -> dict[str, V]:
+    """Each item's answer: those the lookup remembers under ``kind``, the others computed in one call of
+    ``compute`` and remembered."""
+    known = {item: lookup.recall((kind, item)) for item in items}
+    todo = [item for item, found in known.items() if found is MISSING]
+    if todo:
+        for item, value in compute(todo).items():
+            known[item] = value
+            lookup.remember((kind, item), value)
+    return {item: known[item] for item in items}
 
 
 def verdict(lookup: Lookup, steps: str) -> Favour:
@@ -110,8 +130,13 @@ def verdict(lookup: Lookup, steps: str) -> Favour:
 
 def main_lines(lookup: Lookup, starts: Sequence[str]) -> dict[str, str]:
     """Each start's main line: from it on, the continuation most variations of the lookup's collections take
-    (ties to the first in step order), down to a record's end. One query walks every start's line
-    (:data:`MAIN_LINES`); the empty start first takes its main child."""
+    (ties to the first in step order), down to a record's end; each remembered for the lookup."""
+    return _each(lookup, "end", starts, lambda todo: _main_lines(lookup, todo))
+
+
+def _main_lines(lookup: Lookup, starts: Sequence[str]) -> dict[str, str]:
+    """:func:`main_lines` of ``starts``: one query walks every start's line (:data:`MAIN_LINES`); the empty start
+    first takes its main child."""
     firsts = main_children(lookup, [ROOT_ID]) if "" in starts else {}
     begun = {start: firsts.get(ROOT_ID, "") if start == "" else start for start in starts}
     ends = dict(begun)

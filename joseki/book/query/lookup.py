@@ -7,11 +7,13 @@ costs the same with a thousand records or a million.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 from weakref import WeakKeyDictionary
 
 from joseki.book.learnt.profiles import GLOBAL, profile_id_named, require_profile
+from joseki.book.query.memo import MISSING
 from joseki.book.store.bookfile import ReadConnection, rows
 from joseki.book.store.keys import ROOT_ID, node_id
 from joseki.core.category import combined, merge_sources
@@ -23,6 +25,7 @@ if TYPE_CHECKING:
     from joseki.book.store.bookfile import BookFile
     from joseki.book.store.database import Store
 
+T = TypeVar("T")
 _PROFILES: WeakKeyDictionary[Store | BookFile, dict[str, int]] = WeakKeyDictionary()
 _NAMES: WeakKeyDictionary[Store | BookFile, dict[int, str]] = WeakKeyDictionary()
 
@@ -72,12 +75,12 @@ class Child:
 
 
 class Lookup:
-    """Reads of the book on one connection, optionally restricted to some collections.
-
-    Raises BadInput for a collection the store does not hold."""
+    """Reads of the book on one connection, optionally restricted to some collections; remembered in the store's
+    memo when it has one (:meth:`remembered`). Raises BadInput for a collection the store does not hold."""
 
     def __init__(self, store: Store | BookFile, conn: ReadConnection, collections: list[str] | None = None) -> None:
-        self.store, self.conn = store, conn
+        self.store, self.conn, self.memo = store, conn, store.memo
+        self.epoch = self.memo.begin(store.version()) if self.memo is not None else -1
         self.collection_ids: list[int] | None = None
         if collections:
             found = {str(name): int(cid) for name, cid in rows(conn, "SELECT name, id FROM collection WHERE name IN "
@@ -86,6 +89,26 @@ class Lookup:
             if missing:
                 raise BadInput(f"no collection named {', '.join(map(repr, missing))}")
             self.collection_ids = sorted(found.values())
+        self.books_key = None if self.collection_ids is None else tuple(self.collection_ids)
+
+    def remembered(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()``, a pure read of the lookup's collections named by ``key``, remembered in the store's memo
+        (:mod:`joseki.book.query.memo`) when it has one."""
+        found = self.recall(key)
+        if found is MISSING:
+            found = compute()
+            self.remember(key, found)
+        return found  # type: ignore[no-any-return]
+
+    def recall(self, key: Hashable) -> Any:
+        """What the store's memo holds for the read ``key`` of the lookup's collections, else
+        :data:`~joseki.book.query.memo.MISSING` (always without a memo)."""
+        return MISSING if self.memo is None else self.memo.get((key, self.books_key))
+
+    def remember(self, key: Hashable, value: Any) -> None:
+        """Remember ``value`` as the answer of the read ``key`` in the store's memo, if it has one."""
+        if self.memo is not None:
+            self.memo.put((key, self.books_key), value, self.epoch)
 
     def collection_name(self, collection_id: int) -> str:
         """The name of a collection, by id; names once read are remembered for the store (a collection keeps its
@@ -113,6 +136,9 @@ class Lookup:
 
     def has(self, steps: str) -> bool:
         """True if a variation of the selected collections passes through ``steps``."""
+        return self.remembered(("has", steps), lambda: self._has(steps))
+
+    def _has(self, steps: str) -> bool:
         books, params = self.books()
         if steps:
             books, params = f"AND nb.node_id = :node {books}", {**params, "node": node_id(steps)}
@@ -124,6 +150,9 @@ class Lookup:
         Each child carries its record under ``profile``, or the global record where the
         profile has none.
         """
+        return self.remembered(("children", steps, profile or None), lambda: self._children(steps, profile))
+
+    def _children(self, steps: str, profile: str | None) -> list[Child]:
         global_id = self.profile_id(GLOBAL)
         profile_id = self.profile_id(profile) if profile and profile != GLOBAL else None
         if profile_id is None and profile and profile != GLOBAL:
@@ -163,12 +192,18 @@ class Lookup:
     def beyond(self, steps: str) -> list[tuple[str, int]]:
         """The moves played beyond the book after ``steps`` (:mod:`joseki.book.learnt.beyond`) with their games, most
         played first; use :func:`joseki.book.learnt.beyond.beyond_book`, which leaves out the book's own moves."""
+        return self.remembered(("beyond", steps), lambda: self._beyond(steps))
+
+    def _beyond(self, steps: str) -> list[tuple[str, int]]:
         books, params = self.books()
         found = rows(self.conn, BEYOND.format(books=books), {**params, "parent": node_id(steps) if steps else ROOT_ID})
         return [(str(move), int(games)) for move, games in found]
 
     def by_position(self, key: int) -> str | None:
         """The step string of the most travelled book node reaching the position ``key``, if any."""
+        return self.remembered(("position", key), lambda: self._by_position(key))
+
+    def _by_position(self, key: int) -> str | None:
         books, params = self.books()
         found = rows(self.conn, BY_POSITION.format(books=books), {**params, "key": key})
         return str(found[0][0]) if found else None

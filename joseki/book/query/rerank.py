@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from joseki.book.learnt.contexts import coarse_moves, context_moves, rank_in_context
+from joseki.book.learnt.contexts import coarse_key, coarse_moves, context_moves, rank_in_context
 from joseki.book.query.answer import Candidate, CornerAnswer
 from joseki.book.query.lookup import Lookup
 from joseki.book.store.keys import node_id
@@ -50,8 +50,10 @@ def _rerank(lookup: Lookup, answer: CornerAnswer, stones: list[tuple[Colour, Poi
     frame_context, probe = book_frame(context, "AB", reflected, symmetric)
     flip = probe != "AB"  # the context's frame is the reflection of the corner's
     parent = node_id(base)
-    played = context_moves(lookup.conn, parent, frame_context, profile)
-    coarser = coarse_moves(lookup.conn, parent, frame_context, symmetric, profile)
+    played = lookup.remembered(("context", parent, frame_context, profile or None),
+                               lambda: context_moves(lookup.conn, parent, frame_context, profile))
+    coarser = lookup.remembered(("coarse", parent, coarse_key(frame_context), symmetric, profile or None),
+                                lambda: coarse_moves(lookup.conn, parent, frame_context, symmetric, profile))
 
     def in_frame(token: str) -> str:
         return swap_token(token) if flip else token
@@ -59,33 +61,39 @@ def _rerank(lookup: Lookup, answer: CornerAnswer, stones: list[tuple[Colour, Poi
     by_token = {in_frame(c.token): c for c in answer.candidates}
     popularity = {token: float(c.paths + c.record.games) for token, c in by_token.items()}
     games = {token: float(c.record.games) for token, c in by_token.items()}
-    ranking = rank_in_context(frame_context, list(by_token), played, prior=popularity, symmetric=symmetric,
-                              free=games, coarser=coarser)
-    counted = [replace(c, context_games=ranking.played.get(in_frame(c.token), 0)) for c in answer.candidates]
-    found = replace(answer, context=frame_context, statistics=ranking.used, context_games=ranking.games,
-                    candidates=counted)
+    ranking = lookup.remembered(("ranking", parent, frame_context, symmetric, profile or None,
+                                 tuple((t, popularity[t], games[t]) for t in by_token)),
+                                lambda: rank_in_context(frame_context, list(by_token), played, prior=popularity,
+                                                        symmetric=symmetric, free=games, coarser=coarser))
+    found = replace(answer, context=frame_context, statistics=ranking.used, context_games=ranking.games)
     if ranking.used != "context":
-        return found
-    by_token = {in_frame(c.token): c for c in counted}
+        return replace(found, candidates=[_counted(c, ranking.played.get(in_frame(c.token), 0))
+                                          for c in answer.candidates])
     ordered: list[Candidate] = []
     taken: set[int] = set()
     for move in ranking.moves:
-        cand, shown_at = by_token.get(move), None
+        cand, moved = by_token.get(move), False
         if cand is None and symmetric:
             cand = by_token.get(swap_token(move))
-            if cand is not None and id(cand) not in taken and not cand.conditions:
-                shown_at = in_frame(move)
+            moved = cand is not None and id(cand) not in taken and not cand.conditions
         if cand is not None and id(cand) not in taken:
             taken.add(id(cand))
-            shown = cand if shown_at is None else _moved_to(cand, shown_at, answer)
-            ordered.append(replace(shown, context_games=ranking.played.get(move, 0)))
-    rest = ordered + [c for c in counted if id(c) not in taken]
+            games_here = ranking.played.get(move, 0)
+            ordered.append(_moved_to(cand, in_frame(move), answer, games_here) if moved else _counted(cand, games_here))
+    rest = ordered + [_counted(c, ranking.played.get(in_frame(c.token), 0)) for c in answer.candidates
+                      if id(c) not in taken]
     return replace(found, candidates=[c for c in rest if c.category not in NEVER_FIRST]
                    + [c for c in rest if c.category in NEVER_FIRST])
 
 
-def _moved_to(cand: Candidate, token: str, answer: CornerAnswer) -> Candidate:
-    """``cand`` shown at its reflection ``token`` (the same book move after a symmetric line)."""
+def _counted(cand: Candidate, games: int) -> Candidate:
+    """``cand`` with the games that played it in the context."""
+    return replace(cand, context_games=games)
+
+
+def _moved_to(cand: Candidate, token: str, answer: CornerAnswer, games: int) -> Candidate:
+    """``cand`` shown at its reflection ``token`` (the same book move after a symmetric line), with the games that
+    played it in the context."""
     point = answer.transform.to_board((ord(token[0]) - 65, ord(token[1]) - 65), 19)
-    return replace(cand, token=token, point=point,
+    return replace(cand, token=token, point=point, context_games=games,
                    move=format_sgf_point(point) if answer.sgf else format_gtp_vertex(point))

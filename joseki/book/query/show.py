@@ -139,18 +139,23 @@ def show(store: Store | BookFile, moves: Moves | Sequence[str] | None = None, st
     colours alternating from ``first``). Raises BadInput for bad moves or steps, or moves in more than one
     corner."""
     line, reflected, first, corner = _line(moves, steps, first, corner)
-    swap = reflected != (swap and steps is not None)
-    transform = Transform(corner, swap)
+    transform = Transform(corner, reflected != (swap and steps is not None))
     with store.read() as conn:
         lookup = Lookup(store, conn, collections)
-        infos = _moves(conn, lookup, line, first, transform, profile)
-        in_book = bool(infos) and infos[-1].in_book
-        children = lookup.children(line) if in_book or not line else []
-        shown = Shown(line, corner, first, transform, infos, _records(conn, lookup, line), len(children),
-                      verdict(lookup, line))
-        if children:
-            shown.main_line = main_line(lookup, line)
-            shown.main_favour = verdict(lookup, shown.main_line)
+        return _shown(conn, lookup, line, first, transform, profile)
+
+
+def _shown(conn: ReadConnection, lookup: Lookup, line: str, first: Colour, transform: Transform,
+           profile: str | None) -> Shown:
+    """:func:`show` of the canonical ``line`` in the frame of ``transform``, read on ``conn``."""
+    infos = _moves(conn, lookup, line, first, transform, profile)
+    in_book = bool(infos) and infos[-1].in_book
+    children = lookup.children(line) if in_book or not line else []
+    shown = Shown(line, transform.corner, first, transform, infos, _records(conn, lookup, line), len(children),
+                  verdict(lookup, line))
+    if children:
+        shown.main_line = main_line(lookup, line)
+        shown.main_favour = verdict(lookup, shown.main_line)
     board, _ = replay(line, first)
     shown.stones = {transform.to_board(p, 19): c for p, c in board.stones.items()}
     for info in infos:
@@ -198,7 +203,8 @@ def _moves(conn: ReadConnection, lookup: Lookup, line: str, first: Colour, trans
         info.category = combined(info.sources)
         if comment:
             prefix = ids[nid]
-            written = _canonical_comment(conn, cid, prefix, comment, props)
+            written = lookup.remembered(("comment", cid, prefix),
+                                        lambda: _canonical_comment(conn, cid, prefix, comment, props))  # noqa: B023
             if written is None:
                 info.comments.append((name, comment))
             else:
