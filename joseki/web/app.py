@@ -6,8 +6,10 @@ import (about 0.3 s) happens only inside ``serve``. The interactive docs FastAPI
 CDN are switched off: every file the page needs ships in ``joseki/web/static``.
 
 Each view's route turns its query into the view's request (:mod:`joseki.web.views`) and answers it
-through the one cache (:mod:`joseki.web.cache`), computing it in a thread on a miss. More users are
-served by more server processes (``workers``, uvicorn's own) and, for many, a PostgreSQL store.
+through the one cache of answers (:mod:`joseki.web.cache`), computing it in a thread on a miss, on a
+store whose reads remember their answers (:mod:`joseki.book.query.memo`; a player's first asks share
+most of their reads with earlier ones). More players are served by more server processes
+(``workers``, uvicorn's own) and, for many, a PostgreSQL store.
 
 Safety: bound to 127.0.0.1 by default and answering only requests addressed to the host it
 serves (no DNS rebinding); read-only unless started ``writable`` (then it may upgrade the
@@ -53,7 +55,8 @@ MEMO_PER_MB = 1024
 """The bound of the book's memo per MiB of ``cache_mb``, in entries (about a KiB each at the explorer's mix)."""
 JSON: dict[int | str, dict[str, Any]] = {200: {"content": {"application/json": {}}}}
 
-Moves = Annotated[str, Query(description="Moves in GTP (Q16) or SGF (pd) notation, comma separated; pass = tenuki.")]
+MovesText = Annotated[str, Query(description="Moves in GTP (Q16) or SGF (pd) notation, comma separated; "
+                                             "pass = tenuki.")]
 First = Annotated[str, Query(description="Colour of the first move: black or white.")]
 Collections = Annotated[list[str] | None, Query(alias="collection", description="Only these collections.")]
 Profile = Annotated[str | None, Query(description="Statistics of this profile (falling back to global).")]
@@ -137,7 +140,7 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
         return {"pid": os.getpid(), "cache": cache.stats(), "memo": None if store.memo is None else store.memo.stats()}
 
     @app.get("/api/explore", response_model=dict[str, Any], responses=JSON)
-    async def explore(moves: Moves = "", first: First = "black", corner: str = "top-right",
+    async def explore(moves: MovesText = "", first: First = "black", corner: str = "top-right",
                       collection: Collections = None, profile: Profile = None, rank: Rank = "popularity",
                       top: Top = None, favour: Favour = "focus") -> Response:
         """The book after MOVES: every corner (``joseki next --json``), the focus corner's line (``joseki show
@@ -159,8 +162,25 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
         return await answered(Review(tuple(played[:move] if move is not None else played), _names(collection),
                                      profile or None, rank, top, favour == "all"))
 
+    @app.post("/api/upload")
+    async def upload(request: Request) -> dict[str, Any]:
+        """An SGF game record sent as the request body (at most MAX_UPLOAD_BYTES), read as ``learn`` reads it."""
+        from joseki.sgf.game import game_from_bytes
+
+        data = await _body(request, MAX_UPLOAD_BYTES)
+        if not data.strip():
+            raise BadInput("upload: empty file")
+        name = request.headers.get("x-file-name", "upload.sgf")[:200]
+        try:
+            game = game_from_bytes(data, name)
+        except ValueError as exc:
+            raise BadInput(f"{name}: {exc}") from None
+        if game.size != 19:
+            raise BadInput(f"{name}: board size {game.size}: the book is for 19x19")
+        return {"game": views.game_json(game, name)}
+
     @app.get("/api/practise", response_model=dict[str, Any], responses=JSON)
-    async def practise(moves: Moves = "", first: First = "black", collection: Collections = None,
+    async def practise(moves: MovesText = "", first: First = "black", collection: Collections = None,
                        profile: Profile = None,
                        seed: Annotated[int | None, Query(description="Seed of the book's choice "
                                                                      "(repeatable).")] = None,
@@ -185,23 +205,6 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
         """A game of the store by its key (from /api/games): its players, result and moves."""
         loaded = load_game(store, key)
         return {"game": {**views.game_json(loaded, loaded.source), "key": key}}
-
-    @app.post("/api/upload")
-    async def upload(request: Request) -> dict[str, Any]:
-        """An SGF game record sent as the request body (at most MAX_UPLOAD_BYTES), read as ``learn`` reads it."""
-        from joseki.sgf.game import game_from_bytes
-
-        data = await _body(request, MAX_UPLOAD_BYTES)
-        if not data.strip():
-            raise BadInput("upload: empty file")
-        name = request.headers.get("x-file-name", "upload.sgf")[:200]
-        try:
-            game = game_from_bytes(data, name)
-        except ValueError as exc:
-            raise BadInput(f"{name}: {exc}") from None
-        if game.size != 19:
-            raise BadInput(f"{name}: board size {game.size}: the book is for 19x19")
-        return {"game": views.game_json(game, name)}
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
     return TrustedHostMiddleware(SecurityHeaders(app), allowed_hosts=hosts or ["127.0.0.1", "localhost", "[::1]"])
