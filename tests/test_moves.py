@@ -36,7 +36,7 @@ def _latest_local(played: list[tuple[Colour, Point | None]]) -> Corner | None:
     return None if best is None else best[1]
 
 
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)
 @given(_GAMES)
 def test_one_pass_gives_what_each_step_gives_on_its_own(played: list[tuple[Colour, Point | None]]) -> None:
     moves = game_moves(played)

@@ -14,9 +14,10 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Hashable
+from typing import TYPE_CHECKING
 
-from sqlalchemy import Connection
-from sqlalchemy.exc import SQLAlchemyError
+if TYPE_CHECKING:
+    from sqlalchemy import Connection
 
 SNAPSHOT = "SELECT pg_current_snapshot()::text"
 
@@ -40,6 +41,8 @@ def file_version(path: str | None) -> Hashable | None:
 
 def server_version(conn: Connection) -> Hashable | None:
     """A PostgreSQL server's current snapshot, read on ``conn``; None when it cannot be read."""
+    from sqlalchemy.exc import SQLAlchemyError  # here: a SQLite file's readers never import SQLAlchemy
+
     try:
         return str(conn.exec_driver_sql(SNAPSHOT).scalar())
     except SQLAlchemyError:
