@@ -208,7 +208,7 @@ def grade(store: Store, moves: Moves, collections: Names = None, profile: str | 
     Raises BadInput when there is no move.
     """
     if not moves.played:
-        raise BadInput("no move to judge")
+        raise BadInput("no move to grade")
     mover, point = moves.played[-1]
     where = moves.joined[-1]
     if where is None:  # a move elsewhere: a tenuki of the corner played last
@@ -242,7 +242,8 @@ def practise(store: Store, asked: Practise) -> dict[str, Any]:
     point = player.choose_after(moves, reply_colour)
     reply = None if point is None else {"point": format_sgf_point(point), "move": format_gtp_vertex(point),
                                         "color": "black" if reply_colour == "b" else "white"}
-    return {"judgement": graded, "reply": reply, "board": board_stones(moves, (reply_colour, point))}
+    return {"judgement": graded,  # the API's key since its first version (the page reads it)
+            "reply": reply, "board": board_stones(moves, (reply_colour, point))}
 
 
 def games(store: Store, asked: Games) -> dict[str, Any]:
