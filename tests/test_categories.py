@@ -11,11 +11,12 @@ import pytest
 
 from joseki.book.importer import import_file
 from joseki.book.query.answer import Candidate
-from joseki.book.query.next import next_moves, parse_moves
+from joseki.book.query.next import next_moves
 from joseki.book.query.show import show
 from joseki.book.store.database import Store
 from joseki.cli.main import app
 from joseki.core.category import DISPUTED, NEVER_FIRST, categorise, category_label, combined
+from joseki.core.moves import typed_moves
 from joseki.core.priority import NEUTRAL
 from joseki.engine.policy import BookPlayer
 from joseki.sgf.booknotes import book_notes
@@ -181,8 +182,8 @@ def test_a_disputed_move_is_offered_but_not_preferred(new_db: Callable[..., str]
     assert disputed.sources == {"one": "ideal", "two": "mistake"} and disputed.category == DISPUTED
     assert disputed.label == "ideal (one) / mistake (two)"
     assert disputed.priority < plain.priority == NEUTRAL
-    moves, _ = parse_moves(["Q16", "R14"])
-    chosen = {BookPlayer(store, seed=seed).choose(moves, "b", 19) for seed in range(20)}
+    moves = typed_moves(["Q16", "R14"])
+    chosen = {BookPlayer(store, seed=seed).choose_after(moves, "b") for seed in range(20)}
     assert disputed.point in chosen and plain.point in chosen
 
 
@@ -191,8 +192,7 @@ def test_a_mistake_in_one_collection_alone_is_never_played(new_db: Callable[...,
                                         "two": "(;FF[4]SZ[19];B[pd];W[qf];B[qh])"})
     warned = candidate(store, "DDCF", "R12")
     assert warned.sources == {"one": "mistake", "two": None} and warned.label == "mistake (one)"
-    moves, _ = parse_moves(["Q16", "R14"])
-    assert BookPlayer(store, seed=1).choose(moves, "b", 19) is None
+    assert BookPlayer(store, seed=1).choose_after(typed_moves(["Q16", "R14"]), "b") is None
 
 
 def test_next_json_maps_sources(new_db: Callable[..., str], tmp_path: Path) -> None:

@@ -10,21 +10,21 @@ its end (:mod:`joseki.book.query.favour`); a line that goes on in the book also 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from joseki.book.learnt.profiles import records_for
 from joseki.book.query.favour import Favour, main_line, verdict
 from joseki.book.query.lookup import Lookup
-from joseki.book.query.next import check_legal, parse_moves
 from joseki.book.store.bookfile import ReadConnection, rows
 from joseki.book.store.keys import node_id
 from joseki.core.category import category_label, combined, merge_sources
 from joseki.core.conditions import display, from_json
-from joseki.core.corners import corner_tables
 from joseki.core.diagram import corner_diagram, marks_of
 from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner, Point, Transform
+from joseki.core.moves import Moves, typed_moves
 from joseki.core.notation import format_gtp_vertex
 from joseki.core.position import replay
 from joseki.core.priority import Record
@@ -131,24 +131,31 @@ class Shown:
                 "diagram": self.diagram()}
 
 
-def show(store: Store | BookFile, moves: list[str] | None = None, steps: str | None = None, first: Colour = "b",
-         corner: Corner = Corner.TOP_RIGHT, collections: list[str] | None = None,
+def show(store: Store | BookFile, moves: Moves | Sequence[str] | None = None, steps: str | None = None,
+         first: Colour = "b", corner: Corner = Corner.TOP_RIGHT, collections: list[str] | None = None,
          profile: str | None = None, swap: bool = False) -> Shown:
-    """One line of the book, given as ``steps`` (in ``corner``, reflected when ``swap``) or as one corner's
-    ``moves``."""
+    """One line of the book, given as ``steps`` (in ``corner``, ``first`` moving first, reflected when ``swap``)
+    or as one corner's ``moves`` (best parsed, :func:`joseki.core.moves.typed_moves`; tokens are parsed here,
+    colours alternating from ``first``). Raises BadInput for bad moves or steps, or moves in more than one
+    corner."""
     line, reflected, first, corner = _line(moves, steps, first, corner)
-    swap = reflected != (swap and steps is not None)
-    transform = Transform(corner, swap)
+    transform = Transform(corner, reflected != (swap and steps is not None))
     with store.read() as conn:
         lookup = Lookup(store, conn, collections)
-        infos = _moves(conn, lookup, line, first, transform, profile)
-        in_book = bool(infos) and infos[-1].in_book
-        children = lookup.children(line) if in_book or not line else []
-        shown = Shown(line, corner, first, transform, infos, _records(conn, lookup, line), len(children),
-                      verdict(lookup, line))
-        if children:
-            shown.main_line = main_line(lookup, line)
-            shown.main_favour = verdict(lookup, shown.main_line)
+        return _shown(conn, lookup, line, first, transform, profile)
+
+
+def _shown(conn: ReadConnection, lookup: Lookup, line: str, first: Colour, transform: Transform,
+           profile: str | None) -> Shown:
+    """:func:`show` of the canonical ``line`` in the frame of ``transform``, read on ``conn``."""
+    infos = _moves(conn, lookup, line, first, transform, profile)
+    in_book = bool(infos) and infos[-1].in_book
+    children = lookup.children(line) if in_book or not line else []
+    shown = Shown(line, transform.corner, first, transform, infos, _records(conn, lookup, line), len(children),
+                  verdict(lookup, line))
+    if children:
+        shown.main_line = main_line(lookup, line)
+        shown.main_favour = verdict(lookup, shown.main_line)
     board, _ = replay(line, first)
     shown.stones = {transform.to_board(p, 19): c for p, c in board.stones.items()}
     for info in infos:
@@ -156,7 +163,7 @@ def show(store: Store | BookFile, moves: list[str] | None = None, steps: str | N
     return shown
 
 
-def _line(moves: list[str] | None, steps: str | None, first: Colour,
+def _line(moves: Moves | Sequence[str] | None, steps: str | None, first: Colour,
           corner: Corner) -> tuple[str, bool, Colour, Corner]:
     """The canonical step string, its reflection, first colour and corner of the line asked for."""
     if steps is not None:
@@ -164,9 +171,9 @@ def _line(moves: list[str] | None, steps: str | None, first: Colour,
         if not line:
             raise BadInput("empty step string: give at least one move")
         return line, swap, first, corner
-    played, _ = parse_moves(moves or [], first)
-    check_legal(played, moves or [])
-    active = [t for t in corner_tables(played).values() if t.moves]
+    if not isinstance(moves, Moves):
+        moves = typed_moves(moves or (), first)
+    active = moves.active
     if len(active) != 1:
         where = ", ".join(t.corner.value for t in active) or "no corner"
         raise BadInput(f"show takes the moves of one corner, these are in {where}")
@@ -196,8 +203,8 @@ def _moves(conn: ReadConnection, lookup: Lookup, line: str, first: Colour, trans
         info.category = combined(info.sources)
         if comment:
             prefix = ids[nid]
-            written = lookup.kept(("comment", cid, prefix),
-                                  lambda: _canonical_comment(conn, cid, prefix, comment, props))  # noqa: B023
+            written = lookup.remembered(("comment", cid, prefix),
+                                        lambda: _canonical_comment(conn, cid, prefix, comment, props))  # noqa: B023
             if written is None:
                 info.comments.append((name, comment))
             else:
