@@ -24,10 +24,10 @@ from joseki.core.conditions import Condition, display, from_json
 from joseki.core.errors import UserError
 from joseki.core.geometry import Corner, Transform
 from joseki.core.influence import assess, favourability
-from joseki.core.judgement import judge
 from joseki.core.position import replay
 from joseki.core.priority import Record
 from joseki.sgf.booknotes import book_notes
+from joseki.sgf.dialects.verdicts import verdicts
 from joseki.sgf.forest import flatten_bytes, flatten_file
 from joseki.sgf.lint import lint
 
@@ -89,9 +89,9 @@ def sgf_store(new_db: Callable[..., str], tmp_path: Path, text: str, name: str =
 # Categories
 
 
-def test_free_text_judges_the_moves_it_names() -> None:
+def test_free_text_rates_the_moves_it_names() -> None:
     def targets(comment: str) -> list[tuple[str, object, str]]:
-        return [(j.target.kind, j.target.key, j.category) for j in judge(comment)]
+        return [(v.target.kind, v.target.key, v.category) for v in verdicts(comment)]
 
     assert targets("'a' is correct. 'b' is a mistake.") == [("label", "a", "ideal"), ("label", "b", "mistake")]
     assert targets("White continues with 'a'. White 'b' is not recommended.") == [
@@ -107,7 +107,7 @@ def test_free_text_judges_the_moves_it_names() -> None:
     assert targets("If White made the mistake to play White 4 without the ladder, Black punishes on 'b'.") == []
 
 
-def test_a_comment_about_other_moves_does_not_judge_its_own(new_db: Callable[..., str], tmp_path: Path) -> None:
+def test_a_comment_about_other_moves_does_not_rate_its_own(new_db: Callable[..., str], tmp_path: Path) -> None:
     store = sgf_store(new_db, tmp_path, "(;FF[4]SZ[19];B[pd];W[qf]C['a' is correct. 'b' is a mistake. White 2 is "
                                         "joseki.]LB[nc:a][pf:b](;B[nc])(;B[pf];W[pg]C[* Joseki *]))")
     rows = book_rows(store, "book")
@@ -125,12 +125,12 @@ def test_kogo_categories_are_plentiful_and_precise(kogo: Store) -> None:
         counts[category] = counts.get(category, 0) + 1
     assert counts["ideal"] > 1000 and counts["good"] > 4000 and counts["mistake"] > 1500
     assert counts["question"] > 800 and counts["trick"] > 50 and counts["tenuki-ok"] >= 1
-    judged = {v.steps[: 2 * n.step] for v in flatten_file(KOGO).variations for n in v.notes
-              if n.own and n.comment == "'a' is correct. 'b' is a mistake."}
-    assert len(judged) > 150
-    assert sum(rows[p][0] == "mistake" for p in judged) < len(judged) / 20
-    warned = sum(any(rows[c][0] == "mistake" for c in rows if c[:-2] == p) for p in judged)
-    assert warned > 0.95 * len(judged)
+    rated = {v.steps[: 2 * n.step] for v in flatten_file(KOGO).variations for n in v.notes
+             if n.own and n.comment == "'a' is correct. 'b' is a mistake."}
+    assert len(rated) > 150
+    assert sum(rows[p][0] == "mistake" for p in rated) < len(rated) / 20
+    warned = sum(any(rows[c][0] == "mistake" for c in rows if c[:-2] == p) for p in rated)
+    assert warned > 0.95 * len(rated)
 
 
 def test_the_gnugo_dialect_is_told_by_the_file(new_db: Callable[..., str], tmp_path: Path) -> None:
@@ -140,7 +140,7 @@ def test_the_gnugo_dialect_is_told_by_the_file(new_db: Callable[..., str], tmp_p
     assert plain.dialect == "text" and plain.moves["DD"].category is None
     gnugo = book_notes(flatten_bytes(b"This is GNU Go, a Go program.\n" + text.encode()))
     assert gnugo.dialect == "gnugo"
-    # an unmarked node makes no GNU Go pattern, so its class letter judges nothing
+    # an unmarked node makes no GNU Go pattern, so its class letter rates nothing
     assert gnugo.moves["DD"].category is None and gnugo.moves["DDCF"].category == "mistake"
     assert gnugo.moves["DDCFCH"].category == "ideal"
 

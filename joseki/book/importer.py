@@ -31,8 +31,9 @@ from joseki.core.conditions import to_json
 from joseki.core.errors import BadInput
 from joseki.core.position import keys_along
 from joseki.core.priority import Record
-from joseki.sgf.booknotes import MoveNote, book_notes
+from joseki.sgf.booknotes import book_notes
 from joseki.sgf.forest import Forest, Variation, flatten_bytes, read_sgf_bytes
+from joseki.sgf.movenotes import MoveNote
 
 SGF_SUFFIXES = (".sgf", ".SGF")
 

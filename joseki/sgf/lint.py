@@ -11,9 +11,10 @@ Findings, each with where it is (game, move number, the line's moves):
   sequences whose meaning is unclear (a line starting with a pass; both players passing;
   two moves of one colour in a row, which the book reads as a tenuki by the other; a pass
   followed by the same colour);
-- ``untagged-pass``: in Pachi's dialect, a pass without its ``<tenuki>`` or ``<later>`` tag;
 - ``illegal``: a move on an occupied point, or a suicide;
-- ``missing-label``: a comment names a label (``'c'``) that the node does not show.
+- and what the file's dialect flags (:mod:`joseki.sgf.dialects`) on passes (``untagged-pass``: in
+  Pachi's, a pass without its ``<tenuki>`` or ``<later>`` tag) and on comments (``missing-label``:
+  in free text, a label such as ``'c'`` that the node does not show).
 
 A file that cannot be read raises ValueError; findings never do.
 """
@@ -26,21 +27,28 @@ from pathlib import Path
 
 from sgfmill import sgf_grammar
 
-from joseki.core.category import pachi_tags
 from joseki.core.conditions import sgf_points
 from joseki.core.errors import BadInput
 from joseki.core.geometry import Point, Transform, nearest_corner
-from joseki.core.judgement import LABEL, judge
 from joseki.core.notation import format_gtp_vertex, parse_sgf_point
 from joseki.core.position import LocalBoard, keys_along
 from joseki.core.zone import ZONE_BOARD_SIZE, in_zone
 from joseki.sgf.booknotes import book_notes
+from joseki.sgf.dialects import dialect_named, lint_kinds
+from joseki.sgf.dialects.dialect import Dialect
 from joseki.sgf.forest import Forest, flatten_bytes, read_sgf_bytes
 from joseki.sgf.sgfparse import parse_collection
 
-KINDS = ("duplicate", "transposition", "outside-zone", "pass-first", "double-pass", "same-colour", "pass-then-same",
-         "untagged-pass", "illegal", "missing-label")
+MOVE_KINDS = ("duplicate", "transposition", "outside-zone", "pass-first", "double-pass", "same-colour",
+              "pass-then-same")
 SHOWN_MOVES = 30
+
+
+def kinds() -> tuple[str, ...]:
+    """Every kind of finding, in the order counts are given: the line's, the dialects' on passes, illegal moves,
+    the dialects' on comments."""
+    passes, comments = lint_kinds()
+    return *MOVE_KINDS, *passes, "illegal", *comments
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +82,7 @@ class LintReport:
 
     def counts(self) -> dict[str, int]:
         found = Counter(f.kind for f in self.findings)
-        return {kind: found[kind] for kind in KINDS if found[kind]}
+        return {kind: found[kind] for kind in kinds() if found[kind]}
 
     def as_json(self) -> dict[str, object]:
         return {"file": self.path, "dialect": self.dialect, "records": self.records, "counts": self.counts(),
@@ -91,10 +99,10 @@ def lint(path: Path | str) -> LintReport:
     except ValueError as exc:
         raise BadInput(f"{path}: {exc}") from None
     try:
-        dialect = book_notes(forest).dialect
+        dialect = dialect_named(book_notes(forest).dialect)
     except ValueError as exc:
         raise BadInput(f"{path}: {exc}") from None
-    report = LintReport(str(path), dialect, len(forest.variations))
+    report = LintReport(str(path), dialect.name, len(forest.variations))
     for index, game in enumerate(games):
         report.findings.extend(_walk(game, index, dialect))
     report.findings.extend(_records(forest))
@@ -128,7 +136,7 @@ def _records(forest: Forest) -> list[Finding]:
 Frame = tuple[sgf_grammar.Coarse_game_tree, Transform | None, str | None, bool, int, tuple[str, ...], LocalBoard]
 
 
-def _walk(game: sgf_grammar.Coarse_game_tree, index: int, dialect: str) -> list[Finding]:
+def _walk(game: sgf_grammar.Coarse_game_tree, index: int, dialect: Dialect) -> list[Finding]:
     """Move-by-move findings of one game tree, each node once."""
     found: list[Finding] = []
     stack: list[Frame] = [(game, None, None, False, 0, (), LocalBoard(ZONE_BOARD_SIZE))]
@@ -158,8 +166,8 @@ def _walk(game: sgf_grammar.Coarse_game_tree, index: int, dialect: str) -> list[
                         board.play(colour, point, lenient=True)
                 passed = point is None
                 last = colour
-            if dialect in ("text", "pachi") and "C" in props:
-                found.extend(_labels(props, index, number, line))
+            if dialect.comment_kinds and "C" in props:
+                found.extend(_comment_findings(dialect, props, index, number, line))
         children = tree.children
         for i in range(len(children) - 1, -1, -1):
             stack.append((children[i], transform, last, passed, number, line, board if i == 0 else board.copy()))
@@ -167,7 +175,7 @@ def _walk(game: sgf_grammar.Coarse_game_tree, index: int, dialect: str) -> list[
 
 
 def _move(colour: str, point: Point | None, last: str | None, passed: bool, transform: Transform | None,
-          props: dict[str, list[bytes]], dialect: str, game: int, number: int,
+          props: dict[str, list[bytes]], dialect: Dialect, game: int, number: int,
           line: tuple[str, ...]) -> list[Finding]:
     found = []
     who = "Black" if colour == "b" else "White"
@@ -177,8 +185,9 @@ def _move(colour: str, point: Point | None, last: str | None, passed: bool, tran
         elif passed and last != colour:
             found.append(Finding("double-pass", "both players pass: the book cannot tell who played elsewhere",
                                  game, number, line))
-        if dialect == "pachi" and not {"<tenuki>", "<later>"} & set(pachi_tags(_comment(props))):
-            found.append(Finding("untagged-pass", f"{who}'s pass has no <tenuki> or <later> tag", game, number, line))
+        if dialect.pass_kinds:
+            found.extend(Finding(kind, message, game, number, line)
+                         for kind, message in dialect.pass_findings(_comment(props), who))
     elif last == colour:
         kind = "pass-then-same" if passed else "same-colour"
         text = (f"{who} passes, then plays again" if passed
@@ -208,9 +217,9 @@ def _comment(props: dict[str, list[bytes]]) -> str:
     return props["C"][0].decode("utf-8", "replace") if "C" in props else ""
 
 
-def _labels(props: dict[str, list[bytes]], game: int, number: int, line: tuple[str, ...]) -> list[Finding]:
-    """Labels a comment names that the node does not show."""
+def _comment_findings(dialect: Dialect, props: dict[str, list[bytes]], game: int, number: int,
+                      line: tuple[str, ...]) -> list[Finding]:
+    """What the dialect flags in a node's comment, given the labels the node shows."""
     shown = {v.decode("utf-8", "replace").partition(":")[2].strip().lower() for v in props.get("LB", [])}
-    named = {str(j.target.key) for j in judge(_comment(props)) if j.target.kind == LABEL}
-    return [Finding("missing-label", f"the comment names '{label}', which the node does not show", game, number,
-                    line) for label in sorted(named - shown)]
+    return [Finding(kind, message, game, number, line) for kind, message in dialect.comment_findings(
+        _comment(props), shown)]

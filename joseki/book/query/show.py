@@ -30,7 +30,7 @@ from joseki.core.position import replay
 from joseki.core.priority import Record
 from joseki.core.steps import Colour, canonical, iter_points, other, parse_steps
 from joseki.core.wording import SourceFrame, line_text, render, to_canonical
-from joseki.sgf.booknotes import source_frame
+from joseki.sgf.dialects.node import source_frame
 
 if TYPE_CHECKING:
     from joseki.book.store.bookfile import BookFile

@@ -1,0 +1,71 @@
+"""Kogo's Joseki Dictionary: free text in Kogo's style, the dialect of any file that shows no other.
+
+Kogo's comments rate moves in English sentences, mostly other moves than the one they sit on
+("'a' is correct, 'b' is a mistake", "White 3 is a trick play": :mod:`joseki.sgf.dialects.verdicts`),
+and state in words what a move depends on (:mod:`joseki.sgf.dialects.text_conditions`). A verdict on a
+move named by number in a sentence that names several numbered moves ("Black 3 is too close to
+Black 5") is kept only where it rates the node's own move. Its ladder sentences are read on a
+board as words (:func:`~joseki.sgf.dialects.text_conditions.worded_ladder`). ``lint`` flags a label
+a comment names that the node does not show.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence, Set
+from typing import TYPE_CHECKING
+
+from joseki.core.conditions import Condition, in_frame
+from joseki.core.ladder_check import LadderQuestion
+from joseki.core.regex import LazyPattern
+from joseki.core.wording import SourceFrame
+from joseki.sgf.dialects.dialect import Dialect, Finding
+from joseki.sgf.dialects.targets import LABEL, MOVE
+from joseki.sgf.dialects.text_conditions import text_conditions, worded_ladder
+from joseki.sgf.dialects.verdicts import verdicts
+
+if TYPE_CHECKING:
+    from joseki.sgf.dialects.node import Node
+
+_NUMBERED = LazyPattern(r"\b(?:black|white)\s+\d+", re.I)
+
+
+def read_verdicts(node: Node) -> None:
+    """The verdicts of a node's free text, each given to the move it names."""
+    prefix = node.prefix
+    for v in verdicts(node.comment):
+        named = node.resolve(v.target)
+        if v.target.kind == MOVE and named != prefix and len(_NUMBERED.findall(v.text)) > 1:
+            continue
+        node.book.verdict(named, v.category, own=named == prefix)
+
+
+def read_conditions(node: Node, framed: Callable[[Condition, SourceFrame], Condition] = in_frame) -> None:
+    """The conditions of a node's free text, each made a condition of the move it names, ``framed`` in its frame."""
+    for target, condition in text_conditions(node.comment):
+        node.book.condition(node.resolve(target), framed(condition, node.frame))
+
+
+def missing_labels(comment: str, labels: Set[str]) -> list[Finding]:
+    """Labels a comment names that its node does not show (``labels``)."""
+    named = {str(v.target.key) for v in verdicts(comment) if v.target.kind == LABEL}
+    return [("missing-label", f"the comment names '{label}', which the node does not show")
+            for label in sorted(named - labels)]
+
+
+class Kogo(Dialect):
+    """Free text in Kogo's style."""
+
+    name = "text"
+    comment_kinds = ("missing-label",)
+
+    def read(self, node: Node) -> None:
+        if node.comment:
+            read_verdicts(node)
+            read_conditions(node)
+
+    def comment_findings(self, comment: str, labels: Set[str]) -> list[Finding]:
+        return missing_labels(comment, labels)
+
+    def ladders(self, condition: Condition, conditions: Sequence[Condition]) -> tuple[LadderQuestion, ...] | None:
+        return (worded_ladder(condition.text),)
