@@ -23,7 +23,7 @@ shows any condition in the frame and colours a reader asked for, setup stones as
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from joseki.core.errors import BadInput
@@ -98,6 +98,26 @@ def setup_points(condition: Condition) -> dict[str, list[Point]]:
             raise BadInput(f"bad setup condition {condition.text!r}")
         out[names[colour]] = [parse_zone_point(t) for t in tokens]
     return out
+
+
+def merged_setup(conditions: Iterable[Condition]) -> Condition | None:
+    """The stones of ``setup`` conditions put down one after another, as one condition (None for none).
+
+    A later one's point replaces an earlier one's; the text is written as :func:`setup` writes it, so
+    one condition merged alone is itself. BadInput if one is malformed.
+    """
+    last: dict[Point, str] = {}
+    for condition in conditions:
+        for key, points in setup_points(condition).items():
+            for point in points:
+                last.pop(point, None)
+                last[point] = key
+    parts = []
+    for key, colour in SETUP_COLOURS.items():
+        points = sorted(p for p, k in last.items() if k == key)
+        if points:
+            parts.append(f"{colour} " + " ".join(format_zone_point(z) for z in points))
+    return Condition("setup", "; ".join(parts)) if parts else None
 
 
 def sgf_points(value: str) -> list[Point]:

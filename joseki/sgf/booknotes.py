@@ -5,21 +5,22 @@ gives the move after it (its step prefix) its comment, its properties and the ve
 marks, tags or headings (:meth:`~joseki.sgf.dialects.dialect.Dialect.own_verdicts`); the dialect
 reads the rest (:meth:`~joseki.sgf.dialects.dialect.Dialect.read`): verdicts on the moves free text
 names, conditions, statistics. Which verdict stands is :class:`~joseki.sgf.movenotes.MoveNote`'s rule.
-Setup stones are a condition of the move played with them on the board: the node's own move, else
-the next move of each line through it (but for stones set up before the first move, and in a dialect
-that carries them otherwise).
+A move played with setup stones on the board is read into that position (:mod:`joseki.sgf.setups`),
+and the stones are a condition of the move they are put down before: the node's own move, else the
+next move of each line through it (but for stones set up before the first move, which only make the
+position, and in a dialect that carries its conditions otherwise).
 """
 
 from __future__ import annotations
 
 from joseki.core.category import merge
 from joseki.core.conditions import setup
-from joseki.core.geometry import Transform
 from joseki.sgf.dialects import detect
 from joseki.sgf.dialects.dialect import Dialect
 from joseki.sgf.dialects.node import Node
 from joseki.sgf.forest import Forest, NodeNote, Variation
 from joseki.sgf.movenotes import BookNotes
+from joseki.sgf.setups import spoken_in
 
 
 def book_notes(forest: Forest) -> BookNotes:
@@ -33,22 +34,34 @@ def book_notes(forest: Forest) -> BookNotes:
             if note.setup and not note.own:
                 setups.append((v, note))
     notes = list(unique.values())
-    dialect = detect(forest.preamble, (n.comment for _, n in notes if n.comment),
-                     {key for _, n in notes for key, _ in n.properties})
+    dialect = _detect(forest.preamble, [n for _, n in notes])
     book = BookNotes(dialect.name)
+    spoken: dict[int, str] = {}
+    for v in forest.variations:
+        if v.setup:
+            spoken.update(spoken_in(v))
     for v, note in notes:
-        _read(book, dialect, v, note)
+        _read(book, dialect, Node(book, v, note, spoken.get(id(note), "")))
     if dialect.keeps_setup:
         for v, note in setups:
-            _setup_next(book, v, note)
+            _setup_next(Node(book, v, note, spoken.get(id(note), "")))
     return book
 
 
-def _read(book: BookNotes, dialect: Dialect, v: Variation, note: NodeNote) -> None:
-    node = Node(book, v, note)
-    prefix = node.prefix
+def file_dialect(forest: Forest) -> Dialect:
+    """The dialect a flattened file is written in (:func:`joseki.sgf.dialects.detect`)."""
+    unique = {id(note): note for v in forest.variations for note in v.notes}
+    return _detect(forest.preamble, list(unique.values()))
+
+
+def _detect(preamble: str, notes: list[NodeNote]) -> Dialect:
+    return detect(preamble, (n.comment for n in notes if n.comment), {key for n in notes for key, _ in n.properties})
+
+
+def _read(book: BookNotes, dialect: Dialect, node: Node) -> None:
+    prefix, note, v = node.prefix, node.note, node.variation
     if note.step:
-        entry = book.at(prefix)
+        entry = node.entry(prefix)
         if note.comment and note.comment not in entry.comments:
             entry.comments.append(note.comment)
         for key, values in node.properties.items():
@@ -56,21 +69,21 @@ def _read(book: BookNotes, dialect: Dialect, v: Variation, note: NodeNote) -> No
         category: str | None = None
         for found in dialect.own_verdicts(node):
             category = merge(category, found)
-        book.verdict(prefix, category)
+        node.verdict(prefix, category)
     if dialect.keeps_setup and note.own and note.setup:
         condition = setup(node.properties, node.transform, v.first_colour)
         if condition is not None:
-            book.condition(prefix, condition)
+            node.condition(prefix, condition)
     dialect.read(node)
 
 
-def _setup_next(book: BookNotes, v: Variation, note: NodeNote) -> None:
+def _setup_next(node: Node) -> None:
     """Setup stones on a node without a move: a condition of the next move of this line.
 
-    Setup stones before the line's first move make another position altogether; no move of
-    the book stands for it (the record's ``setup`` flag says so).
+    Setup stones before the line's first move only make the position all its moves are played in.
     """
+    note, v = node.note, node.variation
     if note.step and len(v.steps) >= 2 * note.step + 2:
-        condition = setup(dict(note.properties), Transform(v.corner, v.swap), v.first_colour)
+        condition = setup(node.properties, node.transform, v.first_colour)
         if condition is not None:
-            book.condition(v.steps[: 2 * note.step + 2], condition)
+            node.condition(v.steps[: 2 * note.step + 2], condition)

@@ -37,6 +37,7 @@ from joseki.sgf.booknotes import book_notes
 from joseki.sgf.dialects import dialect_named, lint_kinds
 from joseki.sgf.dialects.dialect import Dialect
 from joseki.sgf.forest import Forest, flatten_bytes, read_sgf_bytes
+from joseki.sgf.setups import placements, stored_stones
 from joseki.sgf.sgfparse import parse_collection
 
 MOVE_KINDS = ("duplicate", "transposition", "outside-zone", "pass-first", "double-pass", "same-colour",
@@ -110,21 +111,27 @@ def lint(path: Path | str) -> LintReport:
 
 
 def _records(forest: Forest) -> list[Finding]:
-    """Duplicate records and records that transpose into another line."""
+    """Duplicate records (the same moves and setup stones) and records that transpose into another line
+    (on a board without setup stones, where the moves alone make the position)."""
     found: list[Finding] = []
-    first: dict[str, str] = {}
+    seen: dict[tuple[str, str], str] = {}
+    plain = []
     for v in forest.variations:
-        if v.steps in first:
-            found.append(Finding("duplicate", f"same record {v.steps} as tree path {first[v.steps]}", v.game, None,
-                                 (f"tree path {v.tree_path}",)))
+        record = (v.steps, stored_stones(placements(v), v.steps))
+        if not record[1]:
+            plain.append(v)
+        if record in seen:
+            found.append(Finding("duplicate", f"same record {v.steps}{' with its setup stones' if record[1] else ''}"
+                                 f" as tree path {seen[record]}", v.game, None, (f"tree path {v.tree_path}",)))
         else:
-            first[v.steps] = v.tree_path
-    prefixes = {v.steps[:end] for v in forest.variations for end in range(2, len(v.steps) + 1, 2)}
+            seen[record] = v.tree_path
+    first = {steps: path for (steps, stones), path in seen.items() if not stones}
+    prefixes = {v.steps[:end] for v in plain for end in range(2, len(v.steps) + 1, 2)}
     keys = keys_along(sorted(prefixes))
     by_key: dict[int, list[str]] = {}
     for steps, key in keys.items():
         by_key.setdefault(key, []).append(steps)
-    games = {v.steps: v.game for v in forest.variations}
+    games = {v.steps: v.game for v in plain}
     for steps in first:
         others = [s for s in by_key[keys[steps]] if s != steps]
         if others:

@@ -1,4 +1,7 @@
-"""What one collection file says about each of its moves, per step prefix, and which verdict stands.
+"""What one collection file says about each of its moves, per step prefix and setup stones, and which verdict stands.
+
+A move played with setup stones on the board (:mod:`joseki.sgf.setups`) is another position than the
+same move without them: its notes are kept apart, by the stones.
 
 A verdict said on the move's own node (its marks, class letter, tags or headings, a bare verdict,
 its own number) beats one said on another node that names it (a label on the previous node's
@@ -40,31 +43,37 @@ class MoveNote:
 
 @dataclass(slots=True)
 class BookNotes:
-    """A file's notes per step prefix, and the name of the dialect they were read in."""
+    """A file's notes per step prefix (``moves``; ``positions``: by setup stones and prefix), and its dialect's name."""
 
     dialect: str
     moves: dict[str, MoveNote] = field(default_factory=dict)
+    positions: dict[tuple[str, str], MoveNote] = field(default_factory=dict)
 
-    def at(self, prefix: str) -> MoveNote:
-        note = self.moves.get(prefix)
+    def at(self, prefix: str, setup: str = "") -> MoveNote:
+        """The notes of the move of ``prefix`` played with setup stones ``setup`` ('' for none)."""
+        note = self.moves.get(prefix) if not setup else self.positions.get((setup, prefix))
         if note is None:
-            note = self.moves[prefix] = MoveNote()
+            note = MoveNote()
+            if setup:
+                self.positions[(setup, prefix)] = note
+            else:
+                self.moves[prefix] = note
         return note
 
-    def verdict(self, prefix: str, category: str | None, own: bool = True) -> None:
+    def verdict(self, prefix: str, category: str | None, own: bool = True, setup: str = "") -> None:
         """Give the move of ``prefix`` a verdict, said on its own node or (``own`` False) on another."""
         if category is not None and prefix:
             if prefix.endswith(TENUKI) and category in ("ideal", "good"):
                 category = "tenuki-ok"
-            note = self.at(prefix)
+            note = self.at(prefix, setup)
             if own:
                 note.own = merge(note.own, category)
             else:
                 note.named = merge(note.named, category)
 
-    def condition(self, prefix: str, condition: Condition) -> None:
+    def condition(self, prefix: str, condition: Condition, setup: str = "") -> None:
         """Make the move of ``prefix`` depend on ``condition`` (once)."""
         if prefix:
-            note = self.at(prefix)
+            note = self.at(prefix, setup)
             if condition not in note.conditions:
                 note.conditions.append(condition)

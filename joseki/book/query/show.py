@@ -50,8 +50,9 @@ ORDER BY steps LIMIT 1"""
 (collection_id, steps) index, where a LIKE alone (case-insensitive on SQLite) scans the collection's records."""
 RECORDS_OF_LINE = """
 SELECT c.name FROM collection AS c JOIN variation AS nb ON nb.collection_id = c.id
-WHERE nb.steps = :line {books} ORDER BY c.name"""
-"""The collections that hold a line as a complete record (``nb``: the lookup's restriction applies to it)."""
+WHERE nb.steps = :line AND nb.setup_stones = '' {books} ORDER BY c.name"""
+"""The collections that hold a line as a complete record on a board without setup stones (``nb``: the lookup's
+restriction applies to it)."""
 
 
 @dataclass(slots=True)

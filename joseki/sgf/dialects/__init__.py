@@ -11,7 +11,7 @@ in :data:`DIALECTS`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from joseki.core.conditions import Condition, parse_condition
 from joseki.core.errors import BadInput
@@ -44,6 +44,16 @@ def detect(preamble: str, comments: Iterable[str], properties: Iterable[str] = (
         if seen and min(seen) == telling[0][0]:
             break
     return dialects[min(seen)] if seen else dialects[-1]
+
+
+MAX_TITLE = 200
+"""The longest collection name (the store's column)."""
+
+
+def collection_title(dialect: Dialect, info: Mapping[str, str], stem: str) -> str:
+    """The name a collection gets when none is given: what its dialect calls it (:meth:`Dialect.title`), else the
+    file's stem."""
+    return (dialect.title(info, stem) or stem)[:MAX_TITLE]
 
 
 def dialect_named(name: str) -> Dialect:

@@ -5,7 +5,8 @@ keys, OGS's headings, Kogo's free text, the KataGo trees' JSON counts, this proj
 properties. A :class:`Dialect` says how its files are recognised (:meth:`~Dialect.by_file`,
 :meth:`~Dialect.by_comment`), which verdicts a node gives its own move (:meth:`~Dialect.own_verdicts`),
 what else its notes say (:meth:`~Dialect.read`: verdicts on other moves, conditions, statistics),
-what ``lint`` should flag in it, and how the ladders its conditions name are read on a board.
+what ``lint`` should flag in it, how the ladders its conditions name are read on a board, and what
+a reader calls a collection of its (:meth:`~Dialect.title`).
 The registry (:mod:`joseki.sgf.dialects`) holds them in the order they are told apart.
 
 SGF's own move annotations (TE, BM, DO, IT) mean the same in every dialect that keeps them.
@@ -13,7 +14,7 @@ SGF's own move annotations (TE, BM, DO, IT) mean the same in every dialect that 
 
 from __future__ import annotations
 
-from collections.abc import Sequence, Set
+from collections.abc import Mapping, Sequence, Set
 from typing import TYPE_CHECKING, ClassVar
 
 from joseki.core.conditions import Condition
@@ -27,6 +28,12 @@ SGF_MARKS = {"BM": "mistake", "TE": "good", "DO": "question", "IT": "trick"}
 
 Finding = tuple[str, str]
 """A lint finding a dialect adds: its kind and its message."""
+
+
+def game_name(info: Mapping[str, str]) -> str | None:
+    """A file's own name for itself (``GN``), its white space made single; None without one."""
+    name = " ".join(info.get("GN", "").split())
+    return name or None
 
 
 def sgf_marks(properties: dict[str, tuple[str, ...]]) -> list[str | None]:
@@ -55,6 +62,11 @@ class Dialect:
         """Whether a file is in this dialect by the text before its game tree or the names of its properties."""
         return False
 
+    def title(self, info: Mapping[str, str], stem: str) -> str | None:
+        """A collection's name as a reader says it, from the file's game info (GN, DT, C) and its name's ``stem``;
+        None for none better than the stem. By default the file's own name (``GN``)."""
+        return game_name(info)
+
     def by_comment(self, comment: str) -> bool:
         """Whether one comment of a file shows the file is in this dialect."""
         return False
@@ -64,7 +76,10 @@ class Dialect:
         return list(sgf_marks(node.properties))
 
     def read(self, node: Node) -> None:
-        """Everything else a node says, into ``node.book``: verdicts on other moves, conditions, statistics."""
+        """Everything else a node says (through ``node.verdict``, ``node.condition``, ``node.entry``).
+
+Verdicts on other moves, conditions, statistics.
+"""
 
     def pass_findings(self, comment: str, who: str) -> list[Finding]:
         """Lint findings on a pass by ``who`` (Black, White) with ``comment`` on its node."""

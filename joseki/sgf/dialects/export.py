@@ -2,7 +2,7 @@
 
 An export says so in its root comment (``joseki export of collection ...``) and carries ``JC[category]``
 (the move's category; its SGF annotation only repeats it), ``JK[kind: text]`` (conditions, setup stones
-among them, so its AB/AW stones are not read again), ``JS[games,wins,losses,draws]`` (global
+among them, so its setup stones are not read again as conditions), ``JS[games,wins,losses,draws]`` (global
 statistics) and ``JP[games,wins]`` (a source's prior statistics). Malformed values raise BadInput.
 """
 
@@ -46,10 +46,9 @@ class Export(Dialect):
         prefix, props = node.prefix, node.properties
         if not prefix:
             return
-        book = node.book
         for text in props.get("JK", ()):
-            book.condition(prefix, parse_condition(text))
-        entry = book.at(prefix)
+            node.condition(prefix, parse_condition(text))
+        entry = node.entry(prefix)
         if "JS" in props:
             games, wins, losses, draws = _numbers(props["JS"][0], 4, "JS")
             entry.record = Record(games, wins, losses, draws)

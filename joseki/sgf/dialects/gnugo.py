@@ -5,12 +5,14 @@ GNU Go's files open with its licence, before the game tree. Its joseki compiler
 (not a pass) and an SQ or MA mark, and reads the move's class from the comment's first
 character, case-sensitive (the manual says otherwise; the source is what GNU Go does). Any other
 node, such as the ``;B[pd]C[0]`` opening hoshi_keima.sgf, says nothing about its move. Lines
-starting with ``;`` are constraints GNU Go's tactical reading checks (``reading`` conditions).
+starting with ``;`` are constraints GNU Go's tactical reading checks (``reading`` conditions). Its
+files are named by the stone they start from, in Japanese (``komoku.sgf``, ``hoshi_keima.sgf``): a
+collection of one is "GNU Go 3-4", "GNU Go 4-4 knight's approach".
 """
 
 from __future__ import annotations
 
-from collections.abc import Set
+from collections.abc import Mapping, Set
 from typing import TYPE_CHECKING
 
 from joseki.core.conditions import Condition
@@ -28,6 +30,9 @@ antisuji (N: must never be played) -> mistake. Any other first character, or no 
 standard move (:data:`STANDARD`)."""
 
 STANDARD = "good"
+FILE_WORDS = {"sansan": "3-3", "komoku": "3-4", "hoshi": "4-4", "mokuhazushi": "5-3", "takamoku": "5-4",
+              "gogo": "5-5", "keima": "knight's approach", "other": "other approaches"}
+"""The words of GNU Go's file names, as a reader says them."""
 PATTERN_MARKS = frozenset({"MA", "SQ"})
 """The marks that make a node with a stone move one of GNU Go's patterns."""
 
@@ -40,6 +45,9 @@ class GnuGo(Dialect):
     def by_file(self, preamble: str, properties: Set[str]) -> bool:
         return "GNU Go" in preamble
 
+    def title(self, info: Mapping[str, str], stem: str) -> str | None:
+        return "GNU Go " + " ".join(FILE_WORDS.get(word, word) for word in stem.lower().split("_") if word)
+
     def own_verdicts(self, node: Node) -> list[str | None]:
         found = sgf_marks(node.properties)
         if node.stone and not PATTERN_MARKS.isdisjoint(node.properties):
@@ -49,4 +57,4 @@ class GnuGo(Dialect):
     def read(self, node: Node) -> None:
         for line in node.comment.splitlines():
             if line.startswith(";"):
-                node.book.condition(node.prefix, Condition("reading", line.strip()))
+                node.condition(node.prefix, Condition("reading", line.strip()))

@@ -2,22 +2,25 @@
 
 ``{"count": ..., "b_win": ..., "w_win": ...}`` become the move's prior statistics from the view
 of the player who made it: games with a result and that player's wins. A comment that is not
-such JSON says nothing.
+such JSON says nothing. The root comment says which of KataGo's games a tree comes from ("Based on
+KataGo's rating data ..."): a collection of it is "KataGo rating games".
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from joseki.core.regex import LazyPattern
 from joseki.core.steps import other
-from joseki.sgf.dialects.dialect import Dialect
+from joseki.sgf.dialects.dialect import Dialect, game_name
 
 if TYPE_CHECKING:
     from joseki.sgf.dialects.node import Node
 
 _COUNTS = LazyPattern(r'^\{\s*"count"\s*:')
+_GAMES = LazyPattern(r"KataGo's (\w+) (?:data|games)")
 
 
 class KataGo(Dialect):
@@ -27,6 +30,10 @@ class KataGo(Dialect):
 
     def by_comment(self, comment: str) -> bool:
         return _COUNTS.match(comment) is not None
+
+    def title(self, info: Mapping[str, str], stem: str) -> str | None:
+        games = _GAMES.search(info.get("C", ""))
+        return f"KataGo {games.group(1)} games" if games else game_name(info)
 
     def read(self, node: Node) -> None:
         note, v = node.note, node.variation
@@ -38,6 +45,6 @@ class KataGo(Dialect):
         except (ValueError, KeyError, TypeError):
             return
         mover = v.first_colour if (note.step - 1) % 2 == 0 else other(v.first_colour)
-        entry = node.book.at(node.prefix)
+        entry = node.entry(node.prefix)
         entry.prior_games += black + white
         entry.prior_wins += black if mover == "b" else white

@@ -6,20 +6,21 @@ and state in words what a move depends on (:mod:`joseki.sgf.dialects.text_condit
 move named by number in a sentence that names several numbered moves ("Black 3 is too close to
 Black 5") is kept only where it rates the node's own move. Its ladder sentences are read on a
 board as words (:func:`~joseki.sgf.dialects.text_conditions.worded_ladder`). ``lint`` flags a label
-a comment names that the node does not show.
+a comment names that the node does not show. Its editions are told apart by their date, and a
+translation by its words: "Kogo's Joseki Dictionary 2014", "Kogo's Joseki Dictionary 2007 in Chinese".
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence, Set
+from collections.abc import Callable, Mapping, Sequence, Set
 from typing import TYPE_CHECKING
 
 from joseki.core.conditions import Condition, in_frame
 from joseki.core.ladder_check import LadderQuestion
 from joseki.core.regex import LazyPattern
 from joseki.core.wording import SourceFrame
-from joseki.sgf.dialects.dialect import Dialect, Finding
+from joseki.sgf.dialects.dialect import Dialect, Finding, game_name
 from joseki.sgf.dialects.targets import LABEL, MOVE
 from joseki.sgf.dialects.text_conditions import text_conditions, worded_ladder
 from joseki.sgf.dialects.verdicts import verdicts
@@ -28,6 +29,16 @@ if TYPE_CHECKING:
     from joseki.sgf.dialects.node import Node
 
 _NUMBERED = LazyPattern(r"\b(?:black|white)\s+\d+", re.I)
+_YEAR = LazyPattern(r"\b(1[89]\d\d|20\d\d)\b")
+_HAN = LazyPattern(r"[\u4e00-\u9fff]")
+KOGO = "Kogo's Joseki"
+"""How the dictionary's own name (GN) opens, in every edition ("Kogo's Joseki, Jeongseok, Dingshi Dictionary")."""
+
+
+def year(info: Mapping[str, str]) -> str | None:
+    """The year of a file's date (``DT``), if it has one."""
+    found = _YEAR.search(info.get("DT", ""))
+    return found.group(1) if found else None
 
 
 def read_verdicts(node: Node) -> None:
@@ -37,13 +48,13 @@ def read_verdicts(node: Node) -> None:
         named = node.resolve(v.target)
         if v.target.kind == MOVE and named != prefix and len(_NUMBERED.findall(v.text)) > 1:
             continue
-        node.book.verdict(named, v.category, own=named == prefix)
+        node.verdict(named, v.category, own=named == prefix)
 
 
 def read_conditions(node: Node, framed: Callable[[Condition, SourceFrame], Condition] = in_frame) -> None:
     """The conditions of a node's free text, each made a condition of the move it names, ``framed`` in its frame."""
     for target, condition in text_conditions(node.comment):
-        node.book.condition(node.resolve(target), framed(condition, node.frame))
+        node.condition(node.resolve(target), framed(condition, node.frame))
 
 
 def missing_labels(comment: str, labels: Set[str]) -> list[Finding]:
@@ -63,6 +74,14 @@ class Kogo(Dialect):
         if node.comment:
             read_verdicts(node)
             read_conditions(node)
+
+    def title(self, info: Mapping[str, str], stem: str) -> str | None:
+        name = game_name(info)
+        if name is None or not name.startswith(KOGO):
+            return name
+        edition = year(info)
+        language = " in Chinese" if _HAN.search(info.get("C", "")[:200]) else ""
+        return "Kogo's Joseki Dictionary" + (f" {edition}" if edition else "") + language
 
     def comment_findings(self, comment: str, labels: Set[str]) -> list[Finding]:
         return missing_labels(comment, labels)

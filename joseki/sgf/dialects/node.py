@@ -1,5 +1,11 @@
 """One node of a flattened line as a dialect reads it: its place, its properties, and the moves its notes name.
 
+What a node says is said in the position it speaks in: its line's setup stones put down so far, its
+own included (:mod:`joseki.sgf.setups`). So everything it says of a move (:meth:`Node.verdict`,
+:meth:`Node.condition`, :meth:`Node.entry`) is about that move in that position, and a node after
+setup stones never speaks for a board without them (of a move played before them it says nothing
+the book keeps: no line plays that move in its position).
+
 A note speaks of its own move (the step prefix after its node) and, in free text, of others
 (:class:`~joseki.sgf.dialects.targets.Target`): a label names the continuation played at the
 labelled point (a label outside the zone names no book move), a number ("White 3") that colour's
@@ -20,8 +26,9 @@ from joseki.core.zone import in_zone
 from joseki.sgf.dialects.targets import MOVE, SELF, Target
 
 if TYPE_CHECKING:
+    from joseki.core.conditions import Condition
     from joseki.sgf.forest import NodeNote, Variation
-    from joseki.sgf.movenotes import BookNotes
+    from joseki.sgf.movenotes import BookNotes, MoveNote
 
 MOVE_REACH = 2
 """How far back a comment may name a move by number ("White 10 was a mistake" two moves later).
@@ -32,14 +39,19 @@ is too close to Black 5"), which is left out too."""
 
 
 class Node:
-    """A node of line ``variation`` (its ``note``), read into ``book``: its prefix, properties and comment."""
+    """A node of line ``variation`` (its ``note``), read into ``book``: its prefix, properties and comment.
 
-    __slots__ = ("_frame", "_labels", "book", "comment", "note", "prefix", "properties", "variation")
+    ``position``: the setup stones of the position the node speaks in ('' for none,
+    :func:`joseki.sgf.setups.spoken_in`).
+    """
 
-    def __init__(self, book: BookNotes, variation: Variation, note: NodeNote) -> None:
+    __slots__ = ("_frame", "_labels", "book", "comment", "note", "position", "prefix", "properties", "variation")
+
+    def __init__(self, book: BookNotes, variation: Variation, note: NodeNote, position: str = "") -> None:
         self.book = book
         self.variation = variation
         self.note = note
+        self.position = position
         self.prefix = variation.steps[: 2 * note.step]
         self.properties = dict(note.properties)
         self.comment = note.comment
@@ -62,6 +74,19 @@ class Node:
         if self._frame is None:
             self._frame = source_frame(self.properties, self.transform, self.variation.first_colour)
         return self._frame
+
+    def entry(self, prefix: str) -> MoveNote:
+        """The notes of the move of ``prefix`` in the node's position."""
+        return self.book.at(prefix, self.position)
+
+    def verdict(self, prefix: str, category: str | None, own: bool = True) -> None:
+        """Give the move of ``prefix`` a verdict (:meth:`joseki.sgf.movenotes.BookNotes.verdict`) in the node's
+        position."""
+        self.book.verdict(prefix, category, own, self.position)
+
+    def condition(self, prefix: str, condition: Condition) -> None:
+        """Make the move of ``prefix`` depend on ``condition`` in the node's position."""
+        self.book.condition(prefix, condition, self.position)
 
     def resolve(self, target: Target) -> str:
         """The step prefix of the move ``target`` names; ``""`` when it names no move of the book."""

@@ -3,15 +3,17 @@
 ``## Joseki`` is ideal, another heading naming joseki (``### Old Joseki``) good, and headings naming
 a mistake, a trick or a question those; the Explorer's words about ladders and nearby stones are
 conditions as in free text (:mod:`joseki.sgf.dialects.text_conditions`), its verdict words are not read.
+Its export names itself nothing: a collection of it is the "OGS Joseki Explorer".
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from joseki.core.regex import LazyPattern
-from joseki.sgf.dialects.dialect import Dialect, sgf_marks
+from joseki.sgf.dialects.dialect import Dialect, game_name, sgf_marks
 from joseki.sgf.dialects.kogo import read_conditions
 
 if TYPE_CHECKING:
@@ -46,6 +48,9 @@ class Ogs(Dialect):
 
     def own_verdicts(self, node: Node) -> list[str | None]:
         return sgf_marks(node.properties) + [heading_category(h) for h in headings(node.comment)]
+
+    def title(self, info: Mapping[str, str], stem: str) -> str | None:
+        return game_name(info) or "OGS Joseki Explorer"
 
     def read(self, node: Node) -> None:
         if node.comment:

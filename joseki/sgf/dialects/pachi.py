@@ -7,13 +7,14 @@ josekifix's ``[override]`` sections name ladders exactly: ``[no]ladder_{own,othe
 ``..._setup_{own,other} = P Q``: "own" is the side to play the move, the setup stones are put down
 first, then the side the key names ataris at ``P``; ``no``: the line needs the ladder to fail. ``lint``
 flags a pass without its ``<tenuki>`` or ``<later>`` tag, and a label a remark names that the node
-does not show.
+does not show. Its joseki files are named by the point they start from (``joseki_44.sgf``): a
+collection of one is "Pachi 4-4".
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence, Set
+from collections.abc import Mapping, Sequence, Set
 from typing import TYPE_CHECKING
 
 from joseki.core.conditions import Condition, in_frame
@@ -39,6 +40,7 @@ _TAG = LazyPattern(r"<[a-z0-9']+>")
 _LADDER_LINE = LazyPattern(r"^\s*((?:no)?ladder_\w+)\s*=\s*(.+?)\s*$", re.M)
 _KEY = LazyPattern(r"^(no)?ladder_(own|other)(2?)(?:_setup_(own|other))?\s*=\s*(.*)$")
 _ZONE = LazyPattern(r"\{p:([A-S]{2})\}")
+_POINT_FILE = LazyPattern(r"joseki_(\d)(\d)")
 
 
 def tags(comment: str) -> list[str]:
@@ -81,12 +83,16 @@ class Pachi(Dialect):
     def own_verdicts(self, node: Node) -> list[str | None]:
         return sgf_marks(node.properties) + [TAGS[tag] for tag in tags(node.comment)]
 
+    def title(self, info: Mapping[str, str], stem: str) -> str | None:
+        point = _POINT_FILE.fullmatch(stem)
+        return f"Pachi {point.group(1)}-{point.group(2)}" if point else f"Pachi {stem}"
+
     def read(self, node: Node) -> None:
         if node.comment:
             read_verdicts(node)
             read_conditions(node, framed)
         for condition in ladder_keys(node.comment):
-            node.book.condition(node.prefix, framed(condition, node.frame))
+            node.condition(node.prefix, framed(condition, node.frame))
 
     def pass_findings(self, comment: str, who: str) -> list[Finding]:
         if TENUKI_TAGS & set(tags(comment)):
