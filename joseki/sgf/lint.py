@@ -16,7 +16,9 @@ Findings, each with where it is (game, move number, the line's moves):
   Pachi's, a pass without its ``<tenuki>`` or ``<later>`` tag) and on comments (``missing-label``:
   in free text, a label such as ``'c'`` that the node does not show).
 
-A file that cannot be read raises ValueError; findings never do.
+A file that cannot be read raises ValueError; findings never do. Time and memory grow with the
+file as importing it does: a line's moves are never copied move by move, and a finding keeps the
+last :data:`SHOWN_MOVES` of them (``earlier`` counts the others).
 """
 
 from __future__ import annotations
@@ -54,22 +56,48 @@ def kinds() -> tuple[str, ...]:
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    """One thing to look at: its kind, what is wrong, and where."""
+    """One thing to look at: its kind, what is wrong, and where.
+
+    ``line``: the last moves of the line up to it (at most :data:`SHOWN_MOVES`), ``earlier`` the moves
+    before those.
+    """
 
     kind: str
     message: str
     game: int
     move: int | None = None
     line: tuple[str, ...] = ()
+    earlier: int = 0
 
     def where(self) -> str:
-        shown = self.line if len(self.line) <= SHOWN_MOVES else ("...", *self.line[-SHOWN_MOVES:])
+        shown = ("...", *self.line) if self.earlier else self.line
         place = f"game {self.game + 1}" + (f", move {self.move}" if self.move is not None else "")
         return place + (f" ({' '.join(shown)})" if shown else "")
 
     def as_json(self) -> dict[str, object]:
         return {"kind": self.kind, "message": self.message, "game": self.game + 1, "move": self.move,
-                "line": list(self.line)}
+                "line": list(self.line), "earlier": self.earlier}
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    """Where a line is: its last :data:`SHOWN_MOVES` moves and how many it has played."""
+
+    recent: tuple[str, ...]
+    count: int
+
+
+def _then(line: _Line | None, move: str) -> _Line:
+    if line is None:
+        return _Line((move,), 1)
+    return _Line((*line.recent[1 - SHOWN_MOVES :], move), line.count + 1)
+
+
+def _at(line: _Line | None, kind: str, message: str, game: int, number: int) -> Finding:
+    """A finding after the moves of ``line``, with the last :data:`SHOWN_MOVES` of them."""
+    if line is None:
+        return Finding(kind, message, game, number)
+    return Finding(kind, message, game, number, line.recent, line.count - len(line.recent))
 
 
 @dataclass(slots=True)
@@ -126,8 +154,7 @@ def _records(forest: Forest) -> list[Finding]:
         else:
             seen[record] = v.tree_path
     first = {steps: path for (steps, stones), path in seen.items() if not stones}
-    prefixes = {v.steps[:end] for v in plain for end in range(2, len(v.steps) + 1, 2)}
-    keys = keys_along(sorted(prefixes))
+    keys = keys_along(v.steps for v in plain)
     by_key: dict[int, list[str]] = {}
     for steps, key in keys.items():
         by_key.setdefault(key, []).append(steps)
@@ -140,13 +167,13 @@ def _records(forest: Forest) -> list[Finding]:
     return found
 
 
-Frame = tuple[sgf_grammar.Coarse_game_tree, Transform | None, str | None, bool, int, tuple[str, ...], LocalBoard]
+Frame = tuple[sgf_grammar.Coarse_game_tree, Transform | None, str | None, bool, int, _Line | None, LocalBoard]
 
 
 def _walk(game: sgf_grammar.Coarse_game_tree, index: int, dialect: Dialect) -> list[Finding]:
     """Move-by-move findings of one game tree, each node once."""
     found: list[Finding] = []
-    stack: list[Frame] = [(game, None, None, False, 0, (), LocalBoard(ZONE_BOARD_SIZE))]
+    stack: list[Frame] = [(game, None, None, False, 0, None, LocalBoard(ZONE_BOARD_SIZE))]
     while stack:
         tree, transform, last, passed, number, line, board = stack.pop()
         for props in tree.sequence:
@@ -160,7 +187,7 @@ def _walk(game: sgf_grammar.Coarse_game_tree, index: int, dialect: Dialect) -> l
                 except ValueError:
                     point = None
                 name = f"{'B' if colour == 'b' else 'W'} {format_gtp_vertex(point)}"
-                line = (*line, name)
+                line = _then(line, name)
                 if transform is None and point is not None:
                     transform = Transform(nearest_corner(point, ZONE_BOARD_SIZE))
                 found.extend(_move(colour, point, last, passed, transform, props, dialect, index, number, line))
@@ -169,7 +196,7 @@ def _walk(game: sgf_grammar.Coarse_game_tree, index: int, dialect: Dialect) -> l
                         board.play(colour, point)
                     except ValueError as exc:
                         problem = "is suicide" if "suicide" in str(exc) else "is on an occupied point"
-                        found.append(Finding("illegal", f"{name} {problem}", index, number, line))
+                        found.append(_at(line, "illegal", f"{name} {problem}", index, number))
                         board.play(colour, point, lenient=True)
                 passed = point is None
                 last = colour
@@ -183,26 +210,26 @@ def _walk(game: sgf_grammar.Coarse_game_tree, index: int, dialect: Dialect) -> l
 
 def _move(colour: str, point: Point | None, last: str | None, passed: bool, transform: Transform | None,
           props: dict[str, list[bytes]], dialect: Dialect, game: int, number: int,
-          line: tuple[str, ...]) -> list[Finding]:
+          line: _Line | None) -> list[Finding]:
     found = []
     who = "Black" if colour == "b" else "White"
     if point is None:
         if transform is None:
-            found.append(Finding("pass-first", f"{who} passes before the line's first move", game, number, line))
+            found.append(_at(line, "pass-first", f"{who} passes before the line's first move", game, number))
         elif passed and last != colour:
-            found.append(Finding("double-pass", "both players pass: the book cannot tell who played elsewhere",
-                                 game, number, line))
+            found.append(_at(line, "double-pass", "both players pass: the book cannot tell who played elsewhere",
+                             game, number))
         if dialect.pass_kinds:
-            found.extend(Finding(kind, message, game, number, line)
+            found.extend(_at(line, kind, message, game, number)
                          for kind, message in dialect.pass_findings(_comment(props), who))
     elif last == colour:
         kind = "pass-then-same" if passed else "same-colour"
         text = (f"{who} passes, then plays again" if passed
                 else f"two {who} moves in a row: read as a tenuki by {'White' if colour == 'b' else 'Black'}")
-        found.append(Finding(kind, text, game, number, line))
+        found.append(_at(line, kind, text, game, number))
     if point is not None and transform is not None and not in_zone(transform.to_zone(point, ZONE_BOARD_SIZE)):
-        found.append(Finding("outside-zone", f"{who} {format_gtp_vertex(point)} is outside the "
-                             f"{transform.corner.value} zone: read as a tenuki", game, number, line))
+        found.append(_at(line, "outside-zone", f"{who} {format_gtp_vertex(point)} is outside the "
+                         f"{transform.corner.value} zone: read as a tenuki", game, number))
     return found
 
 
@@ -225,8 +252,8 @@ def _comment(props: dict[str, list[bytes]]) -> str:
 
 
 def _comment_findings(dialect: Dialect, props: dict[str, list[bytes]], game: int, number: int,
-                      line: tuple[str, ...]) -> list[Finding]:
+                      line: _Line | None) -> list[Finding]:
     """What the dialect flags in a node's comment, given the labels the node shows."""
     shown = {v.decode("utf-8", "replace").partition(":")[2].strip().lower() for v in props.get("LB", [])}
-    return [Finding(kind, message, game, number, line) for kind, message in dialect.comment_findings(
+    return [_at(line, kind, message, game, number) for kind, message in dialect.comment_findings(
         _comment(props), shown)]
