@@ -57,4 +57,5 @@ def downgrade() -> None:
     with op.batch_alter_table("variation") as batch:
         batch.drop_constraint("uq_variation_record", type_="unique")
         batch.drop_column("setup_stones")
-        batch.create_unique_constraint(None if sqlite else POSTGRES_OLD, ["collection_id", "steps"])
+        batch.create_unique_constraint("uq_variation_collection_id_steps" if sqlite else POSTGRES_OLD,
+                                       ["collection_id", "steps"])
