@@ -35,6 +35,7 @@ from joseki.core.position import keys_along
 from joseki.core.priority import Record
 from joseki.sgf.booknotes import book_notes, file_dialect
 from joseki.sgf.dialects import collection_title
+from joseki.sgf.dialects.dialect import Dialect
 from joseki.sgf.forest import Forest, Variation, flatten_bytes, read_sgf_bytes
 from joseki.sgf.movenotes import MoveNote
 from joseki.sgf.setups import parse_stones, placements, positions, stored_stones
@@ -115,9 +116,9 @@ def import_file(store: Store, path: Path, collection: str | None = None, replace
     return report
 
 
-def note_rows(forest: Forest) -> NoteRows:
+def note_rows(forest: Forest, dialect: Dialect | None = None) -> NoteRows:
     """What ``forest``'s notes say about each move (:func:`~joseki.sgf.booknotes.book_notes`), as plain data."""
-    notes = book_notes(forest)
+    notes = book_notes(forest, dialect)
     moves = notes.moves
     return ({p: _note_columns(n) for p, n in moves.items()},
             {p: (n.record.games, n.record.wins, n.record.losses, n.record.draws)
@@ -133,6 +134,7 @@ def import_forest(conn: Connection, store: Store, forest: Forest, name: str, dig
     queue on an advisory lock (PostgreSQL; SQLite's write lock already serialises them).
     """
     advisory_lock(conn, f"collection:{name}")
+    dialect = file_dialect(forest)
     t = store.tables
     now = datetime.now(UTC).replace(tzinfo=None)
     collection_id = conn.execute(select(t["collection"].c.id).where(t["collection"].c.name == name)).scalar()
@@ -163,7 +165,7 @@ def import_forest(conn: Connection, store: Store, forest: Forest, name: str, dig
     report.new = len(fresh)
     source_id = _inserted_id(conn.execute(sf.insert().values(
         collection_id=collection_id, path=forest.source, sha256=digest, imported_at=now, paths=report.paths,
-        new=report.new, duplicates=report.duplicates, skipped=report.skipped)))
+        new=report.new, duplicates=report.duplicates, skipped=report.skipped, dialect=dialect.name)))
     if not fresh:
         return
     bulk_insert(conn, var, ("collection_id", "source_file_id", "steps", "first_color", "corner", "swapped", "game",
@@ -173,7 +175,7 @@ def import_forest(conn: Connection, store: Store, forest: Forest, name: str, dig
     counts, setup_counts = position_counts(fresh)
     ids = add_nodes(conn, store, dict.fromkeys(steps for steps, _ in fresh))
     try:
-        columns, records, setup_columns = note_rows(forest)
+        columns, records, setup_columns = note_rows(forest, dialect)
     except ValueError as exc:
         raise MalformedNotes(str(exc)) from None
     add_paths(conn, store, collection_id, counts, ids, columns, new_collection)

@@ -23,8 +23,9 @@ from joseki.sgf.movenotes import BookNotes
 from joseki.sgf.setups import spoken_in
 
 
-def book_notes(forest: Forest) -> BookNotes:
-    """The notes of every move of a flattened file; BadInput for malformed notes (an export's ``J*`` values)."""
+def book_notes(forest: Forest, dialect: Dialect | None = None) -> BookNotes:
+    """The notes of every move of a flattened file, read in its dialect (told from the file when not given);
+    BadInput for malformed notes (an export's ``J*`` values)."""
     unique: dict[int, tuple[Variation, NodeNote]] = {}
     setups: list[tuple[Variation, NodeNote]] = []
     for v in forest.variations:
@@ -34,7 +35,8 @@ def book_notes(forest: Forest) -> BookNotes:
             if note.setup and not note.own:
                 setups.append((v, note))
     notes = list(unique.values())
-    dialect = _detect(forest.preamble, [n for _, n in notes])
+    if dialect is None:
+        dialect = _detect(forest.preamble, [n for _, n in notes])
     book = BookNotes(dialect.name)
     spoken: dict[int, str] = {}
     for v in forest.variations:

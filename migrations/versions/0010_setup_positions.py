@@ -1,9 +1,11 @@
 """Positions with setup stones: a record is its moves and its setup stones; what a collection says of a move
-played with setup stones on the board is kept apart from the same move on a board without them.
+played with setup stones on the board is kept apart from the same move on a board without them. And each
+file's dialect, by which its comments are read for a player.
 
 ``variation.setup_stones`` holds a record's setup stones and where they go down ('' for none), and is part
 of the record's identity; ``setup_book`` is ``node_book`` for positions with setup stones, keyed also by the
-stones. Stores imported before keep their old rows until their files are imported again (``--replace``).
+stones; ``source_file.dialect`` names the dialect a file was read in (:mod:`joseki.sgf.dialects`). Stores
+imported before keep their old rows until their files are imported again (``--replace``).
 
 Revision ID: 0010
 Revises: 0009
@@ -26,6 +28,8 @@ POSTGRES_OLD = "variation_collection_id_steps_key"
 
 
 def upgrade() -> None:
+    with op.batch_alter_table("source_file") as batch:
+        batch.add_column(sa.Column("dialect", sa.String(20), nullable=True))
     sqlite = op.get_bind().dialect.name == "sqlite"
     with op.batch_alter_table("variation", naming_convention=SQLITE_NAMES if sqlite else None) as batch:
         batch.add_column(sa.Column("setup_stones", sa.Text(), nullable=False, server_default=""))
@@ -59,3 +63,5 @@ def downgrade() -> None:
         batch.drop_column("setup_stones")
         batch.create_unique_constraint("uq_variation_collection_id_steps" if sqlite else POSTGRES_OLD,
                                        ["collection_id", "steps"])
+    with op.batch_alter_table("source_file") as batch:
+        batch.drop_column("dialect")

@@ -4,7 +4,8 @@ Core rather than ORM models: nothing here needs a session, and the CLI never pay
 importing ``sqlalchemy.orm``.
 
 - ``collection``: a named book (a file stem by default).
-- ``source_file``: one imported file, by content hash, so that re-importing adds nothing.
+- ``source_file``: one imported file, by content hash, so that re-importing adds nothing, and the
+  dialect it was read in (:mod:`joseki.sgf.dialects`), by which its comments are read for a player.
 - ``variation``: the flat records, one canonical step string per root-to-leaf path and the setup
   stones it puts down (:mod:`joseki.sgf.setups`), with the influence model's verdict on its end
   position (:mod:`joseki.book.query.favour`) once computed.
@@ -65,6 +66,7 @@ source_file = Table(
     Column("new", Integer, nullable=False),
     Column("duplicates", Integer, nullable=False),
     Column("skipped", Integer, nullable=False),
+    Column("dialect", String(20)),
     UniqueConstraint("collection_id", "sha256"),
 )
 

@@ -5,8 +5,9 @@ keys, OGS's headings, Kogo's free text, the KataGo trees' JSON counts, this proj
 properties. A :class:`Dialect` says how its files are recognised (:meth:`~Dialect.by_file`,
 :meth:`~Dialect.by_comment`), which verdicts a node gives its own move (:meth:`~Dialect.own_verdicts`),
 what else its notes say (:meth:`~Dialect.read`: verdicts on other moves, conditions, statistics),
-what ``lint`` should flag in it, how the ladders its conditions name are read on a board, and what
-a reader calls a collection of its (:meth:`~Dialect.title`).
+what ``lint`` should flag in it, how the ladders its conditions name are read on a board, what a
+reader calls a collection of its (:meth:`~Dialect.title`), and how its comments read for a player
+(:meth:`~Dialect.words`: its conventions interpreted, never shown as text).
 The registry (:mod:`joseki.sgf.dialects`) holds them in the order they are told apart.
 
 SGF's own move annotations (TE, BM, DO, IT) mean the same in every dialect that keeps them.
@@ -19,6 +20,8 @@ from typing import TYPE_CHECKING, ClassVar
 
 from joseki.core.conditions import Condition
 from joseki.core.ladder_check import LadderQuestion
+from joseki.core.wording import SourceFrame
+from joseki.sgf.dialects.words import Asked, Words, plain_words
 
 if TYPE_CHECKING:
     from joseki.sgf.dialects.node import Node
@@ -88,6 +91,11 @@ Verdicts on other moves, conditions, statistics.
     def comment_findings(self, comment: str, labels: Set[str]) -> list[Finding]:
         """Lint findings on a node's comment, given the labels (lower case) the node shows."""
         return []
+
+    def words(self, comment: str, source: SourceFrame, asked: Asked) -> Words | None:
+        """A comment as a player reads it in the frame ``asked`` (:mod:`joseki.sgf.dialects.words`), written in
+        ``source``; None when nothing of it is for a reader. By default free text."""
+        return plain_words(comment, source, asked)
 
     def ladders(self, condition: Condition, conditions: Sequence[Condition]) -> tuple[LadderQuestion, ...] | None:
         """What a ladder condition (one of a move's ``conditions``) asks of a board; None when not in this dialect.

@@ -7,7 +7,8 @@ character, case-sensitive (the manual says otherwise; the source is what GNU Go 
 node, such as the ``;B[pd]C[0]`` opening hoshi_keima.sgf, says nothing about its move. Lines
 starting with ``;`` are constraints GNU Go's tactical reading checks (``reading`` conditions). Its
 files are named by the stone they start from, in Japanese (``komoku.sgf``, ``hoshi_keima.sgf``): a
-collection of one is "GNU Go 3-4", "GNU Go 4-4 knight's approach".
+collection of one is "GNU Go 3-4", "GNU Go 4-4 knight's approach". Only its ``#`` lines are
+remarks for people; the class code and the constraints are read, never shown.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from collections.abc import Mapping, Set
 from typing import TYPE_CHECKING
 
 from joseki.core.conditions import Condition
+from joseki.core.wording import SourceFrame
 from joseki.sgf.dialects.dialect import Dialect, sgf_marks
+from joseki.sgf.dialects.words import Asked, Words, plain_words
 
 if TYPE_CHECKING:
     from joseki.sgf.dialects.node import Node
@@ -53,6 +56,10 @@ class GnuGo(Dialect):
         if node.stone and not PATTERN_MARKS.isdisjoint(node.properties):
             found.append(CLASSES.get(node.comment[:1], STANDARD))
         return found
+
+    def words(self, comment: str, source: SourceFrame, asked: Asked) -> Words | None:
+        remarks = [line.lstrip("#").strip() for line in comment.splitlines() if line.startswith("#")]
+        return plain_words("\n".join(r for r in remarks if r), source, asked)
 
     def read(self, node: Node) -> None:
         for line in node.comment.splitlines():

@@ -3,7 +3,8 @@
 ``{"count": ..., "b_win": ..., "w_win": ...}`` become the move's prior statistics from the view
 of the player who made it: games with a result and that player's wins. A comment that is not
 such JSON says nothing. The root comment says which of KataGo's games a tree comes from ("Based on
-KataGo's rating data ..."): a collection of it is "KataGo rating games".
+KataGo's rating data ..."): a collection of it is "KataGo rating games". Its counts are statistics,
+never shown as words.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from typing import TYPE_CHECKING
 
 from joseki.core.regex import LazyPattern
 from joseki.core.steps import other
+from joseki.core.wording import SourceFrame
 from joseki.sgf.dialects.dialect import Dialect, game_name
+from joseki.sgf.dialects.words import Asked, Words, plain_words
 
 if TYPE_CHECKING:
     from joseki.sgf.dialects.node import Node
@@ -30,6 +33,9 @@ class KataGo(Dialect):
 
     def by_comment(self, comment: str) -> bool:
         return _COUNTS.match(comment) is not None
+
+    def words(self, comment: str, source: SourceFrame, asked: Asked) -> Words | None:
+        return None if _COUNTS.match(comment) else plain_words(comment, source, asked)
 
     def title(self, info: Mapping[str, str], stem: str) -> str | None:
         games = _GAMES.search(info.get("C", ""))

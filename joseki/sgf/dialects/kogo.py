@@ -8,22 +8,28 @@ Black 5") is kept only where it rates the node's own move. Its ladder sentences 
 board as words (:func:`~joseki.sgf.dialects.text_conditions.worded_ladder`). ``lint`` flags a label
 a comment names that the node does not show. Its editions are told apart by their date, and a
 translation by its words: "Kogo's Joseki Dictionary 2014", "Kogo's Joseki Dictionary 2007 in Chinese".
+For a reader, a label on a point far from the line's corner (its 'g' on D4, "Black 'g' shows Black
+playing elsewhere") stands for a tenuki, not a mark on that point, and the lists of board
+coordinates closing some comments ("g7, f6, e5, d4, c3, b2, a1") are left out.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence, Set
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from joseki.core.conditions import Condition, in_frame
 from joseki.core.ladder_check import LadderQuestion
 from joseki.core.regex import LazyPattern
 from joseki.core.wording import SourceFrame
+from joseki.core.zone import in_zone
 from joseki.sgf.dialects.dialect import Dialect, Finding, game_name
 from joseki.sgf.dialects.targets import LABEL, MOVE
 from joseki.sgf.dialects.text_conditions import text_conditions, worded_ladder
 from joseki.sgf.dialects.verdicts import verdicts
+from joseki.sgf.dialects.words import Asked, Words, plain_words
 
 if TYPE_CHECKING:
     from joseki.sgf.dialects.node import Node
@@ -31,6 +37,8 @@ if TYPE_CHECKING:
 _NUMBERED = LazyPattern(r"\b(?:black|white)\s+\d+", re.I)
 _YEAR = LazyPattern(r"\b(1[89]\d\d|20\d\d)\b")
 _HAN = LazyPattern(r"[\u4e00-\u9fff]")
+_LABEL_LIST = LazyPattern(r"^[ \t]*[a-t]\d{1,2}(?:[ \t]*,[ \t]*[a-t]\d{1,2})+[ \t,.]*$", re.M)
+_QUOTED = LazyPattern(r"'([a-z])(?:\s*\*)?'")
 KOGO = "Kogo's Joseki"
 """How the dictionary's own name (GN) opens, in every edition ("Kogo's Joseki, Jeongseok, Dingshi Dictionary")."""
 
@@ -74,6 +82,14 @@ class Kogo(Dialect):
         if node.comment:
             read_verdicts(node)
             read_conditions(node)
+
+    def words(self, comment: str, source: SourceFrame, asked: Asked) -> Words | None:
+        text = _LABEL_LIST.sub("", comment)
+        far = {label for label, point in source.labels.items() if not in_zone(source.transform.to_zone(point, 19))}
+        if far:
+            text = _QUOTED.sub(lambda m: "tenuki" if m.group(1) in far else m.group(0), text)
+            source = replace(source, labels={k: p for k, p in source.labels.items() if k not in far})
+        return plain_words(text, source, asked)
 
     def title(self, info: Mapping[str, str], stem: str) -> str | None:
         name = game_name(info)

@@ -8,7 +8,8 @@ josekifix's ``[override]`` sections name ladders exactly: ``[no]ladder_{own,othe
 first, then the side the key names ataris at ``P``; ``no``: the line needs the ladder to fail. ``lint``
 flags a pass without its ``<tenuki>`` or ``<later>`` tag, and a label a remark names that the node
 does not show. Its joseki files are named by the point they start from (``joseki_44.sgf``): a
-collection of one is "Pachi 4-4".
+collection of one is "Pachi 4-4". For a reader, its tags and its sections' keys are read, never shown:
+what is left is the remark, and a section's ``name``.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from joseki.core.regex import LazyPattern
 from joseki.core.wording import SourceFrame, vertices_to_canonical
 from joseki.sgf.dialects.dialect import Dialect, Finding, sgf_marks
 from joseki.sgf.dialects.kogo import missing_labels, read_conditions, read_verdicts
+from joseki.sgf.dialects.words import Asked, Words, plain_words
 
 if TYPE_CHECKING:
     from joseki.sgf.dialects.node import Node
@@ -41,6 +43,7 @@ _LADDER_LINE = LazyPattern(r"^\s*((?:no)?ladder_\w+)\s*=\s*(.+?)\s*$", re.M)
 _KEY = LazyPattern(r"^(no)?ladder_(own|other)(2?)(?:_setup_(own|other))?\s*=\s*(.*)$")
 _ZONE = LazyPattern(r"\{p:([A-S]{2})\}")
 _POINT_FILE = LazyPattern(r"joseki_(\d)(\d)")
+_NAME = LazyPattern(r'^\s*name\s*=\s*"?(.*?)"?\s*$')
 
 
 def tags(comment: str) -> list[str]:
@@ -54,6 +57,20 @@ def ladder_keys(comment: str) -> list[Condition]:
     if not comment.startswith("[override]"):
         return []
     return [Condition("ladder", f"{key} = {value}") for key, value in _LADDER_LINE.findall(comment)]
+
+
+def remark(comment: str) -> str:
+    """What a Pachi comment says to people: its first line without its tags, and a section's name but not its
+    keys (a section ends at its first blank line)."""
+    first, _, rest = comment.partition("\n")
+    if first.strip() in SECTIONS:
+        keys, _, rest = rest.partition("\n\n")
+        names = [m.group(1) for line in keys.splitlines() if (m := _NAME.match(line)) is not None]
+        return "\n".join([*names, rest.strip()]).strip()
+    if "<" in first:
+        first = " ".join(word for word in _TAG.sub(lambda m: " " if m.group(0) in TAGS else m.group(0),
+                                                   first).split())
+    return "\n".join([first, rest]).strip()
 
 
 def framed(condition: Condition, frame: SourceFrame) -> Condition:
@@ -82,6 +99,9 @@ class Pachi(Dialect):
 
     def own_verdicts(self, node: Node) -> list[str | None]:
         return sgf_marks(node.properties) + [TAGS[tag] for tag in tags(node.comment)]
+
+    def words(self, comment: str, source: SourceFrame, asked: Asked) -> Words | None:
+        return plain_words(remark(comment), source, asked)
 
     def title(self, info: Mapping[str, str], stem: str) -> str | None:
         point = _POINT_FILE.fullmatch(stem)
