@@ -202,7 +202,7 @@ def _moves(conn: ReadConnection, lookup: Lookup, line: str, first: Colour, trans
         info.category = combined(info.sources)
         if comment:
             prefix = ids[nid]
-            words = lookup.kept(("words", cid, prefix, transform, first),
+            words = lookup.kept(("comment", cid, prefix, transform, first),
                                 lambda: _words(conn, lookup, cid, prefix, comment, props,  # noqa: B023
                                                Asked(transform, first)))
             if words is not None:
@@ -232,7 +232,7 @@ def _words(conn: ReadConnection, lookup: Lookup, collection_id: int, prefix: str
            props: str | None, asked: Asked) -> Words | None:
     """A collection's comment on ``prefix`` as a player reads it in the frame asked, by the collection's dialect;
     in its own frame when no record of it passes there (as it is written)."""
-    dialect = lookup.kept(("dialect", collection_id), lambda: _dialect(conn, collection_id))
+    dialect = lookup.kept(("comment-dialect", collection_id), lambda: _dialect(conn, collection_id))
     source = _source_frame(conn, collection_id, prefix, json.loads(props) if props else {})
     return dialect.words(comment, source or SourceFrame(asked.transform, asked.first, {}, {}), asked)
 
