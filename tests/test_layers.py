@@ -19,7 +19,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "joseki"
 LAYERS = ("core", "sgf", "book", "games", "engine", "web", "cli")
 THIRD_PARTY_ALLOWED = {
     "core": set(),
-    "sgf": {"sgfmill"},
+    "sgf": {"sgfmill", "markdown_it"},  # markdown_it: the OGS dialect's comments (joseki.sgf.dialects.markdown)
 }
 EDGES = {
     "sqlalchemy": ("book",), "alembic": ("book",), "platformdirs": ("book",),
