@@ -223,7 +223,7 @@ def games_command(
 ) -> None:
     """The learnt or mined games that reached the position of MOVES: players, ranks, date, result, file, move.
 
-    The table names each game's file; --json gives its full path and the game key.
+    The table names each game's file; --json gives its path below the folder of the learnt games and the game key.
     """
     from joseki.book.gamerefs.read import corner_steps, games_at
 

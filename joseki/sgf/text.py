@@ -11,6 +11,9 @@ The charset is chosen once per file (:func:`charset_of`), from the root's ``CA``
   the detector's choice when that reads every byte, with a warning; otherwise the declared charset
   (or UTF-8) reads the file with invalid bytes replaced, and each value with some is counted.
 
+A file's name is decoded for a player by :func:`file_name` (percent-encoded bytes, a name in another
+charset than the file system's).
+
 One damage is recognised: UTF-8 whose bytes 0x81, 0x8D, 0x8F, 0x90 and 0x9D were lost to ``?``
 on a round trip through Windows-1252 (the Fox server's records as published). The lost byte
 cannot be known, so each such character is read as one ``?`` (counted), never as replacement
@@ -20,8 +23,10 @@ characters around a stray ``?``.
 from __future__ import annotations
 
 import codecs
+import os
 import re
 from dataclasses import dataclass, field
+from urllib.parse import unquote_to_bytes
 
 from sgfmill import sgf_grammar
 
@@ -175,3 +180,20 @@ def _restore_any(sequence: bytes) -> bytes:
         if _reads(candidate, "utf-8"):
             return candidate
     return sequence
+
+
+_PERCENT = re.compile(rb"%[0-9A-Fa-f]{2}")
+
+
+def file_name(name: str) -> str:
+    """A file's name (or path) as a player reads it: percent-encoded bytes (``%E6%9D%8E.sgf``) decoded when they
+    are UTF-8, and bytes that are not UTF-8 (which Python keeps as surrogate escapes) read in the detector's
+    charset (:func:`detect`; short names may be told wrongly), never shown as escapes."""
+    raw = os.fsencode(name)
+    if _PERCENT.search(raw):
+        unquoted = unquote_to_bytes(raw)
+        if _reads(unquoted, "utf-8"):
+            raw = unquoted
+    if _reads(raw, "utf-8"):
+        return raw.decode("utf-8")
+    return raw.decode(detect(raw) or "utf-8", errors="replace")
