@@ -186,14 +186,13 @@ _PERCENT = re.compile(rb"%[0-9A-Fa-f]{2}")
 
 
 def file_name(name: str) -> str:
-    """A file's name (or path) as a player reads it: percent-encoded bytes (``%E6%9D%8E.sgf``) decoded when they
-    are UTF-8, and bytes that are not UTF-8 (which Python keeps as surrogate escapes) read in the detector's
-    charset (:func:`detect`; short names may be told wrongly), never shown as escapes."""
+    """A file's name (or path) as a player reads it: percent-encoded bytes (``%E6%9D%8E.sgf``, or the ``%XX`` of
+    :func:`joseki.sgf.archive.storable`) decoded, and bytes that are not UTF-8 (which Python keeps as surrogate
+    escapes) read in the detector's charset (:func:`detect`; a short name may be told wrongly), never shown as
+    escapes."""
     raw = os.fsencode(name)
     if _PERCENT.search(raw):
-        unquoted = unquote_to_bytes(raw)
-        if _reads(unquoted, "utf-8"):
-            raw = unquoted
+        raw = unquote_to_bytes(raw)
     if _reads(raw, "utf-8"):
         return raw.decode("utf-8")
     return raw.decode(detect(raw) or "utf-8", errors="replace")

@@ -103,9 +103,10 @@ def open_store(db: str | None, writable: bool, cache_mb: int = 0) -> Store:
 
 
 def create_app(store: Store, writable: bool = False, hosts: list[str] | None = None,
-               cache_mb: int = DEFAULT_MB) -> ASGIApp:
+               cache_mb: int = DEFAULT_MB, body_seconds: float = BODY_SECONDS) -> ASGIApp:
     """The app over ``store``; ``hosts``: the Host names it answers (default: loopback names); ``cache_mb``: the
-    bound of its cache of answers (:mod:`joseki.web.cache`; 0: none cached)."""
+    bound of its cache of answers (:mod:`joseki.web.cache`; 0: none cached); ``body_seconds``: the time a request's
+    body may take to arrive."""
     cache = Cache(store, cache_mb << 20)
 
     async def answered(request: views.Request) -> Response:
@@ -135,8 +136,7 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
 
     @app.exception_handler(SlowBody)
     async def slow_body(request: Request, exc: SlowBody) -> JSONResponse:
-        log.warning("%s %s: the request's body did not arrive within %g s; answered 408", request.method,
-                    request.url.path, BODY_SECONDS)
+        log.warning("%s %s: %s; answered 408", request.method, request.url.path, exc)
         return JSONResponse({"error": str(exc)}, status_code=408, headers={"Connection": "close"})
 
     @app.exception_handler(ClientDisconnect)
@@ -233,7 +233,8 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
         return {"game": {**views.game_json(loaded, loaded.source), "key": key}}
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    return TrustedHostMiddleware(BodyDeadline(SecurityHeaders(app)), allowed_hosts=hosts or list(LOOPBACK))
+    guarded = BodyDeadline(SecurityHeaders(app), body_seconds)
+    return TrustedHostMiddleware(guarded, allowed_hosts=hosts or list(LOOPBACK))
 
 
 class SlowBody(Exception):
@@ -359,9 +360,10 @@ def allowed(host: str, names: list[str]) -> list[str]:
         raise BadInput(f"--host {host} is not this machine alone: name the host names players use to reach it "
                        "with --allowed-host NAME (repeatable)")
     found = list(LOOPBACK)
-    if host not in found and host not in ("0.0.0.0", "::"):
-        found.append(f"[{host}]" if ":" in host else host)
-    return found + [n.strip() for n in names if n.strip() not in found]
+    for name in ([] if host in ("0.0.0.0", "::") else [f"[{host}]" if ":" in host else host]) + names:
+        if name.strip() not in found:
+            found.append(name.strip())
+    return found
 
 
 def _loopback(host: str) -> bool:
