@@ -3,7 +3,11 @@
 The charset is chosen once per file (:func:`charset_of`), from the root's ``CA`` and the bytes:
 
 - a ``CA`` Python knows is honoured, read as its superset where a server writes one under the
-  older name (GB2312 and GBK as GB18030, Shift_JIS as CP932, EUC-KR as CP949, Big5 as Big5-HKSCS);
+  older name (GB2312 and GBK as GB18030, Shift_JIS as CP932, EUC-KR as CP949, Big5 as Big5-HKSCS),
+  but for a one-byte charset (Latin-1 ...) on text that is UTF-8, which such text never is by chance;
+  in Shift_JIS, Big5 and GBK a character's second byte may be a backslash, so their escapes are read
+  after decoding (one such character just before a value's ``]`` still ends the value early, as in
+  every SGF reader);
 - a file without ``CA`` that is valid UTF-8 is UTF-8 (what every modern server writes);
 - a file without ``CA`` that is not is given to charset-normalizer, a maintained detector,
   among the charsets Go records come in (:data:`CANDIDATES`);
@@ -58,16 +62,22 @@ class SgfText:
     """The file is UTF-8 with bytes lost to ``?`` (see the module's note)."""
     replaced: int = 0
     """Values read with bytes invalid in :attr:`encoding` (each such byte replaced)."""
+    escapes_after: bool = False
+    """A backslash may be the second byte of a character (Shift_JIS, Big5, GBK...): escapes are read after decoding."""
+
+    def __post_init__(self) -> None:
+        self.escapes_after = not _single_byte(self.encoding) and self.encoding != "utf-8"
 
     def text(self, raw: bytes, key: str = "text") -> str:
         """The SGF value ``raw`` of property ``key`` as text (escapes and line breaks per the SGF text type);
         LimitError past :data:`~joseki.core.limits.MAX_VALUE_BYTES`."""
         if len(raw) > MAX_VALUE_BYTES:
             raise beyond(f"a {key} value", MAX_VALUE_BYTES, "bytes")
-        # sgfmill's text_value, which without escapes or carriage returns only maps whitespace
-        value: bytes = (raw.translate(_WHITESPACE) if b"\\" not in raw and b"\r" not in raw
-                        else sgf_grammar.text_value(raw))
-        return self.decode(value)
+        if b"\\" not in raw and b"\r" not in raw:  # sgfmill's text_value then only maps whitespace
+            return self.decode(raw.translate(_WHITESPACE))
+        if self.escapes_after:
+            return _text_value(self.decode(raw))
+        return self.decode(sgf_grammar.text_value(raw))
 
     def decode(self, value: bytes) -> str:
         """Bytes of this file as text, counting a value with bytes that could not be read."""
@@ -97,6 +107,8 @@ def charset_of(data: bytes, declared: bytes | str | None = None) -> SgfText:
             encoding = SUPERSETS.get(codecs.lookup(name).name, codecs.lookup(name).name)
         except LookupError:
             return _undeclared(data, f"unknown charset CA[{name}]")
+        if encoding != "utf-8" and not data.isascii() and _single_byte(encoding) and _reads(data, "utf-8"):
+            return SgfText("utf-8", "default", [f"CA[{name}], but the text is UTF-8: read as UTF-8"])
         if _reads(data, encoding):
             return SgfText(encoding, "declared")
         return _undeclared(data, f"CA[{name}] does not fit the file's bytes", encoding)
@@ -156,6 +168,31 @@ def _non_ascii_values(data: bytes) -> bytes:
     (the moves' letters would only dilute it)."""
     values = [v for v in re.findall(rb"\[((?:[^\]\\]|\\.)*)\]", data, re.DOTALL) if not v.isascii()]
     return b"\n".join(values) or data
+
+
+_NEWLINE = re.compile(r"\n\r|\r\n|\n|\r")
+_CHUNK = re.compile(r"[^\n\\]+|[\n\\]")
+_SPACES = str.maketrans("\t\f\v", "   ")
+
+
+def _text_value(text: str) -> str:
+    """sgfmill's ``text_value`` on text: line breaks as ``\\n``, other whitespace as spaces, escapes read."""
+    result, escaped = [], False
+    for chunk in _CHUNK.findall(_NEWLINE.sub("\n", text).translate(_SPACES)):
+        if escaped:
+            if chunk != "\n":
+                result.append(chunk)
+            escaped = False
+        elif chunk == "\\":
+            escaped = True
+        else:
+            result.append(chunk)
+    return "".join(result)
+
+
+def _single_byte(encoding: str) -> bool:
+    """Whether ``encoding`` gives one character per byte (Latin-1, Windows-1252, KOI8-R ...)."""
+    return len(bytes(range(128, 256)).decode(encoding, errors="replace")) == 128
 
 
 def _reads(data: bytes, encoding: str) -> bool:
