@@ -24,6 +24,7 @@ the request; every SGF text reaches the page as JSON data and is written there a
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import logging
 import os
@@ -32,7 +33,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
-import anyio
 from fastapi import FastAPI, Query, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -260,7 +260,7 @@ class BodyDeadline:
             if arrived:
                 return await receive()
             try:
-                with anyio.fail_after(max(deadline - time.monotonic(), 0)):
+                async with asyncio.timeout(max(deadline - time.monotonic(), 0)):
                     message = await receive()
             except TimeoutError:
                 raise SlowBody(f"the request's body did not arrive within {self.seconds:g} s") from None
