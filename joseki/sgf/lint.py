@@ -227,9 +227,9 @@ def _move(colour: str, point: Point | None, last: str | None, passed: bool, tran
                          for kind, message in dialect.pass_findings(_comment(props, text), who))
     elif last == colour:
         kind = "pass-then-same" if passed else "same-colour"
-        text = (f"{who} passes, then plays again" if passed
+        said = (f"{who} passes, then plays again" if passed
                 else f"two {who} moves in a row: read as a tenuki by {'White' if colour == 'b' else 'Black'}")
-        found.append(_at(line, kind, text, game, number))
+        found.append(_at(line, kind, said, game, number))
     if point is not None and transform is not None and not in_zone(transform.to_zone(point, ZONE_BOARD_SIZE)):
         found.append(_at(line, "outside-zone", f"{who} {format_gtp_vertex(point)} is outside the "
                          f"{transform.corner.value} zone: read as a tenuki", game, number))
