@@ -111,6 +111,9 @@ def test_no_answer_names_a_place_on_the_server(base: str, book: tuple[str, Store
         answers.append(client.post("/api/upload", content=sgf_text(["Q16"]).encode(),
                                    headers={"X-File-Name": "%E6%9D%8E%E4%B8%96%E7%9F%B3.sgf"}).json())
         assert answers[-1]["game"]["source"] == "李世石.sgf"
+        raw = client.post("/api/upload", content=sgf_text(["Q16"]).encode(),
+                          headers=[(b"X-File-Name", "名人戦.sgf".encode("shift_jis"))]).json()
+        assert raw["game"]["source"] == "名人戦.sgf"
         moved = next(g for g in games if g["source"] == "more/deeper/moved.sgf")
         shutil.move(tmp / "more", tmp / "gone")
         try:

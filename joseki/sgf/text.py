@@ -147,8 +147,9 @@ def detect(data: bytes) -> str | None:
 
 def _unlikely(text: str) -> bool:
     """Whether ``text`` holds what short CJK text read in another CJK charset turns into: half-width katakana
-    (Big5 or GB read as CP932), Hangul syllables outside KS X 1001 (GB or Big5 read as CP949), C1 controls or
-    private-use characters."""
+    (Big5 or GB read as CP932), Hangul syllables outside KS X 1001 (GB or Big5 read as CP949), the rare
+    ideographs of GB18030's four-byte codes (another charset read as GB18030), C1 controls or private-use
+    characters."""
     return bool(_UNLIKELY.search(text)) or any("\uac00" <= ch <= "\ud7a3" and not _in_ks_x_1001(ch) for ch in text)
 
 
@@ -160,7 +161,7 @@ def _in_ks_x_1001(ch: str) -> bool:
     return True
 
 
-_UNLIKELY = re.compile("[\uff61-\uff9f\u0080-\u009f\ue000-\uf8ff]")
+_UNLIKELY = re.compile("[\uff61-\uff9f\u0080-\u009f\ue000-\uf8ff\u3400-\u4dbf\U00010000-\U0010ffff]")
 
 
 def _non_ascii_values(data: bytes) -> bytes:

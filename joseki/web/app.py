@@ -196,7 +196,8 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
         data = await _body(request, MAX_UPLOAD_BYTES)
         if not data.strip():
             raise BadInput("upload: empty file")
-        name = file_name(request.headers.get("x-file-name", "upload.sgf"))[:200]  # the page percent-encodes it
+        # the page percent-encodes the name; another client may send its bytes (which Starlette reads as Latin-1)
+        name = file_name(os.fsdecode(request.headers.get("x-file-name", "upload.sgf").encode("latin-1")))[:200]
         try:
             game = game_from_bytes(data, name)
         except ValueError as exc:
