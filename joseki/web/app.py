@@ -141,8 +141,7 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
 
     @app.exception_handler(ClientDisconnect)
     async def went_away(request: Request, exc: ClientDisconnect) -> Response:
-        log.warning("%s %s: the client went away before its answer", request.method, request.url.path)
-        return Response(status_code=400)  # sent to no one
+        return Response(status_code=400)  # sent to no one; BodyDeadline tells it in the log
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
@@ -245,7 +244,8 @@ class SlowBody(Exception):
 class BodyDeadline:
     """Bounds the time a request's body takes to arrive (:data:`BODY_SECONDS` from the request's start): past it,
     the app's next wait for the body raises :class:`SlowBody` (answered 408). Once the body is in, waits are not
-    bounded (a response may wait for the client to go away)."""
+    bounded (a response may wait for the client to go away). When the answer is ready to go, a client that went
+    away meanwhile is told in one log line (uvicorn drops what is sent to it)."""
 
     def __init__(self, app: ASGIApp, seconds: float = BODY_SECONDS) -> None:
         self.app, self.seconds = app, seconds
@@ -268,7 +268,12 @@ class BodyDeadline:
             arrived = message["type"] != "http.request" or not message.get("more_body", False)
             return message
 
-        await self.app(scope, bounded, send)
+        async def watched(message: Message) -> None:
+            if message["type"] == "http.response.start" and await Request(scope, receive).is_disconnected():
+                log.warning("%s %s: the client went away before its answer", scope["method"], scope["path"])
+            await send(message)
+
+        await self.app(scope, bounded, watched)
 
 
 class SecurityHeaders:
