@@ -9,6 +9,7 @@ import tarfile
 from collections.abc import Callable
 from pathlib import Path
 
+import httpx
 import pytest
 
 from joseki.book.importer import import_file
@@ -24,6 +25,7 @@ from joseki.sgf.text import charset_of, file_name
 from .conftest import GAMES, need
 from .games import sgf_text
 from .test_cli import joseki
+from .webserver import running
 
 RECORDS = {
     "gb2312": ("柯洁", "古力", "第三届梦百合杯世界围棋公开赛决赛", "黑中盘胜"),
@@ -191,9 +193,12 @@ def test_the_store_and_the_cli_name_the_players_and_files_right(new_db: Callable
         annotate(store, Path(os.fsdecode(os.path.join(os.fsencode(folder), files[0][0]))), out)
         annotated = read_game(out)
         assert (annotated.black, annotated.white) == RECORDS["gb2312"][:2]
+        with running(store) as base:
+            web = httpx.get(base + "/api/games", params={"moves": "Q16,R14,R11", "limit": 10}, timeout=120).json()
     finally:
         store.close()
     cli = json.loads(joseki("games", "Q16", "R14", "R11", "--json", "--limit", "10", db=url).stdout)
+    assert web["games"] == cli["games"]
     players = {(g["black"], g["white"]) for g in cli["games"]}
     assert players == {values[:2] for values in names}, players
     sources = {g["source"] for g in cli["games"]}
