@@ -10,14 +10,16 @@ import shutil
 import socket
 import struct
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
+from joseki.book.importer import import_file
 from joseki.book.store.database import Store
+from joseki.book.store.files import starter_book
 from joseki.core.errors import BadInput
 from joseki.games.learn import learn
 from joseki.web.app import allowed
@@ -240,3 +242,22 @@ def test_serve_on_another_address_without_host_names_is_one_line(book: tuple[str
         refused = joseki("serve", "--port", "1", *args, db=book[0])
         assert refused.returncode == 1 and refused.stderr.count("\n") == 1, refused.stderr
         assert refused.stderr.startswith("error: ") and "--allowed-host" in refused.stderr
+
+
+def test_a_failing_store_is_answered_without_its_place(new_db: Callable[..., str], log_lines: list[str]) -> None:
+    url = new_db("failing")
+    if "://" in url:
+        pytest.skip("corrupts a SQLite file")
+    store = Store(url, upgrade=True)
+    try:
+        assert not import_file(store, starter_book(), "starter").error
+        with running(store, cache_mb=0) as base:
+            assert httpx.get(base + "/api/explore", params={"moves": "Q16"}, timeout=120).status_code == 200
+            store.engine.dispose()
+            with open(url, "r+b") as handle:  # the file is no longer a database
+                handle.write(b"\0" * 4096)
+            answer = httpx.get(base + "/api/explore", params={"moves": "D4,C6"}, timeout=120)
+    finally:
+        store.close()
+    assert answer.status_code == 503 and url not in answer.text and os.path.basename(url) not in answer.text
+    assert any(url in line for line in log_lines), log_lines

@@ -132,7 +132,8 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
 
     @app.exception_handler(StoreError)
     async def bad_store(request: Request, exc: StoreError) -> JSONResponse:
-        return JSONResponse({"error": str(exc)}, status_code=503)
+        log.warning("%s %s: %s", request.method, request.url.path, exc)  # it names the database: not for the client
+        return JSONResponse({"error": "the store cannot answer now (the server's log says why)"}, status_code=503)
 
     @app.exception_handler(SlowBody)
     async def slow_body(request: Request, exc: SlowBody) -> JSONResponse:
