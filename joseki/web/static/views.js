@@ -30,6 +30,19 @@ function stateText(corner) {
   return text;
 }
 
+// The order the list is given in, and the whole-board context's games (which order it only when asked).
+function orderText(corner) {
+  const games = (n) => `${n || "no"} game${n === 1 ? "" : "s"}`;
+  const names = {popularity: "popularity (book paths + games)", priority: "priority", winrate: "win rate",
+    games: "games", context: "the whole-board context"};
+  let text = `Order: ${names[corner.order] || corner.order}.`;
+  if (corner.statistics === undefined) return text + (state.rank === "context" ? " (No whole board here: no context.)" : "");
+  const region = corner.similar_games !== corner.context_games ? `, ${games(corner.similar_games)} in its region` : "";
+  if (corner.order === "context") return text + ` Ranked by ${games(corner.context_games)} in this whole-board context${region}.`;
+  if (state.rank === "context") return text + ` The whole-board context has ${games(corner.context_games)}${region}: it orders nothing.`;
+  return text + ` Whole-board context: ${games(corner.context_games)}${region} (order "whole-board context" ranks by them).`;
+}
+
 function winBar(c) {
   const cell = el("td", null, "winrate");
   if (!c.corners) { cell.textContent = ""; return cell; }
@@ -149,6 +162,7 @@ async function explore() {
   drawCandidates(shown, false);
   for (const c of shown) for (const p of c.named || []) board.mark(p, "condition");
   $("state").textContent = stateText(focus);
+  $("order-line").textContent = orderText(focus);
   candidateTable(shown);
   beyondLine(focus.beyond || []);
   comments(data.line);
