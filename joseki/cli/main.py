@@ -189,7 +189,6 @@ def _game_moves(path: Path, move: int | None) -> tuple[list[tuple[str, tuple[int
     return (game.moves[:move] if move is not None else game.moves), game.stones
 
 
-LABELS = "abcdefghijklmnopqrstuvwxyz"
 BEYOND_SHOWN = 5
 """Moves played beyond the book that a corner lists (``--json`` gives them all)."""
 STATE_TEXT = {"in-book": "in book", "left-book": "out of book", "empty": "empty corner",
@@ -217,7 +216,7 @@ def context_line(a: CornerAnswer) -> str:
 def _print_answer(a: CornerAnswer, show_steps: bool = False) -> None:
     """One corner: its state, a diagram with the candidates lettered and the points conditions name marked, a table."""
     from joseki.core.category import NEVER_FIRST
-    from joseki.core.diagram import corner_diagram, marks_of
+    from joseki.core.diagram import corner_diagram, letters, marks_of
 
     who = "Black" if a.to_move == "b" else "White"
     title = f"[bold]{a.corner.value}[/]: {STATE_TEXT.get(a.state, a.state)}, {who} to play"
@@ -237,8 +236,7 @@ def _print_answer(a: CornerAnswer, show_steps: bool = False) -> None:
         shown = a.alternatives
     elif a.via is not None:
         out.print(f"same position as the book's line {a.line(a.via, a.via_reflected)}", highlight=False)
-    points = [c.point for c in shown if c.point is not None]
-    labels = {p: LABELS[i] for i, p in enumerate(points[: len(LABELS)])}
+    labels = letters((c.point for c in shown), a.stones)
     setup = {p: colour for c in shown for p, colour in c.setup.items()}
     marks = marks_of((p for c in shown for p in c.named), a.stones, setup)
     table = Table(show_edge=False)

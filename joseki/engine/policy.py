@@ -22,9 +22,9 @@ import random
 from typing import TYPE_CHECKING
 
 from joseki.book.learnt.profiles import require_profile
-from joseki.book.query.answer import Options
+from joseki.book.query.answer import Candidate, Options
 from joseki.book.query.lookup import Lookup
-from joseki.book.query.next import answer_table
+from joseki.book.query.next import answer_corner, answer_table
 from joseki.core.category import NEVER_FIRST
 from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner, Point
@@ -70,7 +70,18 @@ class BookPlayer:
                                  Options(profile=self.profile, rank="popularity", board=moves.board))
         if answer.state not in BOOK_STATES or answer.to_move != colour:
             return None
-        offered = [c for c in answer.candidates if c.category not in NEVER_FIRST  # never a line whose ladder fails
+        return self._drawn(answer.candidates)
+
+    def choose_first(self, colour: str, corner: Corner = Corner.TOP_RIGHT) -> Point | None:
+        """The book's first move for ``colour`` in the empty ``corner``, chosen as every other book move is."""
+        with self.store.read() as conn:
+            answer = answer_corner(Lookup(self.store, conn, self.collections), corner, "", False, colour,
+                                   Options(profile=self.profile, rank="popularity"))
+        return self._drawn(answer.candidates)
+
+    def _drawn(self, candidates: list[Candidate]) -> Point | None:
+        """The move drawn among the book's :data:`CHOICES` most popular ``candidates`` (module docstring)."""
+        offered = [c for c in candidates if c.category not in NEVER_FIRST  # never a line whose ladder fails
                    and not any(check.holds is False for check in c.ladders)][:CHOICES]
         if not offered:
             return None

@@ -34,7 +34,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from joseki.book.gamerefs.read import load_game
+from joseki.book.gamerefs.read import GameFilter, load_game
 from joseki.book.query.memo import Memo
 from joseki.book.store import contents
 from joseki.book.store.database import Store, current_revision
@@ -153,14 +153,17 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
                                                             "bpdwdd...")] = "",
                      move: Annotated[int | None, Query(ge=0, description="After this many moves "
                                                                          "(default: all).")] = None,
+                     setup: Annotated[str, Query(description="Setup stones before the moves (handicap), as "
+                                                             "GAME: bpdbdp...")] = "",
                      collection: Collections = None, profile: Profile = None, rank: Rank = "popularity",
                      top: Top = None, favour: Favour = "focus") -> Response:
         """Every corner of a game after MOVE moves (``joseki next --sgf G --move N --json``), with the board."""
         played = parse_game_text(game)
         if move is not None and move > len(played):
             raise BadInput(f"move {move} is beyond the game's {len(played)} moves")
-        return await answered(Review(tuple(played[:move] if move is not None else played), _names(collection),
-                                     profile or None, rank, top, favour == "all"))
+        stones = tuple(sorted((p, c) for c, p in parse_game_text(setup) if p is not None))
+        return await answered(Review(tuple(played[:move] if move is not None else played), stones,
+                                     _names(collection), profile or None, rank, top, favour == "all"))
 
     @app.post("/api/upload")
     async def upload(request: Request) -> dict[str, Any]:
@@ -184,10 +187,12 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
                        profile: Profile = None,
                        seed: Annotated[int | None, Query(description="Seed of the book's choice "
                                                                      "(repeatable).")] = None,
-                       ) -> Response:
-        """The player's last move graded against the book, and the book's answer (the GTP proxy's policy)."""
+                       corner: Annotated[str, Query(description="Where the book moves first, with no moves.")]
+                       = "top-right") -> Response:
+        """The player's last move graded against the book, and the book's answer (the GTP proxy's policy); with
+        no moves, the book's first move."""
         return await answered(Practise(tuple(split_tokens(moves)), views.colour(first), _names(collection),
-                                       profile or None, seed))
+                                       profile or None, seed, Corner.parse(corner)))
 
     @app.get("/api/games", response_model=dict[str, Any], responses=JSON)
     async def games(moves: Annotated[str, Query(description="Moves, as for /api/explore: the corner of the last "
@@ -195,10 +200,18 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
                     first: str = "black",
                     profile: Annotated[str | None, Query(description="Games learnt into this profile.")] = None,
                     order: Annotated[str, Query(description="newest or strongest first.")] = "newest",
-                    limit: Annotated[int, Query(ge=1, le=100)] = 20) -> Response:
+                    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+                    player: Annotated[str, Query(max_length=100, description="Part of a player's name.")] = "",
+                    rank: Annotated[str, Query(max_length=4, description="Both players at least this rank (5d).")]
+                    = "", since: Annotated[str, Query(max_length=10, description="From this date (2019-05).")] = "",
+                    until: Annotated[str, Query(max_length=10, description="Up to this date.")] = "",
+                    result: Annotated[str, Query(description="black, white or draw: the games won so.")] = "",
+                    ) -> Response:
         """The learnt or mined games that reached the position of the focus corner after MOVES (``joseki games
-        --json``), newest or strongest first."""
-        return await answered(Games(tuple(split_tokens(moves)), views.colour(first), profile or None, order, limit))
+        --json``), newest or strongest first, those of the store's kept games that pass the filters."""
+        only = GameFilter(player, rank, since, until, result)
+        return await answered(Games(tuple(split_tokens(moves)), views.colour(first), profile or None, order, limit,
+                                    only))
 
     @app.get("/api/game/{key}")
     def game(key: str) -> dict[str, Any]:
