@@ -101,7 +101,10 @@ def test_click_a_move_and_see_the_candidates(driver: Any, base: str, tmp_path: P
     table = rows(driver, "candidates")
     assert table[0].split()[:3] == ["a", "R11", "2"]  # label, move, games
     assert driver.find_elements(By.CSS_SELECTOR, '#board .candidate[data-point="qi"][data-label="a"]')
-    assert driver.find_element(By.CSS_SELECTOR, "#candidates .bar .win").size["width"] > 0  # the win-rate bar
+    bar = driver.find_element(By.CSS_SELECTOR, '#candidates tr[data-move="R11"] td.winrate')
+    assert bar.get_attribute("title").startswith("Black wins 1, draws 0, White wins 1")  # the players' colours
+    assert bar.find_element(By.CSS_SELECTOR, ".bar .black-wins").size["width"] > 0
+    assert bar.find_element(By.CSS_SELECTOR, ".counts").text == "1 / 0 / 1"
     screenshot(driver, "explore", tmp_path)
     before = ready(driver)
     driver.find_element(By.CSS_SELECTOR, '#candidates tr[data-move="R11"] a').click()  # play the top candidate
@@ -135,7 +138,7 @@ def test_a_transposition_is_said_as_such(driver: Any, base: str) -> None:
 
 def test_a_script_in_a_comment_is_shown_as_text(driver: Any, base: str) -> None:
     open_page(driver, base + "/?moves=Q16&collection=hostile")
-    comment = until(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#comments .comment"))
+    comment = until(driver, lambda d: d.find_element(By.CSS_SELECTOR, "#comments .words"))
     assert "<script>window.pwned=1</script>" in comment.text and "<b>joseki</b>" in comment.text
     assert driver.execute_script("return window.pwned === undefined")
     assert not driver.find_elements(By.CSS_SELECTOR, "#comments script, #comments b")

@@ -202,7 +202,7 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
                     order: Annotated[str, Query(description="newest or strongest first.")] = "newest",
                     limit: Annotated[int, Query(ge=1, le=100)] = 20,
                     player: Annotated[str, Query(max_length=100, description="Part of a player's name.")] = "",
-                    rank: Annotated[str, Query(max_length=4, description="Both players at least this rank (5d).")]
+                    rank: Annotated[str, Query(max_length=10, description="Both players at least this rank (5d).")]
                     = "", since: Annotated[str, Query(max_length=10, description="From this date (2019-05).")] = "",
                     until: Annotated[str, Query(max_length=10, description="Up to this date.")] = "",
                     result: Annotated[str, Query(description="black, white or draw: the games won so.")] = "",

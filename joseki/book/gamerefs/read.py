@@ -65,9 +65,10 @@ class GameRef:
 
 @dataclass(frozen=True, slots=True)
 class GameFilter:
-    """Which games to list: a player's name (part of it, either colour, any case), both players at least
-    ``min_rank`` (``5d``), dates from ``date_from`` to ``date_to`` (ISO prefixes: ``2019``, ``2019-05``), a result
-    (:data:`RESULTS`). Empty fields filter nothing; BadInput for a rank, date or result not of that form."""
+    """Which games to list: a player's name (part of it, either colour, any case), every known rank of its players
+    at least ``min_rank`` (``5d``; a game with no rank known is left out), dates from ``date_from`` to ``date_to``
+    (ISO prefixes: ``2019``, ``2019-05``), a result (:data:`RESULTS`). Empty fields filter nothing; BadInput for a
+    rank, date or result not of that form."""
 
     player: str = ""
     min_rank: str = ""
@@ -94,8 +95,8 @@ class GameFilter:
             return False
         if self.min_rank:
             least = rank_value(normal_rank(self.min_rank))
-            ranks = [rank_value(ref.black_rank), rank_value(ref.white_rank)]
-            if any(r is None or least is None or r < least for r in ranks):
+            ranks = [r for r in (rank_value(ref.black_rank), rank_value(ref.white_rank)) if r is not None]
+            if not ranks or least is None or min(ranks) < least:
                 return False
         if self.date_from and (not ref.date or ref.date < self.date_from):
             return False
