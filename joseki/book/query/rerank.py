@@ -6,11 +6,11 @@ with the games played after the corner's book line in that context (``context_ga
 the contexts of its region (``similar_games``). The context is an order of its own: only when
 ``context`` is the order asked are the book's moves ordered by those games
 (:func:`joseki.book.learnt.contexts.rank_in_context`); they keep their context-free order when the
-context has no games (fewer than :data:`~joseki.book.learnt.contexts.CONTEXT_MIN_GAMES`), and any
-other order asked is the order given. The answer says whether the context could rank
-(``statistics``: ``context`` or ``back-off``), which order was given (``order``), and each
-candidate how many games it had in the context. After a line whose stones all lie on the diagonal (a lone 4-4
-stone), the context picks the side: the candidate the book keeps on the vertical side is
+context itself has no games (fewer than :data:`~joseki.book.learnt.contexts.CONTEXT_MIN_GAMES`; its
+region's games alone never reorder), and any other order asked is the order given. The answer says
+whether the context could rank (``statistics``: ``context`` or ``back-off``), which order was given
+(``order``), and each candidate how many games it had in the context. After a line whose stones all lie
+on the diagonal (a lone 4-4 stone), the context picks the side: the candidate the book keeps on the vertical side is
 shown on the side the games in this context played it (unless it carries conditions, which
 name points of the side it was written for).
 """
@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from joseki.book.learnt.contexts import coarse_key, coarse_moves, context_moves, rank_in_context
+from joseki.book.learnt.contexts import CONTEXT_MIN_GAMES, coarse_key, coarse_moves, context_moves, rank_in_context
 from joseki.book.query.answer import Candidate, CornerAnswer
 from joseki.book.query.lookup import Lookup
 from joseki.book.store.keys import node_id
@@ -69,9 +69,10 @@ def _rerank(lookup: Lookup, answer: CornerAnswer, stones: list[tuple[Colour, Poi
                                  tuple((t, popularity[t], games[t]) for t in by_token)),
                                 lambda: rank_in_context(frame_context, list(by_token), played, prior=popularity,
                                                         symmetric=symmetric, free=games, coarser=coarser))
-    found = replace(answer, context=frame_context, statistics=ranking.used, context_games=ranking.games,
-                    similar_games=round(sum(coarser[0].values())) if coarser else 0)
-    if ranking.used != "context" or not reorder:
+    ranks = ranking.used == "context" and ranking.games >= CONTEXT_MIN_GAMES  # never a context without games
+    found = replace(answer, context=frame_context, statistics="context" if ranks else "back-off",
+                    context_games=ranking.games, similar_games=round(sum(coarser[0].values())) if coarser else 0)
+    if not ranks or not reorder:
         return replace(found, candidates=[_counted(c, ranking.played.get(in_frame(c.token), 0))
                                           for c in answer.candidates])
     ordered: list[Candidate] = []
