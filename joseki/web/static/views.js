@@ -30,6 +30,12 @@ function legend() {
     item.appendChild(document.createTextNode(CATEGORY_NAMES[category] || category));
     box.appendChild(item);
   }
+  const silent = el("span", null, "legend-item");
+  const grey = el("span", null, "swatch");
+  grey.style.background = categoryColour(null);
+  silent.appendChild(grey);
+  silent.appendChild(document.createTextNode("no verdict"));
+  box.appendChild(silent);
   for (const [cls, text] of [["ring", "a point a condition names"], ["square", "a point a comment names"]]) {
     const item = el("span", null, "legend-item");
     item.appendChild(el("span", null, "swatch " + cls));
@@ -38,6 +44,7 @@ function legend() {
   }
 }
 
+// A corner's state; "lettered" only when the book's moves where it left the book are drawn on the board.
 function stateText(corner, lettered) {
   const who = corner.to_move === "black" ? "Black" : "White";
   const names = {"in-book": "in book", "left-book": "out of book", empty: "empty corner",
@@ -265,14 +272,14 @@ async function explore() {
   for (const c of data.corners) if (c !== focus) drawCandidates(c.candidates.length ? c.candidates : (c.alternatives || []), true);
   const lettered = drawCandidates(shown, false);
   for (const c of shown) for (const p of c.named || []) board.mark(p, "condition");
-  $("state").textContent = stateText(focus, lettered > 0);
+  $("state").textContent = stateText(focus, shown === focus.alternatives && lettered > 0);
   $("order-line").textContent = orderText(focus);
   candidateTable(shown, focus);
   beyondLine(focus.beyond || []);
   comments(data.line);
   const others = $("others");
   others.replaceChildren();
-  for (const c of data.corners) if (c !== focus) others.appendChild(el("p", stateText(c, true), "other-corner"));
+  for (const c of data.corners) if (c !== focus) others.appendChild(el("p", stateText(c, !c.candidates.length), "other-corner"));
   pathList(state.moves, (n) => { state.future = state.moves.slice(n).concat(state.future); state.moves = state.moves.slice(0, n); refresh(); });
   $("corner-label").hidden = state.moves.length > 0;
   await games(focus, number);
@@ -427,7 +434,7 @@ async function review() {
     const row = body.insertRow();
     row.className = "review-corner " + c.state;
     row.appendChild(el("td", c.corner));
-    row.appendChild(el("td", stateText(c, drawn > 0)));
+    row.appendChild(el("td", stateText(c, offered === c.alternatives && drawn > 0)));
     row.appendChild(el("td", c.moves.join(" ")));
     row.appendChild(el("td", offered.map((x) => (x.label && !x.occupied ? x.label + " " : "") + x.move +
       (x.occupied ? " (on a stone)" : "")).join(", ")));
