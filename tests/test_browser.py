@@ -351,7 +351,13 @@ def test_review_with_setup_stones_keys_and_explore_from_here(driver: Any, base: 
     note = driver.find_element(By.ID, "review-note").text
     lettered = driver.find_elements(By.CSS_SELECTOR, "#board .candidate")
     assert ("lettered" in note and "No book move" not in note) == bool(lettered)  # a message only for what is drawn
-    assert driver.find_element(By.ID, "explore-here").get_attribute("disabled")  # setup stones: not from empty
+    act(driver, lambda: driver.find_element(By.ID, "explore-here").click())  # from move 1, after the setup
+    assert "view=explore" in driver.current_url and "setup=bpdbdp" in driver.current_url
+    assert len(driver.find_elements(By.CSS_SELECTOR, "#board .stone")) == 3
+    assert driver.find_element(By.ID, "state").text.startswith("top-right: in book, Black to play")
+    assert [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#path li")] == ["R14"]
+    act(driver, lambda: driver.find_element(By.ID, "clear-setup").click())
+    assert "setup=" not in driver.current_url and len(driver.find_elements(By.CSS_SELECTOR, "#board .stone")) == 1
     open_page(driver, base + "/?view=review&played=bpdwqfbqi&move=2")
     act(driver, lambda: driver.find_element(By.ID, "explore-here").click())
     assert "view=explore" in driver.current_url

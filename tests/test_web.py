@@ -229,3 +229,14 @@ def test_practise_moves_first_by_the_book_players_policy(client: httpx.Client) -
     assert first["reply"]["move"] in [c["move"] for c in firsts]
     ends = client.get("/api/practise", params={"moves": "Q16,R14,S18", "seed": 1}).json()
     assert ends["reply"] is None and ends["line_ends"]
+
+
+def test_explore_and_games_after_setup_stones(client: httpx.Client) -> None:
+    data = client.get("/api/explore", params={"moves": "R14", "first": "white", "setup": "bpdbdp"}).json()
+    assert data["board"] == {"black": ["dp", "pd"], "white": ["qf"]}
+    top_right = next(c for c in data["corners"] if c["corner"] == "top-right")
+    assert top_right["moves"] == ["Q16", "R14"] and top_right["candidates"][0]["move"] == "R11"
+    games = client.get("/api/games", params={"moves": "R14", "first": "white", "setup": "bpdbdp"}).json()
+    assert games["count"] == 5  # the games that reached Q16 R14, as without the handicap
+    on_stone = client.get("/api/explore", params={"moves": "Q16", "setup": "bpd"})
+    assert on_stone.status_code == 400 and on_stone.json()["error"] == "move 1 (Q16) lands on a stone"

@@ -115,8 +115,8 @@ def parse_game_text(text: str) -> list[tuple[Colour, Point | None]]:
     return played
 
 
-def typed_moves(tokens: Sequence[str], first: Colour = "b") -> Moves:
-    """Typed moves, colours alternating from ``first``.
+def typed_moves(tokens: Sequence[str], first: Colour = "b", setup: Mapping[Point, Colour] | None = None) -> Moves:
+    """Typed moves, colours alternating from ``first``, after ``setup`` stones (a game's, explored from a move).
 
     Raises BadInput for a token that is no move, IllegalMoveError (a BadInput) naming the first move (its
     number and token) that lands on a stone or is suicide."""
@@ -130,7 +130,7 @@ def typed_moves(tokens: Sequence[str], first: Colour = "b") -> Moves:
             sgf_points += len(text) == 2 and text.islower()
         played.append((colour, point))
         colour = other(colour)
-    return _moves(tuple(tokens), tuple(played), first, points > 0 and sgf_points == points, {}, strict=True)
+    return _moves(tuple(tokens), tuple(played), first, points > 0 and sgf_points == points, setup or {}, strict=True)
 
 
 def game_moves(played: Sequence[tuple[Colour, Point | None]], setup: Mapping[Point, Colour] | None = None,

@@ -62,6 +62,8 @@ Collections = Annotated[list[str] | None, Query(alias="collection", description=
 Profile = Annotated[str | None, Query(description="Statistics of this profile (falling back to global).")]
 Rank = Annotated[str, Query(description="Order: popularity, priority, winrate, games.")]
 Top = Annotated[int | None, Query(ge=1, le=100, description="At most this many candidates.")]
+SetupText = Annotated[str, Query(description="Stones on the board before the moves (a game's setup), as a "
+                                               "game's moves are written: bpdbdp...")]
 Favour = Annotated[str, Query(pattern="^(focus|all)$", description="Favourability of the candidates of the focus "
                               "corner only (focus: the corner of the last local move, whose table is shown) or all.")]
 
@@ -142,27 +144,26 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
     @app.get("/api/explore", response_model=dict[str, Any], responses=JSON)
     async def explore(moves: MovesText = "", first: First = "black", corner: str = "top-right",
                       collection: Collections = None, profile: Profile = None, rank: Rank = "popularity",
-                      top: Top = None, favour: Favour = "focus") -> Response:
+                      top: Top = None, favour: Favour = "focus", setup: SetupText = "") -> Response:
         """The book after MOVES: every corner (``joseki next --json``), the focus corner's line (``joseki show
         --json``), the board; ``corner`` is the corner asked about on an empty board."""
         return await answered(Explore(tuple(split_tokens(moves)), views.colour(first), Corner.parse(corner),
-                                      _names(collection), profile or None, rank, top, favour == "all"))
+                                      _names(collection), profile or None, rank, top, favour == "all",
+                                      _setup(setup)))
 
     @app.get("/api/review", response_model=dict[str, Any], responses=JSON)
     async def review(game: Annotated[str, Query(description="A game's moves: colour + SGF point each, "
                                                             "bpdwdd...")] = "",
                      move: Annotated[int | None, Query(ge=0, description="After this many moves "
                                                                          "(default: all).")] = None,
-                     setup: Annotated[str, Query(description="Setup stones before the moves (handicap), as "
-                                                             "GAME: bpdbdp...")] = "",
+                     setup: SetupText = "",
                      collection: Collections = None, profile: Profile = None, rank: Rank = "popularity",
                      top: Top = None, favour: Favour = "focus") -> Response:
         """Every corner of a game after MOVE moves (``joseki next --sgf G --move N --json``), with the board."""
         played = parse_game_text(game)
         if move is not None and move > len(played):
             raise BadInput(f"move {move} is beyond the game's {len(played)} moves")
-        stones = tuple(sorted((p, c) for c, p in parse_game_text(setup) if p is not None))
-        return await answered(Review(tuple(played[:move] if move is not None else played), stones,
+        return await answered(Review(tuple(played[:move] if move is not None else played), _setup(setup),
                                      _names(collection), profile or None, rank, top, favour == "all"))
 
     @app.post("/api/upload")
@@ -206,12 +207,12 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
                     = "", since: Annotated[str, Query(max_length=10, description="From this date (2019-05).")] = "",
                     until: Annotated[str, Query(max_length=10, description="Up to this date.")] = "",
                     result: Annotated[str, Query(description="black, white or draw: the games won so.")] = "",
-                    ) -> Response:
+                    setup: SetupText = "") -> Response:
         """The learnt or mined games that reached the position of the focus corner after MOVES (``joseki games
         --json``), newest or strongest first, those of the store's kept games that pass the filters."""
         only = GameFilter(player, rank, since, until, result)
         return await answered(Games(tuple(split_tokens(moves)), views.colour(first), profile or None, order, limit,
-                                    only))
+                                    only, _setup(setup)))
 
     @app.get("/api/game/{key}")
     def game(key: str) -> dict[str, Any]:
@@ -243,6 +244,11 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+
+def _setup(text: str) -> views.Setup:
+    """Setup stones as part of a request, from a text as a game's moves are written (``bpdbdp``)."""
+    return tuple(sorted((p, c) for c, p in parse_game_text(text) if p is not None))
 
 
 def _names(collections: list[str] | None) -> tuple[str, ...] | None:

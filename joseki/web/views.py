@@ -38,6 +38,8 @@ from joseki.sgf.game import Game
 
 Names = tuple[str, ...] | None
 """Collections asked for (None: all)."""
+Setup = tuple[tuple[Point, Colour], ...]
+"""Setup stones, sorted by point."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +55,8 @@ class Explore:
     rank: str = "popularity"
     top: int | None = None
     favour_all: bool = False
+    setup: Setup = ()
+    """Stones on the board before the moves (a game's setup, explored from one of its moves)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +64,7 @@ class Review:
     """A game reviewed after its moves ``played`` (colour and point each), answered as :class:`Explore` is."""
 
     played: tuple[tuple[Colour, Point | None], ...] = ()
-    setup: tuple[tuple[Point, Colour], ...] = ()
+    setup: Setup = ()
     """The game's setup stones (handicap, a position), on the board before its moves."""
     collections: Names = None
     profile: str | None = None
@@ -92,6 +96,7 @@ class Games:
     order: str = "newest"
     limit: int = 20
     only: GameFilter = field(default_factory=GameFilter)
+    setup: Setup = ()
 
 
 def sgf(point: Point | None) -> str | None:
@@ -186,7 +191,7 @@ def line_json(store: Store, a: CornerAnswer, collections: Names, profile: str | 
 def explore(store: Store, asked: Explore) -> dict[str, Any]:
     """The explorer's view after the moves: every active corner (``joseki next --json``), the focus corner's line
     (``joseki show --json``) and the board."""
-    moves = typed_moves(asked.moves, asked.first)
+    moves = typed_moves(asked.moves, asked.first, dict(asked.setup))
     focus = moves.focus
     answers = next_moves(store, moves, corner=asked.corner, collections=_names(asked.collections), context=True,
                          options=_options(asked, focus, asked.favour_all or not moves.played))
@@ -261,7 +266,7 @@ def practise(store: Store, asked: Practise) -> dict[str, Any]:
 def games(store: Store, asked: Games) -> dict[str, Any]:
     """``joseki games --json`` for the focus corner after the moves (after a tenuki there, the games that played
     that tenuki), each game with how it was mapped onto the position asked (:func:`mapped`)."""
-    moves = typed_moves(asked.moves, asked.first)
+    moves = typed_moves(asked.moves, asked.first, dict(asked.setup))
     where = moves.focus
     data: dict[str, Any] = {"moves": list(asked.moves), "profile": asked.profile or "global", "order": asked.order,
                             "corner": None if where is None else where.value, "filter": asked.only.as_json()}

@@ -4,7 +4,7 @@
 // the order and the games' filters, so it can be shared.
 
 const state = {
-  view: "explore", moves: [], future: [], first: "black", corner: "top-right", collections: [],
+  view: "explore", moves: [], future: [], setup: [], first: "black", corner: "top-right", collections: [],
   profile: "", rank: "popularity", order: "newest",
   filters: {player: "", rank: "", since: "", until: "", result: ""}, practiseOver: false,
   game: null, gameKey: null, gameMove: 0,
@@ -53,7 +53,10 @@ function toUrl() {
       if (setupText()) q.set("setup", setupText());
     }
     q.set("move", String(state.gameMove));
-  } else if (state.moves.length) q.set("moves", state.moves.join(","));
+  } else {
+    if (state.moves.length) q.set("moves", state.moves.join(","));
+    if (state.view === "explore" && state.setup.length) q.set("setup", state.setup.map(([c, p]) => c + p).join(""));
+  }
   if (state.first !== "black") q.set("first", state.first);
   if (state.corner !== "top-right") q.set("corner", state.corner);
   state.collections.forEach((c) => q.append("collection", c));
@@ -83,13 +86,14 @@ function fromUrl() {
   state.gameMove = parseInt(q.get("move") || "0", 10) || 0;
   state.gameKey = q.get("game");
   if (/^[0-9]+$/.test(q.get("seed") || "")) state.seed = parseInt(q.get("seed"), 10);  // a repeatable practice
+  const triples = (text) => {
+    const out = [];
+    for (let i = 0; i + 3 <= text.length; i += 3) out.push([text[i], text.slice(i + 1, i + 3)]);
+    return out;
+  };
+  state.setup = state.view === "explore" ? triples(q.get("setup") || "") : [];
   const playedText = q.get("played");
   if (playedText && !state.gameKey) {
-    const triples = (text) => {
-      const out = [];
-      for (let i = 0; i + 3 <= text.length; i += 3) out.push([text[i], text.slice(i + 1, i + 3)]);
-      return out;
-    };
     state.game = {moves: triples(playedText), setup: triples(q.get("setup") || ""), black: "", white: "", result: "",
       source: "(from the link)"};
   }
@@ -164,6 +168,7 @@ function controls() {
   });
   $("f-result").addEventListener("change", () => $("game-filters").requestSubmit());
   $("explore-here").addEventListener("click", () => exploreHere());
+  $("clear-setup").addEventListener("click", () => { state.setup = []; refresh(); });
   $("upload").addEventListener("change", (e) => upload(e.target.files[0]));
   $("move-slider").addEventListener("input", (e) => { state.gameMove = parseInt(e.target.value, 10); refresh(); });
   $("practise-colour").addEventListener("change", (e) => { state.practiseColour = e.target.value; practiseStart(); });

@@ -262,8 +262,9 @@ function beyondLine(list) {
 async function explore() {
   const number = ++requestNumber;
   const data = await api("/api/explore", {moves: state.moves.join(","), first: state.first, corner: state.corner,
-    ...common()});
+    setup: setupOf(state.setup), ...common()});
   if (number !== requestNumber) return;
+  $("clear-setup").hidden = !state.setup.length;
   const last = state.moves.length ? state.moves[state.moves.length - 1] : null;
   const lastPoint = last && last !== "pass" ? xyToSgf(...gtpToXY(last)) : null;
   drawStones(data.board, lastPoint);
@@ -302,7 +303,7 @@ async function games(focus, number) {
   let data;
   try {
     data = await api("/api/games", {moves: state.moves.join(","), first: state.first, profile: state.profile,
-      order: state.order, limit: 20, player: f.player, rank: f.rank, since: f.since, until: f.until, result: f.result});
+      order: state.order, limit: 20, setup: setupOf(state.setup), player: f.player, rank: f.rank, since: f.since, until: f.until, result: f.result});
   } catch (e) {
     if (number !== requestNumber) return;
     box.hidden = false;
@@ -348,8 +349,11 @@ function play(move) {
 function played(n) {
   return state.game.moves.slice(0, n).map(([c, p]) => c + p).join("");
 }
+function setupOf(stones) {
+  return (stones || []).map(([c, p]) => c + p).join("");
+}
 function setupText() {
-  return (state.game.setup || []).map(([c, p]) => c + p).join("");
+  return setupOf(state.game.setup);
 }
 
 async function openStoreGame(key, move) {
@@ -379,10 +383,10 @@ async function upload(file) {
   }
 }
 
-// The game's moves up to the one shown, as the explorer takes them (GTP points, "pass"); null with setup stones.
+// The game's moves up to the one shown, as the explorer takes them (GTP points, "pass"), after its setup stones.
 function exploreMoves() {
   const g = state.game;
-  if (!g || (g.setup && g.setup.length)) return null;
+  if (!g) return null;
   return g.moves.slice(0, Math.min(state.gameMove, g.moves.length)).map(([c, p]) => (p === "tt" ? "pass" : xyToGtp(...sgfToXY(p))));
 }
 
@@ -390,6 +394,7 @@ function exploreHere() {
   const moves = exploreMoves();
   if (!moves) return;
   state.first = state.game.moves.length && state.game.moves[0][0] === "w" ? "white" : "black";
+  state.setup = (state.game.setup || []).slice();
   state.moves = moves;
   state.future = [];
   setView("explore");
@@ -418,9 +423,6 @@ async function review() {
   slider.value = String(n);
   $("move-number").textContent = `move ${n} of ${g.moves.length}`;
   $("explore-here").hidden = false;
-  $("explore-here").disabled = !exploreMoves();
-  $("explore-here").title = exploreMoves() ? "explore the book from this position"
-    : "the explorer starts from an empty board: a game with setup stones cannot be explored from here";
   const data = await api("/api/review", {game: played(g.moves.length), setup: setupText(), move: n, ...common()});
   if (number !== requestNumber) return;  // a later move was asked for: never draw this one's letters
   const last = n ? g.moves[n - 1][1] : null;
