@@ -170,6 +170,9 @@ def test_a_script_in_a_comment_is_shown_as_text(driver: Any, base: str) -> None:
     assert driver.execute_script("return window.pwned === undefined")
     assert not driver.find_elements(By.CSS_SELECTOR, "#comments script, #comments b")
     assert driver.find_elements(By.CSS_SELECTOR, '#board .comment-mark[data-point="qf"]')  # its label 'a', drawn
+    act(driver, lambda: driver.find_element(By.ID, "flip-x").click())  # the same in the top-left corner
+    marks = [m.get_attribute("data-point") for m in driver.find_elements(By.CSS_SELECTOR, "#board .comment-mark")]
+    assert marks == ["cf"]  # C14: the label drawn in the corner and reflection shown
 
 
 def test_open_a_game_behind_a_position(driver: Any, base: str, tmp_path: Path) -> None:

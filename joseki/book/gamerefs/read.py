@@ -201,7 +201,8 @@ def games_at(store: Store, steps: str, *, first: str = "B", profile: str | None 
 
 
 def corner_steps(moves: list[str], first: str = "B") -> tuple[str, str]:
-    """The play-step string and first colour (``B``/``W``) of typed moves (``Q16 R14``) in one corner.
+    """The play-step string and first colour (``B``/``W``) of typed moves (``Q16 R14``) in one corner; after a
+    tenuki there (``Q16 R14 pass``) it ends with that tenuki, whose games are the ones asked for.
 
     BadInput when a move is illegal, or the moves are in no corner or in more than one.
     """
@@ -211,7 +212,7 @@ def corner_steps(moves: list[str], first: str = "B") -> tuple[str, str]:
         raise BadInput(f"the moves are in {where}; give the moves of one corner")
     builder = active[0].builder
     assert builder.first_colour is not None
-    return builder.steps, builder.first_colour.upper()
+    return builder.steps_to_move(), builder.first_colour.upper()
 
 
 def load_game(store: Store, key: str) -> Game:
