@@ -60,7 +60,8 @@ MovesText = Annotated[str, Query(description="Moves in GTP (Q16) or SGF (pd) not
 First = Annotated[str, Query(description="Colour of the first move: black or white.")]
 Collections = Annotated[list[str] | None, Query(alias="collection", description="Only these collections.")]
 Profile = Annotated[str | None, Query(description="Statistics of this profile (falling back to global).")]
-Rank = Annotated[str, Query(description="Order: popularity, priority, winrate, games.")]
+Rank = Annotated[str, Query(description="Order: popularity, priority, winrate, games, context (the games of the "
+                                                "whole-board context, when it has any).")]
 Top = Annotated[int | None, Query(ge=1, le=100, description="At most this many candidates.")]
 SetupText = Annotated[str, Query(description="Stones on the board before the moves (a game's setup), as a "
                                                "game's moves are written: bpdbdp...")]
