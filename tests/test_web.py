@@ -240,3 +240,11 @@ def test_explore_and_games_after_setup_stones(client: httpx.Client) -> None:
     assert games["count"] == 5  # the games that reached Q16 R14, as without the handicap
     on_stone = client.get("/api/explore", params={"moves": "Q16", "setup": "bpd"})
     assert on_stone.status_code == 400 and on_stone.json()["error"] == "move 1 (Q16) lands on a stone"
+
+
+def test_practise_the_books_tenuki_is_a_pass_and_the_line_goes_on(client: httpx.Client) -> None:
+    replies = [client.get("/api/practise", params={"moves": "Q16,R14", "seed": seed}).json()
+               for seed in range(40)]
+    tenukis = [r for r in replies if r["reply"] is not None and r["reply"].get("tenuki")]
+    assert tenukis and all(r["reply"]["move"] == "pass" and r["reply"]["point"] is None and not r["line_ends"]
+                           for r in tenukis)

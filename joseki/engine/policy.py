@@ -62,6 +62,12 @@ class BookPlayer:
 
     def choose_after(self, moves: Moves, colour: str) -> Point | None:
         """The book's move for ``colour`` after ``moves`` (a 19x19 board), or None to let the engine play."""
+        chosen = self.choice_after(moves, colour)
+        return None if chosen is None else chosen.point
+
+    def choice_after(self, moves: Moves, colour: str) -> Candidate | None:
+        """The book move drawn for ``colour`` after ``moves`` (its point None: the book's tenuki), or None when the
+        book has no move to play there."""
         corner = corner_to_answer(moves)
         if corner is None:
             return None
@@ -77,19 +83,19 @@ class BookPlayer:
         with self.store.read() as conn:
             answer = answer_corner(Lookup(self.store, conn, self.collections), corner, "", False, colour,
                                    Options(profile=self.profile, rank="popularity"))
-        return self._drawn(answer.candidates)
+        chosen = self._drawn([c for c in answer.candidates if c.point is not None])
+        return None if chosen is None else chosen.point
 
-    def _drawn(self, candidates: list[Candidate]) -> Point | None:
+    def _drawn(self, candidates: list[Candidate]) -> Candidate | None:
         """The move drawn among the book's :data:`CHOICES` most popular ``candidates`` (module docstring)."""
         offered = [c for c in candidates if c.category not in NEVER_FIRST  # never a line whose ladder fails
                    and not any(check.holds is False for check in c.ladders)][:CHOICES]
         if not offered:
             return None
         if self.choose_by == "best":
-            return max(offered, key=lambda c: c.priority).point
-        best = max(offered, key=lambda c: thompson(c.record, c.category, self.rng, c.prior_games, c.prior_wins,
-                                                   c.judged))
-        return best.point
+            return max(offered, key=lambda c: c.priority)
+        return max(offered, key=lambda c: thompson(c.record, c.category, self.rng, c.prior_games, c.prior_wins,
+                                                  c.judged))
 
 
 def corner_to_answer(moves: Moves) -> Corner | None:

@@ -250,15 +250,20 @@ def grade(store: Store, moves: Moves, collections: Names = None, profile: str | 
 def practise(store: Store, asked: Practise) -> dict[str, Any]:
     """The player's last move graded (:func:`grade`) and the book's answer by the GTP proxy's policy
     (:class:`joseki.engine.policy.BookPlayer`); with no move yet, the book's first move in ``corner``, chosen by the
-    same policy. ``line_ends`` when the book has no answer: the practice is over."""
+    same policy (its tenuki a ``pass``). ``line_ends`` when the book has no answer: the practice is over."""
     moves = typed_moves(asked.moves, asked.first)
     graded = grade(store, moves, asked.collections, asked.profile) if moves.played else None
     reply_colour = moves.to_move
     player = BookPlayer(store, asked.profile or None, asked.seed, _names(asked.collections))
-    point = player.choose_after(moves, reply_colour) if moves.played else player.choose_first(reply_colour,
-                                                                                            asked.corner)
-    reply = None if point is None else {"point": format_sgf_point(point), "move": format_gtp_vertex(point),
-                                        "color": "black" if reply_colour == "b" else "white"}
+    if moves.played:
+        chosen = player.choice_after(moves, reply_colour)
+        point, answers = (None, False) if chosen is None else (chosen.point, True)
+    else:
+        point = player.choose_first(reply_colour, asked.corner)
+        answers = point is not None
+    side = "black" if reply_colour == "b" else "white"
+    reply = (None if not answers else {"point": None, "move": "pass", "color": side, "tenuki": True} if point is None
+             else {"point": format_sgf_point(point), "move": format_gtp_vertex(point), "color": side})
     return {"judgement": graded,  # the API's key since its first version (the page reads it)
             "reply": reply, "line_ends": reply is None, "board": board_stones(moves, (reply_colour, point))}
 

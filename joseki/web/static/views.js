@@ -503,7 +503,8 @@ async function practise() {
     const move = v.tenuki ? `${v.move === "pass" ? "" : v.move + ", "}tenuki` : v.move;
     let text = `${move}: ` + (v.in_book ? `in book${v.category_label ? " (" + v.category_label + ")" : ""}` : "not in the book");
     if (v.more_popular.length) text += `; more popular: ${v.more_popular.join(", ")}`;
-    text += v.reply ? `. The book answers ${v.reply.move}.` : ". The book has no answer here: its line ends.";
+    text += !v.reply ? ". The book has no answer here: its line ends." :
+      v.reply.tenuki ? ". The book plays elsewhere (tenuki)." : `. The book answers ${v.reply.move}.`;
     list.appendChild(el("li", text, "verdict " + (v.in_book ? "good" : "bad")));
   }
   $("score").textContent = state.verdicts.length ? `score: ${inBook} of ${state.verdicts.length} moves in book` : "Play a move.";
