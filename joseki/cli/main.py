@@ -210,7 +210,9 @@ def context_line(a: CornerAnswer) -> str:
         return (f"order: {a.order}; {games(a.context_games)} in this whole-board context "
                 "(--rank context orders by them)")
     fewer = f" (fewer than {CONTEXT_MIN_GAMES})" if CONTEXT_MIN_GAMES > 1 else ""
-    return f"order: {a.order}; {games(a.context_games)} in this whole-board context{fewer}: it orders nothing"
+    region = f", {games(a.similar_games)} in its region" if a.similar_games else ""
+    return (f"order: {a.order}; {games(a.context_games)} in this whole-board context{fewer}{region}: "
+            "it orders nothing")
 
 
 def _print_answer(a: CornerAnswer, show_steps: bool = False) -> None:
