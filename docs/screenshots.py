@@ -117,8 +117,7 @@ def shoot(base: str, out: Path) -> None:
     try:
         page("?moves=Q16,R14", lambda d: d.find_elements(By.CSS_SELECTOR, "#candidates tbody tr.candidate-row"))
         save("explore")
-        page("?moves=Q16,R14,R11", lambda d: d.find_elements(By.CSS_SELECTOR, "#games tbody tr"))
-        driver.execute_script("document.getElementById('games-box').scrollIntoView()")
+        page("?moves=Q16,R17,R16", lambda d: d.find_elements(By.CSS_SELECTOR, "#games tbody tr"))  # one answer
         save("games")
         row = driver.find_element(By.CSS_SELECTOR, "#games tbody tr")
         row.click()
