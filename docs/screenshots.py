@@ -126,10 +126,11 @@ def shoot(base: str, out: Path) -> None:
         driver.execute_script("window.scrollTo(0, 0)")
         save("review")
         page("?view=practise&seed=7&rank=popularity")
-        before = driver.find_element(By.TAG_NAME, "body").get_attribute("data-ready")
-        driver.find_element(By.ID, "pt-pd").click()
-        until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") != before
-              and d.find_elements(By.CSS_SELECTOR, "#verdicts li"))
+        for number, point in enumerate(("pd", "pc"), start=1):  # Q16, then Q17 (the block after the 3-3)
+            before = driver.find_element(By.TAG_NAME, "body").get_attribute("data-ready")
+            driver.find_element(By.ID, f"pt-{point}").click()
+            until(lambda d, n=number, b=before: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") != b
+                  and len(d.find_elements(By.CSS_SELECTOR, "#verdicts li")) == n)
         save("practise")
     finally:
         driver.quit()

@@ -248,3 +248,13 @@ def test_practise_the_books_tenuki_is_a_pass_and_the_line_goes_on(client: httpx.
     tenukis = [r for r in replies if r["reply"] is not None and r["reply"].get("tenuki")]
     assert tenukis and all(r["reply"]["move"] == "pass" and r["reply"]["point"] is None and not r["line_ends"]
                            for r in tenukis)
+
+
+def test_practise_grades_a_move_and_its_reflection_after_a_diagonal_line_alike(client: httpx.Client) -> None:
+    # after a lone 4-4 stone R14 and O17 reach the same position: the book keeps one of them (R14)
+    graded = [client.get("/api/practise", params={"moves": moves, "seed": 1}).json()["judgement"]
+              for moves in ("Q16,R14", "Q16,O17")]
+    assert [(g["in_book"], g["rank"]) for g in graded] == [(True, 1), (True, 1)]
+    # after a line off the diagonal a reflected move is another move: Q14 is O16 reflected, not a book move
+    off = client.get("/api/practise", params={"moves": "Q16,R14,Q14", "seed": 1}).json()["judgement"]
+    assert not off["in_book"] and off["more_popular"][0] == "R11"

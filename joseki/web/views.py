@@ -32,7 +32,7 @@ from joseki.core.geometry import Corner, Point
 from joseki.core.moves import Moves, Stones, game_moves, typed_moves
 from joseki.core.notation import format_gtp_vertex, format_sgf_point
 from joseki.core.position import LocalBoard
-from joseki.core.steps import Colour, other
+from joseki.core.steps import Colour, other, reflection_needed
 from joseki.engine.policy import BookPlayer
 from joseki.sgf.game import Game
 
@@ -236,7 +236,8 @@ def grade(store: Store, moves: Moves, collections: Names = None, profile: str | 
         found = answer_table(Lookup(store, conn, _names(collections)), moves.tables_before_last[where], mover,
                              options)
     offered = found.candidates if found.state != "left-book" else []
-    index = next((i for i, c in enumerate(offered) if c.point == point), None)
+    same = _same_position(found, point)
+    index = next((i for i, c in enumerate(offered) if c.point in same), None)
     chosen = offered[index] if index is not None else None
     return {"move": moves.tokens[-1], "corner": where.value, "tenuki": point is None, "state": found.state,
             "in_book": chosen is not None,
@@ -245,6 +246,16 @@ def grade(store: Store, moves: Moves, collections: Names = None, profile: str | 
             "rank": None if index is None else index + 1,
             "book_moves": [c.move for c in offered],
             "more_popular": [c.move for c in (offered if index is None else offered[:index])][:5]}
+
+
+def _same_position(found: CornerAnswer, point: Point | None) -> set[Point | None]:
+    """The moves that reach the same position as ``point`` in ``found``'s corner: itself, and its reflection
+    after a line whose stones all lie on the diagonal (the book keeps one of the two, ``merge_symmetric``)."""
+    base = found.via if found.via is not None else found.steps
+    if point is None or reflection_needed(base) is not None:
+        return {point}
+    x, y = found.transform.to_zone(point, 19)
+    return {point, found.transform.to_board((y, x), 19)}
 
 
 def practise(store: Store, asked: Practise) -> dict[str, Any]:
