@@ -35,7 +35,7 @@ TOP_RIGHT = Transform(Corner.TOP_RIGHT)
 SOURCE = SourceFrame(TOP_RIGHT, "b", {}, {})
 ALLOWED_TAGS = {"p", "br", "h1", "h2", "h3", "h4", "h5", "h6", "strong", "em", "ul", "ol", "li", "a", "code", "pre",
                 "blockquote", "hr"}
-TAG = re.compile(r"<(/?)([a-zA-Z0-9]+)([^>]*)>")
+TAG = re.compile(r"<(/?)([a-zA-Z0-9]+)([^>]*?)\s*/?>")
 
 
 ATTRIBUTES = {"a": re.compile(r' href="https?://[^"<>]*" rel="noopener noreferrer"'), "ol": re.compile(r' start="\d+"')}
