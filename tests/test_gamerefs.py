@@ -238,6 +238,7 @@ def test_load_game_opens_only_the_store_s_files(starter: Store, tmp_path: Path) 
 
 def test_corner_steps_wants_one_corner() -> None:
     assert corner_steps(["Q16", "R14"]) == corner_steps(["D4", "C6"])
+    assert corner_steps(["Q16", "R14", "pass"]) == (corner_steps(["Q16", "R14"])[0] + "XX", "B")  # the tenuki
     with pytest.raises(ValueError, match="2 corners"):
         corner_steps(["Q16", "D4"])
     with pytest.raises(ValueError, match="no corner"):
