@@ -31,16 +31,6 @@ def need(path: Path) -> Path:
     return path
 
 
-def best_of(repeats: int, func: Callable[[], Any]) -> float:
-    """The fastest of ``repeats`` runs, in seconds (the least disturbed by a shared machine)."""
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - start)
-    return min(times)
-
-
 def sgfmill_visit(path: Path) -> int:
     """sgfmill alone: parse the file and read every node's move; returns the node count."""
     game = sgf.Sgf_game.from_bytes(path.read_bytes())
