@@ -8,6 +8,9 @@ processes, all cores unless ``--workers``) into a fresh copy of a SQLite store h
 dictionary, timed around the call. Each side's median, min and max are reported, and the
 ratio of each round's pair. Peak memory is the learning process's own peak resident set plus
 the largest worker's, read from each process's ``/proc`` status, so no round inherits another's.
+``cpu_ratio`` is each round's CPU seconds of the subject and its workers, shared over the cores,
+over the baseline's: what an idle machine would show if the subject kept every core busy, a figure
+that a shared machine's load moves less than the wall ratio.
 
 Repeat it: ``cd benchmarks && python bench_learn.py`` (all games, 3 rounds; ``--limit N`` for
 the first N), on a machine as quiet as can be had (``uptime`` before and after: the figures
@@ -23,7 +26,19 @@ import time
 from pathlib import Path
 from typing import Any
 
-from common import CACHE, KOGO, alternate, in_fresh_process, load, need, report, sgfmill_seconds, spread, warm
+from common import (
+    CACHE,
+    KOGO,
+    alternate,
+    cpu_ratio,
+    in_fresh_process,
+    load,
+    need,
+    report,
+    sgfmill_seconds,
+    spread,
+    warm,
+)
 from games_data import tygem_files
 
 from joseki.book.importer import import_file
@@ -69,7 +84,7 @@ def main() -> None:
     files = tygem_files()[: args.limit]
     warm_s = warm(files)
     base = str(template())
-    sgfmill, runs = alternate(args.rounds, lambda: sgfmill_seconds(files),
+    sgfmill, sgfmill_cpu, runs = alternate(args.rounds, lambda: sgfmill_seconds(files),
                               lambda: in_fresh_process(learn_round, base, files, args.workers), "learn_s")
     counts = {k: runs[0][k] for k in ("learnt", "duplicates", "skipped", "corners", "credits")}
     if any({k: r[k] for k in counts} != counts for r in runs):
@@ -79,6 +94,7 @@ def main() -> None:
     report({"games": len(files), **counts, "rounds": args.rounds, "workers": args.workers,
             "learn_s": spread(learn_s, 2), "sgfmill_s": spread(sgfmill, 2),
             "ratio": spread([a / b for a, b in zip(learn_s, sgfmill, strict=True)]),
+            "cpu_ratio": cpu_ratio(runs, sgfmill_cpu), "sgfmill_cpu_s": spread(sgfmill_cpu, 2),
             "peak_mb": spread([r["peak_mb"] for r in runs], 1),
             "parent_mb": max(r["parent_mb"] for r in runs), "worker_mb": max(r["worker_mb"] for r in runs),
             "parent_cpu_s": spread([r["parent_cpu_s"] for r in runs], 2),

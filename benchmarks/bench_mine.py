@@ -5,6 +5,9 @@ As ``bench_learn.py``: the files are read once first, then ``--rounds`` times th
 (``--min-games``, in a new process with its workers, into a new empty SQLite store) run in
 turn; each side's median, min and max, the ratio of each round's pair, and the peak memory
 of the mining process plus its largest worker (from ``/proc``, so no round inherits another's).
+``cpu_ratio`` is each round's CPU seconds of the subject and its workers, shared over the cores,
+over the baseline's: what an idle machine would show if the subject kept every core busy, a figure
+that a shared machine's load moves less than the wall ratio.
 
 Repeat it: ``cd benchmarks && python bench_mine.py`` (all games, 3 rounds; ``--limit N`` for
 the first N), on a machine as quiet as can be had (the JSON's ``load`` holds the load averages
@@ -18,7 +21,7 @@ import sys
 import time
 from typing import Any
 
-from common import alternate, fresh_store, in_fresh_process, load, report, sgfmill_seconds, spread, warm
+from common import alternate, cpu_ratio, fresh_store, in_fresh_process, load, report, sgfmill_seconds, spread, warm
 from games_data import tygem_files
 
 
@@ -46,7 +49,7 @@ def main() -> None:
     started_load = load()
     files = tygem_files()[: args.limit]
     warm_s = warm(files)
-    sgfmill, runs = alternate(args.rounds, lambda: sgfmill_seconds(files),
+    sgfmill, sgfmill_cpu, runs = alternate(args.rounds, lambda: sgfmill_seconds(files),
                               lambda: in_fresh_process(mine_round, files, args.min_games, args.workers), "mine_s")
     counts = {k: runs[0][k] for k in ("learnt", "duplicates", "skipped", "records", "corners", "credits")}
     if any({k: r[k] for k in counts} != counts for r in runs):
@@ -56,6 +59,7 @@ def main() -> None:
     report({"games": len(files), **counts, "min_games": args.min_games, "rounds": args.rounds,
             "workers": args.workers, "mine_s": spread(mine_s, 2), "sgfmill_s": spread(sgfmill, 2),
             "ratio": spread([a / b for a, b in zip(mine_s, sgfmill, strict=True)]),
+            "cpu_ratio": cpu_ratio(runs, sgfmill_cpu), "sgfmill_cpu_s": spread(sgfmill_cpu, 2),
             "peak_mb": spread([r["peak_mb"] for r in runs], 1),
             "parent_mb": max(r["parent_mb"] for r in runs), "worker_mb": max(r["worker_mb"] for r in runs),
             "parent_cpu_s": spread([r["parent_cpu_s"] for r in runs], 2),

@@ -173,17 +173,28 @@ def in_fresh_process(func: Callable[..., dict[str, Any]], *args: Any) -> dict[st
 
 
 def alternate(rounds: int, baseline: Callable[[], float], subject: Callable[[], dict[str, Any]],
-              seconds: str) -> tuple[list[float], list[dict[str, Any]]]:
-    """``rounds`` pairs of runs, baseline then subject, printing each; the baseline's seconds and the
-    subject's figures (``figures[seconds]`` its time)."""
+              seconds: str) -> tuple[list[float], list[float], list[dict[str, Any]]]:
+    """``rounds`` pairs of runs, baseline then subject, printing each; the baseline's seconds and CPU
+    seconds, and the subject's figures (``figures[seconds]`` its time)."""
     base: list[float] = []
+    base_cpu: list[float] = []
     runs: list[dict[str, Any]] = []
     for number in range(1, rounds + 1):
+        cpu = time.process_time()
         base.append(baseline())
+        base_cpu.append(time.process_time() - cpu)
         runs.append(subject())
         print(f"round {number}: baseline {base[-1]:.2f} s, subject {runs[-1][seconds]:.2f} s "
               f"(ratio {runs[-1][seconds] / base[-1]:.3f}), peak {runs[-1]['peak_mb']} MB", file=sys.stderr)
-    return base, runs
+    return base, base_cpu, runs
+
+
+def cpu_ratio(runs: list[dict[str, Any]], base_cpu: list[float]) -> dict[str, float]:
+    """Each round's subject CPU seconds (parent and workers) shared over the machine's cores, over the baseline's
+    CPU seconds: the wall ratio of an idle machine whose cores the subject kept busy (a bound from below, which a
+    shared machine's load moves less than the wall ratio)."""
+    cores = os.cpu_count() or 1
+    return spread([(r["parent_cpu_s"] + r["workers_cpu_s"]) / cores / b for r, b in zip(runs, base_cpu, strict=True)])
 
 
 def load() -> list[float]:
