@@ -144,9 +144,14 @@ def read_sgf_bytes(path: Path) -> bytes:
     try:
         with path.open("rb") as handle:
             info = os.fstat(handle.fileno())
-            if stat.S_ISREG(info.st_mode) and info.st_size > MAX_FILE_BYTES:
+            regular = stat.S_ISREG(info.st_mode)
+            if regular and info.st_size > MAX_FILE_BYTES:
                 raise beyond("a file", MAX_FILE_BYTES, "bytes")
-            data = handle.read(MAX_FILE_BYTES + 1)
+            # a regular file is read at its size (a read of the limit allocates the limit), the rest only
+            # if it grew meanwhile
+            data = handle.read(info.st_size + 1 if regular else MAX_FILE_BYTES + 1)
+            if regular and len(data) > info.st_size:
+                data += handle.read(MAX_FILE_BYTES + 1 - len(data))
     except FileNotFoundError:
         raise BadInput("no such file") from None
     except IsADirectoryError:
