@@ -5,11 +5,16 @@ the code before and one with the code after on the same games, then compare them
 that hold when a row was written (``*_at``) differ between any two runs and are left out.
 
 Usage (from benchmarks/):
-    python store_rows.py build learn|mine OUT.sqlite [--limit 3000]  (learn: into a store holding Kogo's
-        dictionary; mine: --min-games 5 into an empty one; with the code ``import joseki`` finds, so
-        ``PYTHONPATH=OTHER_TREE`` builds with another tree's code)
+    python store_rows.py build learn|mine OUT.sqlite [--limit 3000] [--fox 0] [--workers 1]
+        [--signal result|local|both] [--batch 500]
+        (learn: into a store holding Kogo's dictionary; mine: --min-games 5 into an empty one; the
+        first ``--limit`` Tygem games, then the first ``--fox`` Fox games; with the code ``import
+        joseki`` finds, so ``PYTHONPATH=OTHER_TREE`` builds with another tree's code: this tree's, or
+        one from before book/ was regrouped and ``learn`` took every signal, such as /work/base)
     python store_rows.py compare A.sqlite B.sqlite  (each table's rows and digest in both; the JSON's
         ``same`` is true when every table matches; exit status 1 when not)
+
+A local signal judges with GNU Go (slow: give it a handful of games).
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ import sys
 from pathlib import Path
 
 from common import KOGO, need, report
-from games_data import tygem_files
+from games_data import set_files, tygem_files
 
 
 def tables(db: str) -> dict[str, tuple[int, str]]:
@@ -38,24 +43,51 @@ def tables(db: str) -> dict[str, tuple[int, str]]:
     return out
 
 
-def build(command: str, out: str, limit: int, min_games: int) -> None:
-    """A store learnt or mined from the first ``limit`` Tygem games, with one worker (the rows do not depend on it)."""
+def build(command: str, out: str, files: list[str], min_games: int, workers: int, signal: str, batch: int) -> None:
+    """A store learnt or mined from ``files`` (the rows do not depend on ``workers``)."""
     from joseki.book.importer import import_file
-    from joseki.book.store.database import Store
-    from joseki.games.learn import learn
     from joseki.games.mine import mine
+
+    try:
+        from joseki.book.store.database import Store
+    except ImportError:  # the code before book/ was regrouped
+        from joseki.book.store import Store  # type: ignore[no-redef]
 
     for extra in ("", "-journal", "-wal", "-shm"):
         Path(f"{out}{extra}").unlink(missing_ok=True)
-    files = tygem_files()[:limit]
     store = Store(out)
     if command == "learn":
         import_file(store, need(KOGO), "kogo")
-        result = learn(store, files, workers=1)
+        result = learn_any(store, files, workers, signal, batch)
     else:
-        result = mine(store, files, min_games, "tygem", workers=1)[0]
+        result = mine(store, files, min_games, "tygem", workers=workers)[0]
     store.close()
-    report({"command": command, "games": len(files), "learnt": result.learnt, "credits": result.credits})
+    report({"command": command, "games": len(files), "signal": signal, "learnt": result.learnt,
+            "credits": result.credits})
+
+
+def learn_any(store: object, files: list[str], workers: int, signal: str, batch: int) -> object:
+    """``learn`` with ``signal`` as either tree's code takes it: one ``learn`` for every signal, or
+    ``engine.local.learn_signals`` before it; the result signal's report (or, for ``local``, the judge's)."""
+    from joseki.games.learn import learn
+
+    try:
+        from joseki.engine.judge import JudgeCommand
+    except ImportError:
+        from joseki.engine.local import learn_signals
+
+        results, local = learn_signals(store, files, None, signal, workers, batch_games=batch)
+        return results if results is not None else _judged(local)
+    learnt = learn(store, files, None, workers, batch_games=batch, signal=signal,
+                   judge=JudgeCommand() if signal != "result" else None)
+    return learnt if signal != "local" else _judged(learnt.local)
+
+
+def _judged(local: object) -> object:
+    """A judge's report as :func:`build` reports it (judged games as learnt, corners as credits)."""
+    from types import SimpleNamespace
+
+    return SimpleNamespace(learnt=local.judged, credits=local.corners)  # type: ignore[attr-defined]
 
 
 def main() -> None:
@@ -64,14 +96,19 @@ def main() -> None:
     making = sub.add_parser("build")
     making.add_argument("command", choices=("learn", "mine"))
     making.add_argument("out")
-    making.add_argument("--limit", type=int, default=3000)
+    making.add_argument("--limit", type=int, default=3000, help="the first N Tygem games")
+    making.add_argument("--fox", type=int, default=0, help="then the first N Fox games")
     making.add_argument("--min-games", type=int, default=5)
+    making.add_argument("--workers", type=int, default=1)
+    making.add_argument("--signal", default="result", choices=("result", "local", "both"))
+    making.add_argument("--batch", type=int, default=500)
     comparing = sub.add_parser("compare")
     comparing.add_argument("a")
     comparing.add_argument("b")
     args = parser.parse_args()
     if args.action == "build":
-        build(args.command, args.out, args.limit, args.min_games)
+        files = tygem_files()[: args.limit] + sorted(set_files("fox-pro"))[: args.fox]
+        build(args.command, args.out, files, args.min_games, args.workers, args.signal, args.batch)
         return
     a, b = tables(args.a), tables(args.b)
     differ = sorted(name for name in a.keys() | b.keys() if a.get(name) != b.get(name))

@@ -14,7 +14,7 @@ from joseki.book.learnt.beyond import BEYOND_MIN_GAMES
 from joseki.book.store.database import Store
 from joseki.book.store.keys import ROOT_ID, node_id
 from joseki.core.corners import corner_tables
-from joseki.games.credit import table_corners
+from joseki.games.credit import corner_plays
 from joseki.games.evaluate import evaluate
 from joseki.games.mine import MINE_DEPTH, mine
 from joseki.sgf.game import read_game
@@ -93,8 +93,8 @@ def test_the_kept_moves_are_the_counts_of_the_real_games(new_db: Callable[..., s
     played: Counter[str] = Counter()
     for path in files:
         tables = corner_tables(read_game(path).moves).values()
-        played.update({steps[:end] for steps, _ in table_corners(tables)
-                       for end in range(2, min(len(steps), 2 * MINE_DEPTH) + 1, 2)})
+        played.update({play.steps[:end] for play in corner_plays(tables)
+                       for end in range(2, min(len(play.steps), 2 * MINE_DEPTH) + 1, 2)})
     kept = {p for p, n in played.items() if n >= min_games}
     expected = {(node_id(p[:-2]) if len(p) > 2 else ROOT_ID, p[-2:]): n for p, n in played.items()
                 if BEYOND_MIN_GAMES <= n < min_games and (len(p) == 2 or p[:-2] in kept)}
