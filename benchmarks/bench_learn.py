@@ -37,6 +37,7 @@ from common import (
     report,
     sgfmill_seconds,
     spread,
+    steps_share,
     warm,
 )
 from games_data import tygem_files
@@ -71,7 +72,8 @@ def learn_round(base: str, files: list[str], workers: int | None) -> dict[str, A
     seconds = time.perf_counter() - started
     store.close()
     return {"learn_s": round(seconds, 2), "learnt": result.learnt, "duplicates": result.duplicates,
-            "skipped": sum(result.skipped.values()), "corners": result.corners, "credits": result.credits}
+            "skipped": sum(result.skipped.values()), "corners": result.corners, "credits": result.credits,
+            "steps": steps_share(result.seconds)}
 
 
 def main() -> None:
@@ -91,7 +93,7 @@ def main() -> None:
         sys.exit(f"the rounds learnt different figures: {runs}")
     learn_s = [r["learn_s"] for r in runs]
     print(f"{counts['learnt']} games learnt, {counts['duplicates']} duplicates, {counts['skipped']} skipped")
-    report({"games": len(files), **counts, "rounds": args.rounds, "workers": args.workers,
+    report({"games": len(files), **counts, "rounds": args.rounds, "workers": args.workers, "steps": runs[0]["steps"],
             "learn_s": spread(learn_s, 2), "sgfmill_s": spread(sgfmill, 2),
             "ratio": spread([a / b for a, b in zip(learn_s, sgfmill, strict=True)]),
             "cpu_ratio": cpu_ratio(runs, sgfmill_cpu), "sgfmill_cpu_s": spread(sgfmill_cpu, 2),

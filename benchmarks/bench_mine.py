@@ -21,7 +21,18 @@ import sys
 import time
 from typing import Any
 
-from common import alternate, cpu_ratio, fresh_store, in_fresh_process, load, report, sgfmill_seconds, spread, warm
+from common import (
+    alternate,
+    cpu_ratio,
+    fresh_store,
+    in_fresh_process,
+    load,
+    report,
+    sgfmill_seconds,
+    spread,
+    steps_share,
+    warm,
+)
 from games_data import tygem_files
 
 
@@ -36,7 +47,7 @@ def mine_round(files: list[str], min_games: int, workers: int | None) -> dict[st
     store.close()
     return {"mine_s": round(seconds, 2), "learnt": result.learnt, "duplicates": result.duplicates,
             "skipped": sum(result.skipped.values()), "records": book.new if book is not None else 0,
-            "corners": result.corners, "credits": result.credits}
+            "corners": result.corners, "credits": result.credits, "steps": steps_share(result.seconds)}
 
 
 def main() -> None:
@@ -57,7 +68,8 @@ def main() -> None:
     mine_s = [r["mine_s"] for r in runs]
     print(f"{counts['learnt']} games mined into {counts['records']} variations (min games {args.min_games})")
     report({"games": len(files), **counts, "min_games": args.min_games, "rounds": args.rounds,
-            "workers": args.workers, "mine_s": spread(mine_s, 2), "sgfmill_s": spread(sgfmill, 2),
+            "workers": args.workers, "steps": runs[0]["steps"], "mine_s": spread(mine_s, 2),
+            "sgfmill_s": spread(sgfmill, 2),
             "ratio": spread([a / b for a, b in zip(mine_s, sgfmill, strict=True)]),
             "cpu_ratio": cpu_ratio(runs, sgfmill_cpu), "sgfmill_cpu_s": spread(sgfmill_cpu, 2),
             "peak_mb": spread([r["peak_mb"] for r in runs], 1),

@@ -17,7 +17,10 @@ from typing import Any
 
 from sgfmill import sgf
 
-from joseki.book.store.database import Store
+try:
+    from joseki.book.store.database import Store
+except ImportError:  # a tree from before book/ was grouped by job (store_rows builds with any tree's code)
+    from joseki.book.store import Store  # type: ignore[no-redef]
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data"
@@ -195,6 +198,13 @@ def cpu_ratio(runs: list[dict[str, Any]], base_cpu: list[float]) -> dict[str, fl
     shared machine's load moves less than the wall ratio)."""
     cores = os.cpu_count() or 1
     return spread([(r["parent_cpu_s"] + r["workers_cpu_s"]) / cores / b for r, b in zip(runs, base_cpu, strict=True)])
+
+
+def steps_share(seconds: dict[str, float]) -> dict[str, list[float]]:
+    """Each step's seconds of a learn or mine run (:class:`joseki.games.pipeline.Seconds`) and its share of
+    their sum (the parent's whole time, ``parent``, left out of the sum: it holds its writes)."""
+    total = sum(s for name, s in seconds.items() if name != "parent") or 1.0
+    return {name: [round(s, 2), round(s / total, 3)] for name, s in sorted(seconds.items(), key=lambda i: -i[1])}
 
 
 def load() -> list[float]:

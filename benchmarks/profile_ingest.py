@@ -1,12 +1,12 @@
 """Where ``learn`` and ``mine`` spend their time, step by step, as the learning pipeline itself counts it.
 
-The pipeline (:mod:`joseki.games.pipeline`) adds up the CPU seconds of each step of a run in the
+The pipeline (:mod:`joseki.games.pipeline`) adds up the seconds of each step of a run in the
 process that runs it (in the workers: ``read``, the ``walk`` through the book, each statistic's
 per-game step, ``judge``, mine's ``read and reduce``; in the parent: ``claim``, each statistic's
 writer, ``commit``, mine's ``counting``, ``book`` and ``adding rows``, and ``parent``, the parent's
 whole time handing games on). This runs ``learn`` (into a copy of a store holding Kogo's dictionary)
 or ``mine`` (into an empty store) once, in a new process, on the first ``--limit`` Tygem games, and
-prints each step's seconds, its microseconds a game and its share of the run's counted CPU seconds,
+prints each step's seconds, its microseconds a game and its share of the run's counted seconds,
 beside the wall time, the CPU of the parent and of its workers, the peak memory, and sgfmill's
 single-core parse of the same (warm) files.
 
@@ -76,7 +76,7 @@ def run(command: str, files: list[str], workers: int | None, signal: str, min_ga
                     "share": round(s / counted, 3) if counted else 0.0}
              for name, s in sorted(result.seconds.items(), key=lambda item: -item[1])}
     return {"wall_s": round(wall, 2), "learnt": result.learnt, "credits": result.credits,
-            "counted_cpu_s": round(counted, 2), "steps": steps}
+            "counted_s": round(counted, 2), "steps": steps}
 
 
 def main() -> None:

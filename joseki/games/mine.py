@@ -24,7 +24,6 @@ only; its text is kept from its second sighting (or at once when ``min_games`` i
 from __future__ import annotations
 
 import pickle
-import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,7 +43,7 @@ from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner
 from joseki.games.credit import CornerPlay, corner_plays
 from joseki.games.fanout import Workers, fan_out
-from joseki.games.pipeline import GameView, Seconds, Statistic, Writer, each_game
+from joseki.games.pipeline import GameView, Seconds, Statistic, Writer, clock, each_game
 from joseki.games.signals import (
     CONTEXTS,
     GAMES_BEHIND,
@@ -113,9 +112,9 @@ def reduce_game(source: Source) -> Reduced:
 
 def reduce_chunk(chunk: list[Source]) -> tuple[list[Reduced], Seconds]:
     """Mining's first-pass chunk task (runs in a worker)."""
-    started = time.process_time()
+    started = clock()
     out = [reduce_game(source) for source in chunk]
-    return out, Seconds({"read and reduce": time.process_time() - started})
+    return out, Seconds({"read and reduce": clock() - started})
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,19 +134,19 @@ class CreditHeld:
         signal = ResultSignal(self.statistics)
         out = []
         for source, key, held, moved in chunk:
-            started = time.process_time()
+            started = clock()
             game: HeldGame = pickle.loads(held)
             view = GameView(source, key, game.winner, game.moves, self.book, plays=list(game.plays),
                             info=GameInfo(*game.info), before=self.before if moved else None)
             corners, credits = signal.facts(view)
             if moved:
                 corners, credits = 0, credits - sum(len(c.credits) for c in view.credited_before())
-            seconds.add("walk", time.process_time() - started)
+            seconds.add("walk", clock() - started)
             rows = []
             for statistic in self.statistics:
-                started = time.process_time()
+                started = clock()
                 rows.append(statistic.step.rows(view))
-                seconds.add(statistic.name, time.process_time() - started)
+                seconds.add(statistic.name, clock() - started)
             out.append((key, corners, credits, tuple(rows)))
         return out, seconds
 
@@ -207,7 +206,7 @@ def _first_pass(files: list[str], where: Workers, report: LearnReport, counter: 
     seconds = report.seconds
     for done, reduced in enumerate(each_game(fan_out(reduce_chunk, sources(files), len(files), where, CHUNK_GAMES),
                                              seconds), start=1):
-        started = time.process_time()
+        started = clock()
         if reduced.skipped is not None:
             report.skip(reduced.source, reduced.skipped)
         elif reduced.key in games:
@@ -215,7 +214,7 @@ def _first_pass(files: list[str], where: Workers, report: LearnReport, counter: 
         else:
             games[reduced.key] = Held(reduced.source, reduced.result, reduced.held)
             counter.add_game(reduced.corners)
-        seconds.add("counting", time.process_time() - started)
+        seconds.add("counting", clock() - started)
         if progress is not None:
             progress(done, len(files))
     return games
@@ -247,14 +246,14 @@ def _credit(conn: WriteConnection, store: Store, pid: int, games: dict[str, Held
     for _, corners, credits, rows in each_game(fan_out(task, items, len(items), where, CHUNK_GAMES), seconds):
         report.corners += corners
         report.credits += credits
-        started = time.process_time()
+        started = clock()
         for writer, one in zip(writers, rows, strict=True):
             writer.add(one)
-        seconds.add("adding rows", time.process_time() - started)
+        seconds.add("adding rows", clock() - started)
     for statistic, writer in zip(statistics, writers, strict=True):
-        started = time.process_time()
+        started = clock()
         writer.write(conn, pid)
-        seconds.add(statistic.name, time.process_time() - started)
+        seconds.add(statistic.name, clock() - started)
 
 
 def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: str = "mined",
@@ -280,7 +279,7 @@ def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: 
     games = _first_pass(files, where, report, counter, progress)
     if not games:
         return report, None
-    started = time.process_time()
+    started = clock()
     frequent = counter.frequent(min_games)
     forest = _mined_forest(frequent, len(games))
     book = FileReport(forest.source, collection)
@@ -297,7 +296,7 @@ def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: 
             keep_beyond(conn, store, collection, beyond_moves(counter.counts(), frequent, min_games))
         del counter, frequent
         claimed = claim_games(conn, store, pid, [(k, g.source, g.result) for k, g in games.items() if k not in learnt])
-        report.seconds.add("book", time.process_time() - started)
+        report.seconds.add("book", clock() - started)
         _credit(conn, store, pid, games, claimed, before, statistics, where, report)
     report.learnt = len(claimed)
     report.duplicates += len(games) - len(claimed)

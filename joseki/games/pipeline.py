@@ -14,8 +14,8 @@ Adding a statistic is one more :class:`Statistic` in a signal's list: a per-game
 parent: rows added game by game, written in the batch's transaction). ``mine`` runs the same
 statistics over the games it holds once its book is mined (:mod:`joseki.games.mine`).
 
-Each step's and each writer's seconds (CPU seconds of the process that runs it) are added up in
-:class:`Seconds`, so a run can tell what each statistic costs.
+Each step's and each writer's seconds (on :func:`clock`, in the process that runs it) are added up
+in :class:`Seconds`, so a run can tell what each statistic costs.
 """
 
 from __future__ import annotations
@@ -40,8 +40,12 @@ from joseki.sgf.game import Game, read_game
 
 R = TypeVar("R")
 
+clock = time.perf_counter
+"""The clock of :class:`Seconds`: a process runs one step at a time, so its wall seconds are the step's; a CPU
+clock costs ten times as much a read, paid several times a game."""
+
 class Seconds(dict[str, float]):
-    """CPU seconds per named step (``read``, ``walk``, each statistic's name, ``claim``, ``commit``...)."""
+    """Seconds per named step (``read``, ``walk``, each statistic's name, ``claim``, ``commit``...)."""
 
     def add(self, name: str, seconds: float) -> None:
         self[name] = self.get(name, 0.0) + seconds
@@ -198,11 +202,11 @@ class Ledger(ABC):
     def write(self, conn: WriteConnection, pid: int, games: Iterable[Taken], seconds: Seconds) -> None:
         """Hand ``games``'s rows to each statistic's writer, then write them."""
         for number, writer in enumerate(self.writers):
-            started = time.process_time()
+            started = clock()
             for taken in games:
                 writer.add(taken.rows[number])
             writer.write(conn, pid)
-            seconds.add(self.names[number], time.process_time() - started)
+            seconds.add(self.names[number], clock() - started)
 
 
 class GameRows(NamedTuple):
@@ -234,15 +238,15 @@ class ReadGames:
     def one(self, source: Source, seconds: Seconds) -> GameRows:
         """One game's rows for every signal."""
         name = source_name(source)
-        started = time.process_time()
+        started = clock()
         try:
             game = read_game(source)
         except ValueError as exc:
-            seconds.add("read", time.process_time() - started)
+            seconds.add("read", clock() - started)
             return GameRows(name, "", "", tuple((f"error: {exc}", None, ()) for _ in self.signals))
         reasons = [signal.unusable(game) for signal in self.signals]
         key = game.key if None in reasons else ""
-        seconds.add("read", time.process_time() - started)
+        seconds.add("read", clock() - started)
         view = GameView(name, key, game.winner, game.moves, self.book, game)
         out = []
         for signal, reason in zip(self.signals, reasons, strict=True):
@@ -252,18 +256,18 @@ class ReadGames:
 
 def _taken(signal: Signal, view: GameView, seconds: Seconds) -> tuple[str | None, Any, tuple[Any, ...]]:
     """A signal's facts and rows of a game it takes (or why not, when its judge refuses the game)."""
-    started = time.process_time()
+    started = clock()
     try:
         facts = signal.facts(view)
     except Refused as exc:
         return f"judge refused: {exc}"[:80], None, ()
     finally:
-        seconds.add(signal.facts_name, time.process_time() - started)
+        seconds.add(signal.facts_name, clock() - started)
     rows = []
     for statistic in signal.statistics:
-        started = time.process_time()
+        started = clock()
         rows.append(statistic.step.rows(view))
-        seconds.add(statistic.name, time.process_time() - started)
+        seconds.add(statistic.name, clock() - started)
     return None, facts, tuple(rows)
 
 
@@ -302,14 +306,14 @@ class BatchWriter:
             return
         ledger = self.ledgers[number]
         with self.store.write() as conn:
-            started = time.process_time()
+            started = clock()
             pid = profile_id(conn, self.store, self.profile, create=True)
             assert pid is not None
             claimed = ledger.claim(conn, pid, batch)
-            self.seconds.add("claim", time.process_time() - started)
+            self.seconds.add("claim", clock() - started)
             ledger.write(conn, pid, claimed, self.seconds)
-            started = time.process_time()
-        self.seconds.add("commit", time.process_time() - started)
+            started = clock()
+        self.seconds.add("commit", clock() - started)
 
 
 CHUNK_GAMES = 32
@@ -322,14 +326,14 @@ def learn_games(sources: Iterable[Source], games: int, task: ReadGames, writer: 
     step took, in the workers and here (``parent``: handing games on, batches written included)."""
     seconds = Seconds()
     for done, game in enumerate(each_game(fan_out(task, sources, games, workers, CHUNK_GAMES), seconds), start=1):
-        started = time.process_time()
+        started = clock()
         writer.add(game)
         if progress is not None:
             progress(done, games)
-        seconds.add("parent", time.process_time() - started)
-    started = time.process_time()
+        seconds.add("parent", clock() - started)
+    started = clock()
     writer.finish()
-    seconds.add("parent", time.process_time() - started)
+    seconds.add("parent", clock() - started)
     seconds.merge(writer.seconds)
     return seconds
 

@@ -62,7 +62,7 @@ class LearnReport:
     local: JudgeReport | None = None
     """What the local signal did, when the run judged the games' corners too (or only)."""
     seconds: Seconds = field(default_factory=Seconds, compare=False)
-    """CPU seconds of each step of the run (:data:`joseki.games.pipeline.Seconds`)."""
+    """Seconds of each step of the run (:data:`joseki.games.pipeline.Seconds`)."""
 
     @property
     def usable(self) -> int:
