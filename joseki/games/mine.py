@@ -17,13 +17,15 @@ credits against the old book are taken back and its credits against the new one 
 differ where the new lines take a corner further, or give a step a line of its own where it
 was in the book by transposition). So ``learn`` then ``mine`` gives the statistics ``mine``
 alone gives, as does ``mine`` then ``learn`` (the games are then duplicates).
-To stay within memory on tens of thousands of games, a prefix seen once is held as its hash
-only; its text is kept from its second sighting (or at once when ``min_games`` is 1).
+To stay within memory on tens of thousands of games, the prefixes only one game played are held as
+that game's strings, once where they leave the lines other games played (:class:`PrefixCounter`),
+and each held game as a few bytes a move (:meth:`HeldGame.pack`).
 """
 
 from __future__ import annotations
 
 import pickle
+from array import array
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,7 +80,7 @@ class Reduced(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class HeldGame:
-    """What crediting a mined game needs, held by the parent between the passes (packed with :mod:`pickle`)."""
+    """What crediting a mined game needs, held by the parent between the passes as :meth:`pack`'s bytes."""
 
     winner: str
     plays: tuple[CornerPlay, ...]
@@ -87,8 +89,39 @@ class HeldGame:
     info: tuple[Any, ...]
     """:meth:`joseki.book.gamerefs.write.GameInfo.row`."""
 
-    def __reduce__(self) -> tuple[type[HeldGame], tuple[Any, ...]]:
-        return HeldGame, (self.winner, self.plays, self.moves, self.info)
+    def pack(self) -> bytes:
+        """The game as few bytes: tens of thousands of them wait in the parent between the passes (each move and
+        each local move number two bytes)."""
+        plays = tuple((p.corner, p.steps, p.first, p.swap, array("H", p.local).tobytes()) for p in self.plays)
+        moves = array("H", [_move_code(colour, point) for colour, point in self.moves]).tobytes()
+        return pickle.dumps((self.winner, plays, moves, self.info), pickle.HIGHEST_PROTOCOL)
+
+    @classmethod
+    def unpack(cls, data: bytes) -> HeldGame:
+        """The game :meth:`pack` made ``data`` of."""
+        winner, plays, moves, info = pickle.loads(data)
+        codes = array("H")
+        codes.frombytes(moves)
+        return cls(winner, tuple(CornerPlay(c, steps, first, swap, tuple(_numbers(local)))
+                                 for c, steps, first, swap, local in plays),
+                   [_MOVES[code] for code in codes], info)
+
+
+def _move_code(colour: str, point: tuple[int, int] | None) -> int:
+    """A move as one number below 2**16: 0 a pass, else 1 + x * 64 + y; white's with 2**15 added."""
+    return (0 if point is None else 1 + point[0] * 64 + point[1]) + (1 << 15 if colour == "w" else 0)
+
+
+_MOVES: dict[int, tuple[str, tuple[int, int] | None]] = {
+    _move_code(colour, point): (colour, point)
+    for colour in ("b", "w") for point in [None, *((x, y) for x in range(52) for y in range(52))]}
+"""Each :func:`_move_code` back to its move (boards up to 52 lines)."""
+
+
+def _numbers(data: bytes) -> array[int]:
+    numbers = array("H")
+    numbers.frombytes(data)
+    return numbers
 
 
 def reduce_game(source: Source) -> Reduced:
@@ -106,8 +139,7 @@ def reduce_game(source: Source) -> Reduced:
     plays = tuple(corner_plays(corner_tables(game.moves).values()))
     last = max((p.local[min(len(p.local), CONTEXT_STEPS) - 1] for p in plays), default=0)
     held = HeldGame(game.winner, plays, game.moves[:last], GameInfo.of(game, key).row())
-    return Reduced(name, key, game.result, None, tuple(p.steps[: 2 * MINE_DEPTH] for p in plays),
-                   pickle.dumps(held, pickle.HIGHEST_PROTOCOL))
+    return Reduced(name, key, game.result, None, tuple(p.steps[: 2 * MINE_DEPTH] for p in plays), held.pack())
 
 
 def reduce_chunk(chunk: list[Source]) -> tuple[list[Reduced], Seconds]:
@@ -135,7 +167,7 @@ class CreditHeld:
         out = []
         for source, key, held, moved in chunk:
             started = clock()
-            game: HeldGame = pickle.loads(held)
+            game = HeldGame.unpack(held)
             view = GameView(source, key, game.winner, game.moves, self.book, plays=list(game.plays),
                             info=GameInfo(*game.info), before=self.before if moved else None)
             corners, credits = signal.facts(view)
@@ -152,42 +184,49 @@ class CreditHeld:
 
 
 class PrefixCounter:
-    """Games per prefix, compact for prefixes seen once."""
+    """Games per prefix, exact, with the prefixes of one game only held as that game's strings.
 
-    def __init__(self, keep_singles: bool) -> None:
-        self.keep_singles = keep_singles
-        self.once: set[int] = set()
-        self.once_text: dict[int, str] = {}
-        self.many: dict[int, list[str | int]] = {}
+    A prefix played in two games or more is a key of ``many``. Each prefix played in one game only
+    lies on a tail: ``tails`` maps a head (a prefix played in one game only, whose line before it is
+    played in more, or is empty) to the strings of that game that pass through it, and every prefix
+    of those strings from the head on was played in that game alone. A game's corners thus cost one
+    entry where they leave the lines other games played, not one a prefix.
+    """
+
+    def __init__(self) -> None:
+        self.many: dict[str, int] = {}
+        self.tails: dict[str, tuple[str, ...]] = {}
 
     def add_game(self, corners: Iterable[str]) -> None:
         """Count one game: each distinct prefix (at most :data:`MINE_DEPTH` steps) of its corners once."""
-        seen = {steps[:end] for steps in corners for end in range(2, min(len(steps), 2 * MINE_DEPTH) + 1, 2)}
-        once, many = self.once, self.many
-        for prefix in seen:
-            h = hash(prefix)
-            entry = many.get(h)
-            if entry is None:
-                if h not in once:
-                    once.add(h)
-                    if self.keep_singles:
-                        self.once_text[h] = prefix
+        strings = tuple({steps[: 2 * MINE_DEPTH] for steps in corners})
+        longest = max((len(steps) for steps in strings), default=0)
+        many, tails = self.many, self.tails
+        for end in range(2, longest + 1, 2):
+            for prefix in {steps[:end] for steps in strings if len(steps) >= end}:
+                games = many.get(prefix)
+                if games is not None:
+                    many[prefix] = games + 1
                     continue
-                once.discard(h)
-                self.once_text.pop(h, None)
-                entry = many[h] = [prefix, 1]
-            entry[1] = int(entry[1]) + 1
+                other = tails.pop(prefix, None)
+                if other is not None:  # the one game before this one: its strings go on from the next step
+                    many[prefix] = 2
+                    for step in {steps[: end + 2] for steps in other if len(steps) > end}:
+                        tails[step] = tuple(steps for steps in other if steps.startswith(step))
+                elif end == 2 or prefix[:-2] in many:  # the first prefix of this game's own tail
+                    tails[prefix] = tuple(steps for steps in strings if steps.startswith(prefix))
 
     def frequent(self, min_games: int) -> set[str]:
         """Prefixes played in at least ``min_games`` games."""
-        out = {str(prefix) for prefix, games in self.many.values() if int(games) >= min_games}
+        out = {prefix for prefix, games in self.many.items() if games >= min_games}
         if min_games <= 1:
-            out.update(self.once_text[h] for h in self.once)
+            for head, strings in self.tails.items():
+                out.update(steps[:end] for steps in strings for end in range(len(head), len(steps) + 1, 2))
         return out
 
     def counts(self) -> Iterator[tuple[str, int]]:
         """Each prefix played in two games or more, with its games."""
-        return ((str(prefix), int(games)) for prefix, games in self.many.values())
+        return iter(self.many.items())
 
 
 @dataclass(slots=True)
@@ -275,7 +314,7 @@ def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: 
     where = Workers(workers, cluster)
     files = expand_games(paths)
     report = LearnReport(files=len(files))
-    counter = PrefixCounter(keep_singles=min_games <= 1)
+    counter = PrefixCounter()
     games = _first_pass(files, where, report, counter, progress)
     if not games:
         return report, None
