@@ -93,7 +93,7 @@ class HeldGame:
         """The game as few bytes: tens of thousands of them wait in the parent between the passes (each move and
         each local move number two bytes)."""
         plays = tuple((p.corner, p.steps, p.first, p.swap, array("H", p.local).tobytes()) for p in self.plays)
-        moves = array("H", [_move_code(colour, point) for colour, point in self.moves]).tobytes()
+        moves = array("H", [_CODES[move] for move in self.moves]).tobytes()
         return pickle.dumps((self.winner, plays, moves, self.info), pickle.HIGHEST_PROTOCOL)
 
     @classmethod
@@ -116,6 +116,7 @@ _MOVES: dict[int, tuple[str, tuple[int, int] | None]] = {
     _move_code(colour, point): (colour, point)
     for colour in ("b", "w") for point in [None, *((x, y) for x in range(52) for y in range(52))]}
 """Each :func:`_move_code` back to its move (boards up to 52 lines)."""
+_CODES = {move: code for code, move in _MOVES.items()}
 
 
 def _numbers(data: bytes) -> array[int]:

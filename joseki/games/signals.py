@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from joseki.book.gamerefs.write import GameRefs, RefsWriter, game_refs
 from joseki.book.learnt.contexts import ContextKey, add_context_records
@@ -34,7 +34,6 @@ from joseki.games.credit import (
     context_rows,
     local_credits,
     node_rows,
-    rows_of,
 )
 from joseki.games.judging import CornerJudge, JudgeMaker, Verdict
 from joseki.games.pipeline import GameStep, GameView, Ledger, Seconds, Signal, Statistic, Taken, Writer
@@ -144,15 +143,16 @@ class NodeWriter(Writer[Flat]):
         self.total: dict[int, list[int]] = {}
 
     def add(self, rows: Flat) -> None:
-        total = self.total
-        for i in range(0, len(rows), NODE_ROW):
-            nid = int(rows[i])
-            row = total.get(nid)
+        total, flat = self.total, cast("tuple[int, ...]", rows)  # node rows hold numbers only
+        for i in range(0, len(flat), NODE_ROW):
+            row = total.get(flat[i])
             if row is None:
-                total[nid] = [int(v) for v in rows[i + 1 : i + NODE_ROW]]
+                total[flat[i]] = list(flat[i + 1 : i + NODE_ROW])
             else:
-                for j in range(4):
-                    row[j] += int(rows[i + 1 + j])
+                row[0] += flat[i + 1]
+                row[1] += flat[i + 2]
+                row[2] += flat[i + 3]
+                row[3] += flat[i + 4]
 
     def write(self, conn: WriteConnection, pid: int) -> None:
         records = {nid: Record(*row) for nid, row in self.total.items()}
@@ -171,15 +171,17 @@ class ContextWriter(Writer[Flat]):
         self.total: dict[ContextKey, list[int]] = {}
 
     def add(self, rows: Flat) -> None:
-        total = self.total
-        for row in rows_of(rows, CONTEXT_ROW):
-            key: ContextKey = (int(row[0]), str(row[1]), str(row[2]))
+        total, flat = self.total, cast("tuple[Any, ...]", rows)  # (parent, context, move, four counts) a row
+        for i in range(0, len(flat), CONTEXT_ROW):
+            key: ContextKey = flat[i : i + 3]
             kept = total.get(key)
             if kept is None:
-                total[key] = [int(v) for v in row[3:]]
+                total[key] = list(flat[i + 3 : i + CONTEXT_ROW])
             else:
-                for j in range(4):
-                    kept[j] += int(row[3 + j])
+                kept[0] += flat[i + 3]
+                kept[1] += flat[i + 4]
+                kept[2] += flat[i + 5]
+                kept[3] += flat[i + 6]
 
     def write(self, conn: WriteConnection, pid: int) -> None:
         records = {key: Record(*row) for key, row in self.total.items() if any(row)}
