@@ -35,7 +35,8 @@ from joseki.games.signals import (
 )
 from joseki.sgf.archive import expand_games, sources
 
-BATCH_GAMES = 500
+BATCH_GAMES = 2000
+"""Games a batch of learning writes in one transaction: fewer, larger batches sum more rows before writing."""
 SIGNALS = ("result", "local", "both")
 """What ``learn`` and ``match --learn`` credit: game results, local outcomes, or both."""
 

@@ -190,9 +190,14 @@ class RefsWriter:
             conn.execute(gr.insert(), [dict(zip(columns, r, strict=True)) for r in rows])
         if dropped:
             dropped.sort()
-            conn.execute(delete(gr).where(gr.c.profile_id == pid, gr.c.node_id == bindparam("k_node"),
-                                          gr.c.game_id == bindparam("k_game")),
-                         [{"k_node": nid, "k_game": gid} for nid, gid in dropped])
+            if conn.dialect.name in FAST_DIALECTS:  # the driver's executemany: no statement compiled a row
+                mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+                conn.exec_driver_sql(f"DELETE FROM game_ref WHERE profile_id = {mark} AND node_id = {mark} "
+                                     f"AND game_id = {mark}", [(pid, nid, gid) for nid, gid in dropped])
+            else:
+                conn.execute(delete(gr).where(gr.c.profile_id == pid, gr.c.node_id == bindparam("k_node"),
+                                              gr.c.game_id == bindparam("k_game")),
+                             [{"k_node": nid, "k_game": gid} for nid, gid in dropped])
 
     def _merge(self, pid: int, games: dict[str, Kept]) -> tuple[list[tuple[int, int, int, int, int]],
                                                                 list[tuple[int, int]]]:
