@@ -26,7 +26,7 @@ p < 0.05 one-sided with 80% power. Opponents run in ``--jobs`` parallel processe
 Usage: python benchmarks/bench_adapt.py [--games 36] [--train 36] [--max-moves 40] [--signal local]
        [--opponents gnugo-nojoseki,gnugo-1] [--jobs 2]
 
-The defaults are the run the README reports: 29 minutes on 2 cores at load 6.5.
+The defaults are the run docs/performance.md reports.
 """
 
 from __future__ import annotations

@@ -245,7 +245,7 @@ def next_moves(store: Store | BookFile, moves: Moves | Sequence[str] = (), steps
     alternating from ``first``. Raises BadInput for bad moves or steps, an unknown profile or collection."""
     if steps is None and not isinstance(moves, Moves):
         moves = typed_moves(moves, first)
-    with store.read() as conn:
+    with store.book_read() as conn:
         require_profile(conn, options.profile)
         lookup = Lookup(store, conn, collections)
         if steps is not None:
@@ -272,7 +272,7 @@ def next_in_game(store: Store | BookFile, played: Moves | Sequence[tuple[Colour,
     its own); colours and points are made into that here."""
     moves = played if isinstance(played, Moves) else game_moves(played, setup)
     options = replace(options, board=moves.board)
-    with store.read() as conn:
+    with store.book_read() as conn:
         require_profile(conn, options.profile)
         lookup = Lookup(store, conn, collections)
         asked = replace(options, top=None) if context else options

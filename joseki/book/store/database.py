@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import sqlite3
 import sys
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -29,7 +30,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError
 
 from joseki.book.query.memo import Memo
-from joseki.book.store.bookfile import BUSY_TIMEOUT_S, CACHE_KIB, COLLECTION_COUNT, scalar
+from joseki.book.store.bookfile import BUSY_TIMEOUT_S, CACHE_KIB, COLLECTION_COUNT, ReadConnection, scalar
 from joseki.book.store.errors import StoreError
 from joseki.book.store.files import ENV_VAR, head_revision, migrations_dir, sqlite_file
 from joseki.book.store.keys import node_id
@@ -226,6 +227,18 @@ class Store:
         """One read transaction."""
         with database_errors(self.url), self.engine.connect() as conn, conn.begin():
             yield conn
+
+    @contextmanager
+    def book_read(self) -> Iterator[ReadConnection]:
+        """One read transaction for the book's own queries (:func:`~joseki.book.store.bookfile.rows`): on SQLite
+        the driver's connection itself, which answers them without SQLAlchemy's work on each."""
+        with self.read() as conn:
+            if not self.is_sqlite:
+                yield conn
+                return
+            raw = conn.connection.dbapi_connection
+            assert isinstance(raw, sqlite3.Connection)
+            yield raw
 
     def collection_count(self) -> int:
         """How many collections the store holds."""
