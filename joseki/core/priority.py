@@ -59,6 +59,11 @@ class Record:
     losses: int = 0
     draws: int = 0
 
+    def __reduce__(self) -> tuple[type[Record], tuple[int, int, int, int]]:
+        # pickled as its four counts: a frozen dataclass's own state restores each field through
+        # object.__setattr__, and learn's workers hand back tens of these a game
+        return Record, (self.games, self.wins, self.losses, self.draws)
+
     def __add__(self, other: Record) -> Record:
         return Record(self.games + other.games, self.wins + other.wins, self.losses + other.losses,
                       self.draws + other.draws)
