@@ -29,6 +29,7 @@ from sqlalchemy import (
     Float,
     ForeignKey,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -219,3 +220,25 @@ beyond_book = Table(
 """Moves played after a mined book line (``parent_id``, a node id, that of the empty line for the root) in too few
 games to be book moves of collection ``collection_id`` (:mod:`joseki.book.beyond`): a line's end still says what was
 played there."""
+
+pattern_game = Table(
+    "pattern_game", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("game_key", String(32), unique=True, nullable=False),
+    Column("root", Text, nullable=False),
+    Column("source", Text, nullable=False),
+    Column("black", String(200), nullable=False),
+    Column("white", String(200), nullable=False),
+    Column("black_rank", String(4), nullable=False),
+    Column("white_rank", String(4), nullable=False),
+    Column("date", String(10), nullable=False),
+    Column("result", String(40), nullable=False),
+    Column("winner", String(1), nullable=False),
+    Column("event", String(200), nullable=False),
+    Column("moves", Integer, nullable=False),
+    Column("record", LargeBinary, nullable=False),
+)
+"""The pattern index (:mod:`joseki.book.patternindex`): one row per game indexed or learnt, in the order added
+(``id``), with its facts (the folder it was indexed from, the file relative to it, players, ranks, ISO date,
+result, ``b``/``w``/``d`` winner or '', event, main-line moves) and its move list with captures
+(:mod:`joseki.core.movelist`)."""

@@ -1,0 +1,40 @@
+"""The pattern index: each game's facts and its move list with captures, for ``joseki search``.
+
+Revision ID: 0010
+Revises: 0009
+Create Date: 2026-12-09
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0010"
+down_revision = "0009"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    op.create_table(
+        "pattern_game",
+        sa.Column("id", sa.Integer(), primary_key=True),
+        sa.Column("game_key", sa.String(32), nullable=False, unique=True),
+        sa.Column("root", sa.Text(), nullable=False),
+        sa.Column("source", sa.Text(), nullable=False),
+        sa.Column("black", sa.String(200), nullable=False),
+        sa.Column("white", sa.String(200), nullable=False),
+        sa.Column("black_rank", sa.String(4), nullable=False),
+        sa.Column("white_rank", sa.String(4), nullable=False),
+        sa.Column("date", sa.String(10), nullable=False),
+        sa.Column("result", sa.String(40), nullable=False),
+        sa.Column("winner", sa.String(1), nullable=False),
+        sa.Column("event", sa.String(200), nullable=False),
+        sa.Column("moves", sa.Integer(), nullable=False),
+        sa.Column("record", sa.LargeBinary(), nullable=False),
+    )
+
+
+def downgrade() -> None:
+    op.drop_table("pattern_game")
