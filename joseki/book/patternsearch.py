@@ -131,6 +131,20 @@ class IndexArrays:
             self.state_start.append(np.searchsorted(tl_point[picked], np.arange(POINTS + 1)))
         self.counts = np.array([np.diff(starts) for starts in self.state_start])
         """Changes per state and point: how rare a stone is there."""
+        group = self.tl_key >> _TIME_BITS
+        head = np.ones(len(group), dtype=bool)
+        head[1:] = group[1:] != group[:-1]
+        firsts = np.flatnonzero(head)
+        sizes = np.diff(np.append(firsts, len(group)))
+        self.first = np.full((count, POINTS), NEVER, dtype=np.uint16)
+        """The move that first put a stone on each point of each game (:data:`NEVER`: none did)."""
+        self.colour = np.zeros((count, POINTS), dtype=np.int8)
+        """That stone's colour."""
+        self.multi = np.zeros((count, POINTS), dtype=bool)
+        """Whether the point changed again after (a capture): then only the timeline tells its states."""
+        self.first[tl_game[firsts], tl_point[firsts]] = self.tl_time[firsts]
+        self.colour[tl_game[firsts], tl_point[firsts]] = self.tl_state[firsts]
+        self.multi[tl_game[firsts], tl_point[firsts]] = sizes > 1
 
     def __len__(self) -> int:
         return len(self.facts)
@@ -481,6 +495,49 @@ def _restrict(arrays: IndexArrays, images: Images, k: int, cands: tuple[Array, .
     return tuple(np.concatenate(parts) for parts in zip(*out, strict=True))
 
 
+DENSE_CELLS = 8
+"""Cells tested together on the dense tables (a table of candidates by cells at a time)."""
+
+
+def _dense(arrays: IndexArrays, images: Images, cells: Sequence[int], cands: tuple[Array, ...]) -> tuple[Array, ...]:
+    """The parts of the intervals ``cands`` in which each of ``cells`` holds what its letter allows.
+
+    A point that changed once in a game (a stone placed, never taken) is empty before its first move and holds
+    that stone after: its letter bounds the interval from below (the stone must be there) or above (the point
+    must still be empty), or rules it out, so all such cells are applied at once. The few points that changed
+    again are read from the timeline, cell by cell (:func:`_restrict`).
+    """
+    place, game, start, end = cands
+    if len(place) == 0:
+        return cands
+    columns = np.array(cells, dtype=np.int64)
+    q = images.index[place[:, None], columns]
+    g = game[:, None]
+    first = arrays.first[g, q].astype(np.int64)
+    colour = arrays.colour[g, q]
+    multi = arrays.multi[g, q]
+    letter = images.letter[place[:, None], columns]
+    empty_ok = _ALLOWED[letter, 0]
+    stone_ok = _ALLOWED[letter, colour]
+    single = ~multi
+    never = single & ~empty_ok & ~stone_ok
+    lower = np.where(single & ~empty_ok & stone_ok, first, 0).max(axis=1)
+    upper = np.where(single & empty_ok & ~stone_ok, first, NEVER).min(axis=1)
+    start, end = np.maximum(start, lower), np.minimum(end, upper)
+    keep = ~never.any(axis=1) & (start < end)
+    cands = (place[keep], game[keep], start[keep], end[keep])
+    if not multi[keep].any():
+        return cands
+    for k in cells:
+        again = arrays.multi[cands[1], images.index[cands[0], k]]
+        if not again.any():
+            continue
+        rest = tuple(a[~again] for a in cands)
+        cut = _restrict(arrays, images, k, tuple(a[again] for a in cands))
+        cands = tuple(np.concatenate(pair) for pair in zip(rest, cut, strict=True))
+    return cands
+
+
 def find_hits(arrays: IndexArrays, pattern: Pattern, images: Images, mask: Array | None) -> tuple[Array, Array, Array]:
     """Every hit: (place, game, move) where an image of the pattern came into being, sorted."""
     order = _cell_order(pattern, images, arrays)
@@ -490,8 +547,8 @@ def find_hits(arrays: IndexArrays, pattern: Pattern, images: Images, mask: Array
         order = order[1:]
     else:
         cands = _everything(arrays, images, mask)
-    for k in order:
-        cands = _restrict(arrays, images, k, cands)
+    for group in range(0, len(order), DENSE_CELLS):
+        cands = _dense(arrays, images, order[group: group + DENSE_CELLS], cands)
         if len(cands[0]) == 0:
             break
     place, game, start, end = cands

@@ -85,7 +85,7 @@ def roots_of(paths: Sequence[Path | str]) -> list[tuple[str, str]]:
         p = Path(path)
         if not p.exists():
             raise ValueError(f"{path}: no such file or folder")
-        root = str(p.resolve() if p.is_dir() else p.resolve().parent)
+        root = os.path.abspath(p if p.is_dir() else p.parent)
         found.extend((name, root) for name in expand_games([p]))
     return found
 
