@@ -82,13 +82,14 @@ def index(tmp_path_factory: pytest.TempPathFactory, game_files: list[str]) -> In
     return arrays
 
 
-def _placements(pattern: Pattern, placement: Placement) -> list[tuple[str, bool, dict[Point, str], dict[Point, Point]]]:
+def _placements(query: Query) -> list[tuple[str, bool, dict[Point, str], dict[Point, Point]]]:
     """Every distinct placement, first kept: (orientation, swapped, letter per point, cell per point)."""
+    pattern, placement = query.pattern, query.placement
     home, offsets = placement.home(pattern)
     seen: set[frozenset[tuple[Point, str]]] = set()
     found = []
-    for sym in SYMMETRIES:
-        for swapped in (False, True):
+    for sym in SYMMETRIES[:1] if query.fixed_orientation else SYMMETRIES:
+        for swapped in (False,) if query.fixed_colour else (False, True):
             for ox, oy in offsets:
                 req, cell_of = {}, {}
                 for (dx, dy), letter in pattern.cells():
@@ -113,8 +114,9 @@ def brute(games: list[Game], boards: dict[str, list[dict[Point, str]]], query: Q
                                                                                                           str]]]:
     """The hits (game, move, orientation, swapped) and continuations ((cell, pattern colour, what), counted)."""
     pattern = query.pattern
-    places = _placements(pattern, query.placement)
-    group = symmetry_group(pattern, query.placement)
+    places = _placements(query)
+    group = [g for g in symmetry_group(pattern, query.placement) if not (query.fixed_colour and g.swapped)]
+    group = group[:1] if query.fixed_orientation else group
     width = pattern.width
     hits: Counter[tuple[str, int, str, bool]] = Counter()
     conts: Counter[tuple[Point, str, str]] = Counter()
@@ -221,7 +223,7 @@ def _real_pattern(data: st.DataObject, games: list[Game], boards: dict[str, list
 
 
 FLAGS = st.tuples(st.booleans(), st.booleans())
-SETTINGS = settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
 
 
 @SETTINGS
@@ -245,7 +247,7 @@ def test_side_search_agrees_with_brute_force(index: IndexArrays, games: list[Gam
     assert engine(_only(index, few), query) == brute(few, boards, query)
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=5, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data(), flags=FLAGS)
 def test_anywhere_search_agrees_with_brute_force(index: IndexArrays, games: list[Game],
                                                  boards: dict[str, list[dict[Point, str]]], data: st.DataObject,
