@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from joseki.book.patternsearch import GameFilter, IndexArrays, Query, forget, loaded, run
+from joseki.book.patternsearch import GameFacts, GameFilter, IndexArrays, Query, forget, loaded, run
 from joseki.book.store import Store
 from joseki.cli.main import app
 from joseki.core.geometry import Corner, Point
@@ -149,9 +149,7 @@ def brute(games: list[Game], boards: dict[str, list[dict[Point, str]]], query: Q
     return hits, conts
 
 
-def _facts(game: Game) -> object:
-    from joseki.book.patternsearch import GameFacts
-
+def _facts(game: Game) -> GameFacts:
     return GameFacts(game.key, "", "", game.black, game.white, game.black_rank, game.white_rank, game.date,
                      game.result, game.winner or "", "", len(game.moves))
 

@@ -27,7 +27,6 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
-from weakref import WeakValueDictionary
 
 import numpy as np
 import numpy.typing as npt
@@ -37,8 +36,18 @@ from joseki.core.gameinfo import rank_value
 from joseki.core.geometry import Point
 from joseki.core.movelist import CAPTURE, PASS, POINT_MASK, POINTS, SETUP, SIZE, WHITE
 from joseki.core.notation import format_gtp_vertex, format_sgf_point
-from joseki.core.pattern import ALLOWS, LETTERS, CellMap, Family, Pattern, Placement, Where, families, home_point
-from joseki.core.pattern import symmetry_group
+from joseki.core.pattern import (
+    ALLOWS,
+    LETTERS,
+    CellMap,
+    Family,
+    Pattern,
+    Placement,
+    Where,
+    families,
+    home_point,
+    symmetry_group,
+)
 
 Array = npt.NDArray[Any]
 NEVER = 60000
@@ -298,7 +307,8 @@ class Continuation:
         return self.black + self.white
 
     def as_json(self) -> dict[str, object]:
-        return {"label": self.label, "move": {"sgf": format_sgf_point(self.point), "gtp": format_gtp_vertex(self.point)},
+        move = {"sgf": format_sgf_point(self.point), "gtp": format_gtp_vertex(self.point)}
+        return {"label": self.label, "move": move,
                 "black": self.black, "white": self.white, "black_wins": self.black_wins,
                 "white_wins": self.white_wins, "after_tenuki": self.after_tenuki}
 
@@ -369,7 +379,7 @@ class Images:
     def __init__(self, pattern: Pattern, fams: list[Family]) -> None:
         self.fams = fams
         self.width, self.height = pattern.width, pattern.height
-        place_family, shifts, tops = [], [], []
+        place_family, shifts = [], []
         for f, fam in enumerate(fams):
             (ax, ay), (bx, by) = fam.step_x, fam.step_y
             for ox, oy in fam.offsets:
@@ -388,7 +398,6 @@ class Images:
         self.x0, self.x1 = self.x.min(axis=1), self.x.max(axis=1)
         self.y0, self.y1 = self.y.min(axis=1), self.y.max(axis=1)
         self.swapped = np.array([fam.swapped for fam in fams], dtype=bool)[self.family]
-        del tops
 
     def __len__(self) -> int:
         return len(self.family)
@@ -397,7 +406,8 @@ class Images:
         """The cell number (``dy * width + dx``) of board index ``point`` at each ``place`` (it must be inside)."""
         px, py = point // SIZE, point % SIZE
         found = (self.x[place] == px[:, None]) & (self.y[place] == py[:, None])
-        return np.argmax(found, axis=1)
+        cells: Array = np.argmax(found, axis=1)
+        return cells
 
 
 def _cell_order(pattern: Pattern, images: Images, arrays: IndexArrays) -> list[int]:
@@ -405,20 +415,11 @@ def _cell_order(pattern: Pattern, images: Images, arrays: IndexArrays) -> list[i
     letters = [ch for _, ch in pattern.cells()]
     cells = [cell for cell, _ in pattern.cells()]
 
-    def rarity(k: int) -> int:
-        total = 0
-        for place in range(len(images)):
-            code = int(images.letter[place, k])
-            state = _STONE.get(LETTERS[code], 0)
-            total += int(arrays.counts[state, images.index[place, k]])
-        return total
-
     sample = range(len(images)) if len(images) <= 64 else range(0, len(images), max(1, len(images) // 64))
     stones = [k for k, ch in enumerate(letters) if ch in "XO"]
     weight = {k: sum(int(arrays.counts[_STONE.get(LETTERS[int(images.letter[p, k])], 0), images.index[p, k]])
                      for p in sample) for k in stones}
     stones.sort(key=lambda k: weight[k])
-    del rarity
     others = [k for k, ch in enumerate(letters) if ch in ".xo"]
 
     def distance(k: int) -> int:
@@ -603,7 +604,7 @@ def _follow(arrays: IndexArrays, images: Images, hits: tuple[Array, Array, Array
         for colour, (dx, dy) in sequence:
             cell = sym.cells[dy * width + dx]
             want_point = images.index[place[alive], cell]
-            want_state = (1 if colour == "b" else 2) ^ 0
+            want_state = 1 if colour == "b" else 2
             flip = images.swapped[place[alive]] ^ sym.swapped
             want_state_arr = np.where(flip, 3 - want_state, want_state)
             nxt, idx = next_in_region(arrays, images, place[alive], game[alive], at[alive])
@@ -639,11 +640,6 @@ def _canonical(group: list[CellMap], cells: int) -> tuple[Array, Array]:
             best = min(orbit)
             rep_cell[k, state], rep_state[k, state] = best
     return rep_cell, rep_state
-
-
-def _compose(inner: CellMap, outer: CellMap) -> CellMap:
-    """The cell map of ``outer`` after ``inner``."""
-    return CellMap(tuple(outer.cells[c] for c in inner.cells), inner.swapped ^ outer.swapped)
 
 
 def _inverse(sym: CellMap) -> CellMap:
@@ -688,16 +684,15 @@ def run(arrays: IndexArrays, query: Query, started: float | None = None) -> Sear
         sym_of = np.zeros(len(place), dtype=np.int64)
         after = move
     nxt, idx = next_in_region(arrays, images, place, game, after)
-    conts, cells, states = _continuations(arrays, images, query, group, place, game, after, nxt, idx, sym_of)
+    conts, cells = _continuations(arrays, images, query, group, place, game, after, nxt, idx, sym_of)
     results = _results(arrays, images, query, place, game, move, nxt, cells)
-    del states
-    return SearchResult(query, len(arrays), int(len(np.unique(game))), int(len(place)), conts, results,
+    return SearchResult(query, len(arrays), len(np.unique(game)), len(place), conts, results,
                         time.perf_counter() - started)
 
 
 def _continuations(arrays: IndexArrays, images: Images, query: Query, group: list[CellMap], place: Array,
                    game: Array, after: Array, nxt: Array, idx: Array,
-                   sym_of: Array) -> tuple[tuple[Continuation, ...], Array, Array]:
+                   sym_of: Array) -> tuple[tuple[Continuation, ...], Array]:
     """The continuations counted and lettered, and each hit's continuation cell in the pattern's frame (-1: none)."""
     pattern = query.pattern
     cells_count = pattern.width * pattern.height
@@ -741,7 +736,7 @@ def _continuations(arrays: IndexArrays, images: Images, query: Query, group: lis
         rep = np.full(len(place), -1, dtype=np.int64)
         rep[some] = c
         cell = rep
-    return tuple(conts), cell, state
+    return tuple(conts), cell
 
 
 def _results(arrays: IndexArrays, images: Images, query: Query, place: Array, game: Array, move: Array,
@@ -767,5 +762,3 @@ def _results(arrays: IndexArrays, images: Images, query: Query, place: Array, ga
         per[g].append(Hit(int(move[i]), fam.symmetry.name, fam.swapped, None if nxt[i] < 0 else int(nxt[i]), point))
     return tuple(GameResult(facts[g], tuple(per[g])) for g in games)
 
-
-_KEEP: WeakValueDictionary[str, IndexArrays] = WeakValueDictionary()

@@ -17,7 +17,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from joseki.core.geometry import Point
-from joseki.core.readboard import BLACK, EMPTY, WHITE as WHITE_CODE, ReadBoard
+from joseki.core.readboard import BLACK, EMPTY, ReadBoard
+from joseki.core.readboard import WHITE as WHITE_CODE
 from joseki.core.steps import Color
 
 SIZE = 19
@@ -84,10 +85,10 @@ def replay(moves: Sequence[tuple[Color, Point | None]], stones: Mapping[Point, C
     cells = board.board
     to_board = board.index
     setup: list[tuple[int, int]] = []
-    for point, color in (stones or {}).items():
-        _check(point)
-        cells[to_board[point]] = STATE[color]
-        setup.append((point_index(point), STATE[color]))
+    for spot, colour in (stones or {}).items():
+        _check(spot)
+        cells[to_board[spot]] = STATE[colour]
+        setup.append((point_index(spot), STATE[colour]))
     played: list[Move] = []
     for color, point in moves:
         state = STATE[color]

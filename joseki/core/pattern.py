@@ -185,7 +185,7 @@ class Placement:
         if self.where is Where.ANYWHERE:
             return (0, 0), [(dx, dy) for dy in range(SIZE - h + 1) for dx in range(SIZE - w + 1)]
         x, y = self.at
-        if not (0 <= x and 0 <= y and x + w <= SIZE and y + h <= SIZE):
+        if x < 0 or y < 0 or x + w > SIZE or y + h > SIZE:
             raise ValueError(f"a {w}x{h} pattern at column {x + 1}, row {y + 1} from the top-left runs off "
                              f"the {SIZE}x{SIZE} board")
         return (x, y), [(0, 0)]
@@ -279,7 +279,7 @@ def symmetry_group(pattern: Pattern, placement: Placement) -> list[CellMap]:
     A continuation at a cell and one at its image under one of these are the same move.
     """
     home, _ = placement.home(pattern)
-    base_cells, base_letters, base_points = _image(pattern, home, SYMMETRIES[0], False)
+    _, base_letters, base_points = _image(pattern, home, SYMMETRIES[0], False)
     corner, rows = _grid(base_points, base_letters)
     where = {(x - corner[0], y - corner[1]): k for k, (x, y) in enumerate(base_points)}
     group: list[CellMap] = []
