@@ -46,10 +46,10 @@ from typing import Any
 from common import CACHE, KOGO, need, report
 
 from joseki.book.importer import import_file
-from joseki.book.index import BookIndex
-from joseki.book.query import move_numbers
-from joseki.book.stats import profile_id
-from joseki.book.store import Store
+from joseki.book.learnt.results import profile_id
+from joseki.book.query.inmemory import InMemoryBook
+from joseki.book.query.next import move_numbers
+from joseki.book.store.database import Store
 from joseki.core.corners import CornerTable, corner_tables
 from joseki.core.notation import TENUKI
 from joseki.core.priority import wilson_interval
@@ -74,7 +74,7 @@ def phase(db: Path, out: Path, opponent: str, args: argparse.Namespace, seed: in
                       progress=lambda n, r: print(f"  {opponent} {out.name} game {n}: {r.result}", file=sys.stderr))
 
 
-def proxy_color(record: GameRecord) -> str:
+def proxy_colour(record: GameRecord) -> str:
     return "w" if record.swapped else "b"
 
 
@@ -82,7 +82,7 @@ def proxy_chose(table: CornerTable, in_book: int, proxy: str) -> bool:
     """Whether the proxy chose a book move in this corner: an in-book step of its colour answering the
     opponent's local move just before (when the policy is asked)."""
     numbers = move_numbers(table)
-    steps, first = table.builder.steps, table.builder.first_color
+    steps, first = table.builder.steps, table.builder.first_colour
     return any((first == proxy) == (i % 2 == 0) and numbers[i] == numbers[i - 1] + 1
                and steps[2 * i - 2 : 2 * i] != TENUKI for i in range(1, in_book))
 
@@ -90,7 +90,7 @@ def proxy_chose(table: CornerTable, in_book: int, proxy: str) -> bool:
 def local_outcomes(store: Store, records: list[GameRecord]) -> tuple[list[float], list[float]]:
     """Each game's mean local outcome for the proxy over the corners where it chose a book move, and
     over all corners with a book step (games without such corners left out)."""
-    book = BookIndex.load(store)
+    book = InMemoryBook.load(store)
     chosen: list[float] = []
     every: list[float] = []
     with Judge(default_judge()) as judge:
@@ -102,7 +102,7 @@ def local_outcomes(store: Store, records: list[GameRecord]) -> tuple[list[float]
             except GtpError as exc:  # GNU Go refused a move the referee allowed: leave the game out
                 print(f"  {r.path}: not judged: {exc}", file=sys.stderr)
                 continue
-            proxy = proxy_color(r)
+            proxy = proxy_colour(r)
             if verdicts:
                 every.append(statistics.fmean(v.margin_for(proxy) for v in verdicts))
             mine = [v.margin_for(proxy) for v in verdicts if proxy_chose(tables[v.corner], v.in_book, proxy)]
@@ -179,7 +179,7 @@ def play_opponent(opponent: str, args: argparse.Namespace, work: Path) -> tuple[
 
 
 def interval_figures(records: list[GameRecord], every: list[float], chosen: list[float]) -> dict[str, Any]:
-    wins = sum(1 for r in records if r.winner == proxy_color(r))
+    wins = sum(1 for r in records if r.winner == proxy_colour(r))
     low, high = wilson_interval(wins, len(records))
     return {"games": len(records), "wins": wins, "win_rate": round(wins / len(records), 4),
             "win_ci95": [round(low, 4), round(high, 4)], "judged_games": len(every),

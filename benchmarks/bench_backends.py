@@ -11,7 +11,7 @@ For each backend, in a new empty database:
   games (``--write-batch``), by one process, then by four processes at once (each a quarter of the games, into
   another profile); ``write4_speedup`` is write1_s / write4_s. SQLite runs its writers one
   at a time; PostgreSQL runs them at once;
-- ``query_p50_ms`` / ``query_p99_ms`` / ``query_mean_ms``: ``joseki.book.query.next_moves`` latency over
+- ``query_p50_ms`` / ``query_p99_ms`` / ``query_mean_ms``: ``joseki.book.query.next.next_moves`` latency over
   the move prefixes of real games (1 to 40 moves of the first games of kgs-highdan-2019-04),
   after one warm-up pass; ``in_book`` is the share of the answers' corners still in the book.
 
@@ -45,11 +45,12 @@ from sqlalchemy import event
 from sqlalchemy.engine import make_url
 
 from joseki.book.importer import import_file
-from joseki.book.lookup import Lookup
-from joseki.book.profiles import records_for
-from joseki.book.query import next_moves
-from joseki.book.stats import add_records, claim_games, profile_id
-from joseki.book.store import Store, batched, node_id
+from joseki.book.learnt.profiles import records_for
+from joseki.book.learnt.results import add_records, claim_games, profile_id
+from joseki.book.query.lookup import Lookup
+from joseki.book.query.next import next_moves
+from joseki.book.store.database import Store, batched
+from joseki.book.store.keys import node_id
 from joseki.core.notation import format_gtp_vertex
 from joseki.core.position import steps_key
 from joseki.core.priority import Record, summed
@@ -78,8 +79,8 @@ def query_prefixes(count: int) -> list[list[str]]:
         if game.size != 19 or game.handicap >= 2 or game.setup or not game.moves or game.moves[0][0] != "b":
             continue
         moves: list[str] = []
-        for number, (color, point) in enumerate(game.moves[:40]):
-            if color != ("b" if number % 2 == 0 else "w"):
+        for number, (colour, point) in enumerate(game.moves[:40]):
+            if colour != ("b" if number % 2 == 0 else "w"):
                 break
             moves.append(format_gtp_vertex(point) if point is not None else "pass")
         prefixes.extend(moves[:length] for length in range(1, len(moves) + 1))

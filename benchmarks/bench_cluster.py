@@ -24,7 +24,7 @@ from common import KOGO, ROOT, fresh_store, need, report
 from games_data import tygem_files
 
 from joseki.book.importer import import_file
-from joseki.book.store import Store
+from joseki.book.store.database import Store
 from joseki.games.learn import learn
 from joseki.games.mine import mine
 

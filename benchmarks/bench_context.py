@@ -24,8 +24,8 @@ import time
 from common import CACHE, report
 from games_data import development_split
 
-from joseki.book.context import CONTEXT_MIN_GAMES
-from joseki.book.store import Store
+from joseki.book.learnt.contexts import CONTEXT_MIN_GAMES
+from joseki.book.store.database import Store
 from joseki.games.evaluate import evaluate
 from joseki.games.mine import mine
 

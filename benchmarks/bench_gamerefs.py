@@ -23,9 +23,9 @@ from pathlib import Path
 from common import CACHE, KOGO, fresh_store, need, report
 from games_data import set_files
 
-from joseki.book.gamerefs import ORDERS, games_at
+from joseki.book.gamerefs.read import ORDERS, games_at
 from joseki.book.importer import import_file
-from joseki.book.store import Store
+from joseki.book.store.database import Store
 from joseki.games.learn import learn
 from joseki.games.mine import mine
 

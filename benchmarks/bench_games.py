@@ -12,7 +12,7 @@ with at least one local move is followed through each book:
 - *rescued*: the corner leaves the book by sequence (its string goes on past the longest book
   prefix), and the string one token past that prefix reaches a book position by transposition
   (its :func:`joseki.core.position.steps_key` is a book node's position key). ``at_tenuki`` counts
-  the corners whose leaving token is ``XX``: :func:`joseki.book.query.answer_corner` calls those
+  the corners whose leaving token is ``XX``: :func:`joseki.book.query.next.answer_corner` calls those
   "interrupted" before it looks for a transposition, so only ``rescued_without_tenuki`` match its
   ``in-book-by-transposition`` state.
 
@@ -51,12 +51,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from joseki.book.importer import import_file
-from joseki.book.store import Store
+from joseki.book.store.database import Store
 from joseki.core.corners import corner_tables
 from joseki.core.geometry import Corner, Point, Transform
 from joseki.core.notation import TENUKI
 from joseki.core.position import steps_key
-from joseki.core.steps import Color, StepBuilder
+from joseki.core.steps import Colour, StepBuilder
 from joseki.core.zone import NEAR
 from joseki.sgf.game import Game, read_game
 
@@ -293,7 +293,7 @@ def median(counts: Counter[int]) -> float | None:
 # --------------------------------------------------------------------------- per game
 
 
-def naive_tables(moves: list[tuple[Color, Point | None]]) -> tuple[list[StepBuilder], list[list[int]], list[int]]:
+def naive_tables(moves: list[tuple[Colour, Point | None]]) -> tuple[list[StepBuilder], list[list[int]], list[int]]:
     """The naive rule: each move joins every corner whose 10x10 square holds it.
 
     Returns the four corners' builders (in :data:`CORNERS` order), each corner's local move
@@ -302,17 +302,17 @@ def naive_tables(moves: list[tuple[Color, Point | None]]) -> tuple[list[StepBuil
     builders = [StepBuilder() for _ in CORNERS]
     numbers: list[list[int]] = [[] for _ in CORNERS]
     joined: list[int] = []
-    for number, (color, point) in enumerate(moves, start=1):
+    for number, (colour, point) in enumerate(moves, start=1):
         count = 0
         for i, transform in enumerate(TRANSFORMS):
             if point is not None:
                 zpoint = transform.to_zone(point, SIZE)
                 if zpoint[0] < NEAR and zpoint[1] < NEAR:
-                    builders[i].local(color, zpoint)
+                    builders[i].local(colour, zpoint)
                     numbers[i].append(number)
                     count += 1
                     continue
-            builders[i].elsewhere(color)
+            builders[i].elsewhere(colour)
         joined.append(count)
     return builders, numbers, joined
 

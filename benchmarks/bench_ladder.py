@@ -2,7 +2,7 @@
 
 Kogo's dictionary is imported into benchmarks/.cache/ladder-kogo.sqlite (kept for later runs).
 For every node whose move carries a ladder condition, the moves before it are laid out in the
-upper-right corner and asked twice through :func:`joseki.book.query.next_moves`: as moves (the
+upper-right corner and asked twice through :func:`joseki.book.query.next.next_moves`: as moves (the
 whole board is known, so each ladder condition is read) and as ``--steps`` (no board, nothing
 read). CPU-time percentiles of both, and how the conditions came out (works / fails / unknown,
 and how many of the read ones were found along the book's main line). Also the reader alone
@@ -21,8 +21,8 @@ from common import CACHE, KOGO, need, report
 from sqlalchemy import select
 
 from joseki.book.importer import import_file
-from joseki.book.query import next_moves
-from joseki.book.store import Store
+from joseki.book.query.next import next_moves
+from joseki.book.store.database import Store
 from joseki.core.geometry import Corner, Transform
 from joseki.core.ladder import _read, board_of, read_ladder
 from joseki.core.notation import format_gtp_vertex

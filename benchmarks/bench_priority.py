@@ -22,7 +22,7 @@ from common import CACHE, KOGO, need, report
 from games_data import SETS, set_files, split
 
 from joseki.book.importer import import_file
-from joseki.book.store import Store
+from joseki.book.store.database import Store
 from joseki.games.evaluate import evaluate
 from joseki.games.learn import learn
 

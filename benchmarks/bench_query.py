@@ -8,9 +8,9 @@ the importer's own functions into benchmarks/.cache/query-<N>.sqlite (kept for l
 
 Queried: the empty prefix, every one-step prefix, and prefixes sampled from the records at
 every depth (their subtrees hold most records near the root); each through
-:func:`joseki.book.query.next_moves` with ``--steps``, in-process, after reading the file once
+:func:`joseki.book.query.next.next_moves` with ``--steps``, in-process, after reading the file once
 so that the page cache is warm; on the store (SQLAlchemy), and again on the read-only sqlite3
-connection ``joseki next`` uses (:func:`joseki.book.reader.open_book_file`: ``sqlite3_p50_ms``).
+connection ``joseki next`` uses (:func:`joseki.book.store.bookfile.open_book_file`: ``sqlite3_p50_ms``).
 Wall-clock and CPU-time percentiles are both reported: on a shared machine the wall-clock
 tail is the scheduler's (the load average is printed too). ``dict_p50_ms`` is the same
 answers (continuations and their path counts, sorted) read from an in-memory dict holding
@@ -36,9 +36,10 @@ from common import CACHE, KOGO, need, report
 from games_data import tygem_files
 
 from joseki.book.importer import FileReport, import_forest
-from joseki.book.query import next_moves
-from joseki.book.reader import open_book_file
-from joseki.book.store import Store, node_id
+from joseki.book.query.next import next_moves
+from joseki.book.store.bookfile import open_book_file
+from joseki.book.store.database import Store
+from joseki.book.store.keys import node_id
 from joseki.core.geometry import Corner
 from joseki.games.mine import reduce_game
 from joseki.sgf.forest import Forest, Variation, flatten_file

@@ -48,7 +48,7 @@ import httpx
 from common import CACHE, KOGO, SHARED, joseki_command, need, report
 
 from joseki.book.importer import import_files
-from joseki.book.store import Store
+from joseki.book.store.database import Store
 from joseki.core.notation import format_gtp_vertex, format_sgf_point
 from joseki.games.learn import learn
 from joseki.sgf.game import read_game

@@ -12,7 +12,7 @@ from typing import Any
 
 from sgfmill import sgf
 
-from joseki.book.store import Store
+from joseki.book.store.database import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data"

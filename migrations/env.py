@@ -5,7 +5,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import engine_from_config, pool
 
-from joseki.book.models import metadata
+from joseki.book.store.schema import metadata
 
 config = context.config
 target_metadata = metadata

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from sqlalchemy.engine import make_url
 
-from joseki.book.store import resolve_url
+from joseki.book.store.database import resolve_url
 from joseki.engine.judge import gnugo_path
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
@@ -154,8 +154,8 @@ def pytest_report_header(config: pytest.Config) -> str:
 def book(new_db: Callable[..., str]) -> str:
     """A new store (on the backend under test) holding the starter book."""
     from joseki.book.importer import import_files
-    from joseki.book.resources import starter_book
-    from joseki.book.store import Store
+    from joseki.book.store.database import Store
+    from joseki.book.store.files import starter_book
 
     db = new_db("book")
     with Store(db) as store:

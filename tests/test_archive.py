@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from joseki.book.importer import import_files
-from joseki.book.resources import starter_book
-from joseki.book.store import Store
+from joseki.book.store.database import Store
+from joseki.book.store.files import starter_book
 from joseki.games.evaluate import evaluate
 from joseki.games.learn import learn
 from joseki.games.mine import mine

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from joseki.book.beyond import BEYOND_MIN_GAMES
 from joseki.book.importer import expand_paths
-from joseki.book.store import ROOT_ID, Store, node_id
+from joseki.book.learnt.beyond import BEYOND_MIN_GAMES
+from joseki.book.store.database import Store
+from joseki.book.store.keys import ROOT_ID, node_id
 from joseki.core.corners import corner_tables
 from joseki.games.credit import table_corners
 from joseki.games.evaluate import evaluate
@@ -115,7 +116,7 @@ def test_the_explorer_lists_them_too(line_end: Store) -> None:
 def test_migration_0009_adds_and_drops_the_table(new_db: Callable[..., str]) -> None:
     from alembic import command
 
-    from joseki.book.store import alembic_config
+    from joseki.book.store.database import alembic_config
 
     store = Store(new_db("old"))
     with store.write() as conn:

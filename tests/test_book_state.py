@@ -14,11 +14,12 @@ from pathlib import Path
 import pytest
 
 from joseki.book.importer import import_files
-from joseki.book.index import BookIndex
-from joseki.book.lookup import Lookup
-from joseki.book.query import move_numbers, next_in_game
-from joseki.book.store import Store, node_id
-from joseki.book.walk import walk
+from joseki.book.query.inmemory import InMemoryBook
+from joseki.book.query.lookup import Lookup
+from joseki.book.query.next import move_numbers, next_in_game
+from joseki.book.query.walk import walk
+from joseki.book.store.database import Store
+from joseki.book.store.keys import node_id
 from joseki.core.corners import corner_tables
 from joseki.core.geometry import Corner
 from joseki.core.notation import TENUKI
@@ -52,7 +53,7 @@ def kogo(databases: Databases) -> Iterator[Store]:
 
 def test_four_commands_agree_move_for_move(kogo: Store) -> None:
     files = real_games()
-    index = BookIndex.load(kogo)
+    index = InMemoryBook.load(kogo)
     traced: dict[tuple[Path, Corner, int], bool] = {}
     evaluate(kogo, files, trace=lambda path, corner, number, in_book: traced.__setitem__((path, corner, number),
                                                                                           in_book))
@@ -60,16 +61,16 @@ def test_four_commands_agree_move_for_move(kogo: Store) -> None:
     for path in files:
         game = read_game(path)
         annotation = plan(kogo, game.moves)
-        tables = {c: t for c, t in corner_tables(game.moves).items() if t.builder.first_color is not None}
+        tables = {c: t for c, t in corner_tables(game.moves).items() if t.builder.first_colour is not None}
         assert set(annotation.left) == {c.value for c in tables}
         left: dict[Corner, int | None] = {}
         for corner, table in tables.items():
             b = table.builder
             numbers = move_numbers(table)
             # learn: the in-memory index walks the corner exactly as the store does
-            credits = corner_credits(index, b.steps, b.first_color, game.winner or "d")
+            credits = corner_credits(index, b.steps, b.first_colour, game.winner or "d")
             with kogo.read() as conn:
-                stored = walk(Lookup(kogo, conn), b.steps, b.first_color, rejoin=False)
+                stored = walk(Lookup(kogo, conn), b.steps, b.first_colour, rejoin=False)
             assert [nid for nid, _ in credits] == [node_id(line) for line in stored.nodes], (path, corner)
             k = len(credits)
             by_learn = numbers[k] if k < len(b.steps) // 2 else None

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from joseki.book.store import Store
+from joseki.book.store.database import Store
 
 from .conftest import Databases
 from .games import write_game

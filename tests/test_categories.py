@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from joseki.book.importer import import_file
-from joseki.book.query import Candidate, next_moves, parse_moves
-from joseki.book.show import show
-from joseki.book.store import Store
+from joseki.book.query.answer import Candidate
+from joseki.book.query.next import next_moves, parse_moves
+from joseki.book.query.show import show
+from joseki.book.store.database import Store
 from joseki.cli.main import app
 from joseki.core.category import DISPUTED, NEVER_FIRST, categorise, category_label, combined
 from joseki.core.priority import NEUTRAL

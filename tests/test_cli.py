@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import MetaData, create_engine, select
 
-from joseki.book.store import head_revision
+from joseki.book.store.files import head_revision
 
 from .conftest import JOSEKI, OGS, need
 

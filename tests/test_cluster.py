@@ -19,8 +19,8 @@ import pytest
 from sqlalchemy import DateTime, select
 
 from joseki.book.importer import import_files
-from joseki.book.resources import starter_book
-from joseki.book.store import Store
+from joseki.book.store.database import Store
+from joseki.book.store.files import starter_book
 from joseki.games import cluster
 from joseki.games.learn import learn
 from joseki.games.mine import mine, reduce_game

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from joseki.book.importer import import_files
-from joseki.book.resources import starter_book
-from joseki.book.store import Store
+from joseki.book.store.database import Store
+from joseki.book.store.files import starter_book
 from joseki.games.learn import learn
 
 from .conftest import GAMES, need

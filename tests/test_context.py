@@ -23,7 +23,7 @@ from joseki.core.context import (
 )
 from joseki.core.corners import corner_tables
 from joseki.core.geometry import ALL_TRANSFORMS, Corner, Point, Transform
-from joseki.core.steps import Color, other
+from joseki.core.steps import Colour, other
 
 SIZE = 19
 points = st.tuples(st.integers(0, SIZE - 1), st.integers(0, SIZE - 1))
@@ -46,12 +46,12 @@ def image(transform: Transform, sym: Callable[[Point], Point]) -> Transform:
     raise AssertionError("no frame")
 
 
-def stones_of(board: dict[Point, Color]) -> list[tuple[Color, Point]]:
+def stones_of(board: dict[Point, Colour]) -> list[tuple[Colour, Point]]:
     return [(c, p) for p, c in board.items()]
 
 
 @given(boards, transforms, colours, st.sampled_from(range(8)))
-def test_signature_follows_the_corner_frame(board: dict[Point, Color], transform: Transform, mover: Color,
+def test_signature_follows_the_corner_frame(board: dict[Point, Colour], transform: Transform, mover: Colour,
                                             which: int) -> None:
     sym = SYMMETRIES[which]
     moved = [(c, sym(p)) for c, p in stones_of(board)]
@@ -59,8 +59,8 @@ def test_signature_follows_the_corner_frame(board: dict[Point, Color], transform
 
 
 @given(boards, transforms, colours)
-def test_reflected_frame_reverses_and_colours_do_not_matter(board: dict[Point, Color], transform: Transform,
-                                                            mover: Color) -> None:
+def test_reflected_frame_reverses_and_colours_do_not_matter(board: dict[Point, Colour], transform: Transform,
+                                                            mover: Colour) -> None:
     stones = stones_of(board)
     sig = signature(stones, transform, mover)
     assert len(sig) == SIGNATURE_LENGTH and set(sig[:5]) <= set(".mox")
@@ -98,20 +98,20 @@ moves_lists = st.lists(st.tuples(colours, st.one_of(st.none(), points)), max_siz
 
 
 @given(moves_lists)
-def test_game_contexts_match_the_signature(moves: list[tuple[Color, Point | None]]) -> None:
-    board: dict[Point, Color] = {}
-    unique: list[tuple[Color, Point | None]] = []
-    for color, point in moves:
+def test_game_contexts_match_the_signature(moves: list[tuple[Colour, Point | None]]) -> None:
+    board: dict[Point, Colour] = {}
+    unique: list[tuple[Colour, Point | None]] = []
+    for colour, point in moves:
         if point is None or point not in board:
-            unique.append((color, point))
+            unique.append((colour, point))
             if point is not None:
-                board[point] = color
+                board[point] = colour
     tables = corner_tables(unique)
     local = {c: ([n for n, _, _ in t.moves], bool(t.builder.swap)) for c, t in tables.items()}
     found = game_contexts(unique, local, limit=8)
     for corner, table in tables.items():
-        expected = [signature([(c, p) for c, p in unique[: n - 1] if p is not None], table.transform, color, k)
-                    for k, (n, color, _) in enumerate(table.moves, start=1)][:8]
+        expected = [signature([(c, p) for c, p in unique[: n - 1] if p is not None], table.transform, colour, k)
+                    for k, (n, colour, _) in enumerate(table.moves, start=1)][:8]
         assert found[corner] == expected
         aligned = token_contexts(table.builder.steps, found[corner])
         assert [c for c in aligned if c is not None] == expected

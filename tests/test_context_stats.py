@@ -8,12 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from joseki.book.context import coarse_moves, context_moves, rank_in_context
 from joseki.book.importer import expand_paths, import_files
-from joseki.book.profiles import GLOBAL
-from joseki.book.query import Options, next_in_game
-from joseki.book.resources import starter_book
-from joseki.book.store import ROOT_ID, Store, node_id
+from joseki.book.learnt.contexts import coarse_moves, context_moves, rank_in_context
+from joseki.book.learnt.profiles import GLOBAL
+from joseki.book.query.answer import Options
+from joseki.book.query.next import next_in_game
+from joseki.book.store.database import Store
+from joseki.book.store.files import starter_book
+from joseki.book.store.keys import ROOT_ID, node_id
 from joseki.core.notation import parse_move
 from joseki.core.priority import Record
 from joseki.games.evaluate import evaluate
@@ -251,7 +253,7 @@ def test_the_region_level_sums_every_fine_context_of_the_region_in_both_frames(s
 def test_migration_0008_keeps_the_region_statistics_of_an_older_store(new_db: Callable[..., str]) -> None:
     from alembic import command
 
-    from joseki.book.store import alembic_config
+    from joseki.book.store.database import alembic_config
 
     url = new_db("old")
     store = Store(url)

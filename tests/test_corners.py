@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from joseki.core.corners import CornerTable, corner_tables
 from joseki.core.geometry import Corner, Point, Transform, nearest_corner
-from joseki.core.steps import Color
+from joseki.core.steps import Colour
 from joseki.core.zone import REACH, ZONE_BOARD_SIZE, can_start, in_zone
 
 _POINTS = st.tuples(st.integers(0, ZONE_BOARD_SIZE - 1), st.integers(0, ZONE_BOARD_SIZE - 1))
@@ -45,7 +45,7 @@ def test_distance_is_the_nearest_stone_within_reach(stones: list[Point], point: 
 
 @settings(max_examples=300)
 @given(_MOVES)
-def test_each_move_joins_the_corner_the_rule_names(moves: list[tuple[Color, Point | None]]) -> None:
+def test_each_move_joins_the_corner_the_rule_names(moves: list[tuple[Colour, Point | None]]) -> None:
     stones: dict[Corner, list[Point]] = {c: [] for c in Corner}
     expected: dict[Corner, list[int]] = {c: [] for c in Corner}
     for number, (_, point) in enumerate(moves, start=1):

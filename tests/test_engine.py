@@ -10,8 +10,8 @@ from pathlib import Path
 
 from sgfmill import sgf
 
-from joseki.book.query import next_moves
-from joseki.book.store import Store
+from joseki.book.query.next import next_moves
+from joseki.book.store.database import Store
 
 from .conftest import GNUGO_CMD, needs_gnugo
 

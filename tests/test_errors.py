@@ -26,6 +26,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from joseki.core.errors import file_error
 from joseki.core.text import UNSAFE, json_safe, visible
 
 from .conftest import GAMES, KOGO, TEST_DB_VAR, need
@@ -332,45 +333,73 @@ def _fails_with(func: Callable[[], object], capsys: pytest.CaptureFixture[str]) 
     return lines[0]
 
 
-def test_os_errors_name_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_os_error_on_a_named_file_is_told_as_the_file_and_the_reason(tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
     missing = tmp_path / "missing.sgf"
-    assert _fails_with(lambda: missing.open(), capsys) == f"error: {missing}: No such file or directory"
-    assert _fails_with(lambda: tmp_path.open("w"), capsys) == f"error: {tmp_path}: Is a directory"
-    assert _fails_with(lambda: os.rename(missing, tmp_path / "b"), capsys) == (
+
+    def opened(action: Callable[[], object]) -> Callable[[], object]:
+        def run() -> object:
+            try:
+                return action()
+            except OSError as exc:
+                raise file_error(exc) from None
+        return run
+
+    assert _fails_with(opened(lambda: missing.open()), capsys) == f"error: {missing}: No such file or directory"
+    assert _fails_with(opened(lambda: tmp_path.open("w")), capsys) == f"error: {tmp_path}: Is a directory"
+    assert _fails_with(opened(lambda: os.rename(missing, tmp_path / "b")), capsys) == (
         f"error: {missing} -> {tmp_path / 'b'}: No such file or directory")
 
 
-def test_driver_errors_outside_sqlalchemy_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    import joseki.book.store  # noqa: F401  (loaded whenever a store was opened)
+def test_a_database_failure_inside_a_store_transaction_is_a_store_error(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    from sqlalchemy import text
+
+    from joseki.book.store.database import Store
+
+    store = Store(str(tmp_path / "store.sqlite"))
+
+    def query() -> None:
+        with store.read() as conn:
+            conn.execute(text("SELECT * FROM no_such_table"))
+
+    assert _fails_with(query, capsys).endswith(": no such table: no_such_table")
+    store.close()
+
+
+def test_a_file_that_is_not_a_database_read_without_sqlalchemy_is_a_store_error(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from joseki.book.store.bookfile import BookFile
 
     text = tmp_path / "notes.txt"
     text.write_text("not a database\n" * 100)
 
     def query() -> None:
-        with sqlite3.connect(text) as conn:
+        with BookFile(text) as book, book.read() as conn:
             conn.execute("SELECT * FROM sqlite_master")
 
     assert _fails_with(query, capsys).endswith(": file is not a database")
 
 
-def test_sqlalchemy_errors_are_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from sqlalchemy import create_engine, text
+def test_an_error_outside_the_user_errors_is_a_bug_in_one_line_that_names_the_debug_switch(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    import typer
 
-    engine = create_engine(f"sqlite:///{tmp_path / 'empty.sqlite'}")
+    from joseki.cli.common import DEBUG_VAR, EXIT_BUG, user_errors
 
-    def query() -> None:
-        with engine.connect() as conn:
-            conn.execute(text("SELECT * FROM no_such_table"))
-
-    assert _fails_with(query, capsys).endswith(": no such table: no_such_table")
-    engine.dispose()
+    for bug in (lambda: {}["x"], lambda: Path("/no/such/file/anywhere").read_bytes(), lambda: int("x")):
+        with pytest.raises(typer.Exit) as exit_info:
+            user_errors(bug)()
+        assert exit_info.value.exit_code == EXIT_BUG
+        lines = capsys.readouterr().err.splitlines()
+        assert len(lines) == 1 and lines[0].startswith("internal error: ") and f"{DEBUG_VAR}=1" in lines[0], lines
 
 
 def test_bugs_keep_their_traceback(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     from joseki.cli.common import DEBUG_VAR, user_errors
 
+    monkeypatch.setenv(DEBUG_VAR, "1")
     with pytest.raises(KeyError):
         user_errors(lambda: {}["x"])()
-    monkeypatch.setenv(DEBUG_VAR, "1")
     with pytest.raises(FileNotFoundError):
         user_errors(lambda: (tmp_path / "missing").open())()

@@ -100,7 +100,7 @@ def test_tenuki_pass_and_the_trailing_tenuki() -> None:
 def test_a_joseki_in_the_lower_left_reflected() -> None:
     forest = flatten_bytes(mini(";W[dp];B[fq];W[]"))
     (v,) = forest.variations
-    assert (v.steps, v.first_color, v.corner.value, v.swap) == ("DDCFXX", "w", "bottom-left", True)
+    assert (v.steps, v.first_colour, v.corner.value, v.swap) == ("DDCFXX", "w", "bottom-left", True)
 
 
 def test_moves_outside_the_zone_are_elsewhere() -> None:

@@ -19,9 +19,10 @@ from hypothesis import strategies as st
 from sgfmill import sgf
 
 from joseki.book.importer import import_files
-from joseki.book.query import CornerAnswer, next_moves
-from joseki.book.show import show
-from joseki.book.store import Store
+from joseki.book.query.answer import CornerAnswer
+from joseki.book.query.next import next_moves
+from joseki.book.query.show import show
+from joseki.book.store.database import Store
 from joseki.core.conditions import Condition, display, setup
 from joseki.core.geometry import ALL_TRANSFORMS, Corner, Point, Transform
 from joseki.core.notation import format_gtp_vertex, parse_move

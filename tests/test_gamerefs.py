@@ -11,14 +11,15 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from joseki.book.gamerefs import GamesAt, corner_steps, games_at, load_game
+from joseki.book.gamerefs.read import GamesAt, corner_steps, games_at, load_game
+from joseki.book.gamerefs.write import REFS_PER_NODE, chosen, newest_key, strongest_key
 from joseki.book.importer import import_files
-from joseki.book.index import BookIndex
-from joseki.book.lookup import Lookup
-from joseki.book.refstore import REFS_PER_NODE, kept, newest_key, strongest_key
-from joseki.book.resources import starter_book
-from joseki.book.store import Store, node_id
-from joseki.book.walk import walk
+from joseki.book.query.inmemory import InMemoryBook
+from joseki.book.query.lookup import Lookup
+from joseki.book.query.walk import walk
+from joseki.book.store.database import Store
+from joseki.book.store.files import starter_book
+from joseki.book.store.keys import node_id
 from joseki.core.corners import corner_tables
 from joseki.core.gameinfo import normal_date, normal_rank, rank_value, strength
 from joseki.games.credit import corner_credits, table_corners
@@ -102,7 +103,7 @@ def test_real_records_give_players_ranks_and_dates() -> None:
                                                                               max_size=4)),
                 unique_by=lambda g: g[2], max_size=60))
 def test_kept_holds_the_top_of_both_orders(games: list[tuple[str, int | None, str]]) -> None:
-    keep = kept(games, 5)
+    keep = chosen(games, 5)
     assert len(keep) <= 10
     for order in (newest_key, strongest_key):
         top = sorted(games, key=lambda g, o=order: o(*g), reverse=True)[:5]  # type: ignore[misc]
@@ -114,7 +115,7 @@ def test_kept_holds_the_top_of_both_orders(games: list[tuple[str, int | None, st
 
 def credited_games(store: Store, files: list[Path], steps: str) -> dict[str, tuple[str, int | None]]:
     """The games whose credits reach the node of ``steps``, found from the files alone: key -> (date, strength)."""
-    index = BookIndex.load(store)
+    index = InMemoryBook.load(store)
     target = node_id(steps)
     found = {}
     for f in files:
@@ -156,7 +157,7 @@ def test_each_game_opens_at_the_move_that_reached_the_position(starter: Store) -
             assert game.key == ref.key and Path(ref.source).is_absolute() and ref.source == str(Path(game.source))
             table = corner_tables(game.moves[: ref.move_number])[ref.corner]
             assert table.moves[-1][0] == ref.move_number  # the move is this corner's
-            route = walk(lookup, table.builder.steps_to_move(), table.builder.first_color or "b", rejoin=False)
+            route = walk(lookup, table.builder.steps_to_move(), table.builder.first_colour or "b", rejoin=False)
             assert route.left_at is None and route.base == found.steps
             shorter = corner_tables(game.moves[: ref.move_number - 1])[ref.corner]
             assert shorter.builder.steps_to_move() != table.builder.steps_to_move()
@@ -261,7 +262,8 @@ def test_the_migration_adds_and_removes_the_tables(new_db: Callable[..., str]) -
     from alembic import command
     from sqlalchemy import inspect
 
-    from joseki.book.store import alembic_config, head_revision
+    from joseki.book.store.database import alembic_config
+    from joseki.book.store.files import head_revision
 
     store = Store(new_db("migrate"), upgrade=False)
     with store.write() as conn:

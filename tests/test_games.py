@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from sgfmill import sgf
 
 from joseki.book.importer import import_files
-from joseki.book.query import next_in_game, next_moves
-from joseki.book.store import Store
+from joseki.book.query.next import next_in_game, next_moves
+from joseki.book.store.database import Store
 from joseki.core.corners import corner_tables
 from joseki.core.geometry import ALL_TRANSFORMS, Corner, Transform
 from joseki.core.notation import format_gtp_vertex, parse_move
@@ -25,10 +25,10 @@ from .games import write_game
 
 
 def tables(moves: list[str], first: str = "b") -> dict[Corner, str]:
-    played, color = [], first
+    played, colour = [], first
     for m in moves:
-        played.append((color, parse_move(m)))
-        color = "w" if color == "b" else "b"
+        played.append((colour, parse_move(m)))
+        colour = "w" if colour == "b" else "b"
     return {c: t.builder.steps_to_move() for c, t in corner_tables(played).items()}
 
 
@@ -61,12 +61,12 @@ def test_capture_and_ko_recapture_inside_a_zone() -> None:
     order = [zone["B"][0], zone["W"][0], zone["B"][1], zone["W"][1], zone["B"][2], zone["W"][2], None,
              zone["W"][2 + 1], (2, 1), None, None, (1, 1)]
     moves = ["pass" if z is None else format_gtp_vertex(tr.to_board(z, 19)) for z in order]
-    board, color, removed = LocalBoard(), "b", []
+    board, colour, removed = LocalBoard(), "b", []
     for m in moves:
         point = parse_move(m)
         if point is not None:
-            removed.append(board.play(color, point))  # strict: every move is legal
-        color = "w" if color == "b" else "b"
+            removed.append(board.play(colour, point))  # strict: every move is legal
+        colour = "w" if colour == "b" else "b"
     assert removed[8] and removed[-1]  # Black takes the ko, White takes it back
     steps = tables(moves)[Corner.TOP_RIGHT]
     ko_point = "BB"  # (1, 1) is on the diagonal: the same letters in either reflection
@@ -96,10 +96,10 @@ def kogo(databases: Databases) -> Iterator[Store]:
 
 
 def state(store: Store, moves: list[str]) -> dict[Corner, str]:
-    played, color = [], "b"
+    played, colour = [], "b"
     for m in moves:
-        played.append((color, parse_move(m)))
-        color = "w" if color == "b" else "b"
+        played.append((colour, parse_move(m)))
+        colour = "w" if colour == "b" else "b"
     return {a.corner: a.state for a in next_in_game(store, played)}
 
 

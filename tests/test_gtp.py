@@ -55,9 +55,9 @@ class FixedBook:
         self.point = point
         self.calls: list[tuple[int, str, int]] = []
 
-    def choose(self, moves: list[tuple[str, Point | None]], color: str, size: int) -> Point | None:
-        self.calls.append((len(moves), color, size))
-        return self.point if not moves and color == "b" else None
+    def choose(self, moves: list[tuple[str, Point | None]], colour: str, size: int) -> Point | None:
+        self.calls.append((len(moves), colour, size))
+        return self.point if not moves and colour == "b" else None
 
 
 # -- the referee's board ------------------------------------------------------------------
@@ -70,9 +70,9 @@ def test_game_state_captures_ko_suicide_and_undo() -> None:
         return point
 
     game = GameState(9)
-    for color, vertex in [("w", "E6"), ("b", "F6"), ("w", "E4"), ("b", "F4"), ("w", "D5"), ("b", "G5"),
+    for colour, vertex in [("w", "E6"), ("b", "F6"), ("w", "E4"), ("b", "F4"), ("w", "D5"), ("b", "G5"),
                           ("w", "pass"), ("b", "E5"), ("w", "F5")]:
-        game.play_vertex(color, vertex)
+        game.play_vertex(colour, vertex)
     assert game.stone(at("E5")) is None and game.stone(at("F5")) == "w"  # white took the ko
     with pytest.raises(ValueError, match="E5 retakes a ko"):
         game.play_vertex("b", "E5")
@@ -264,7 +264,7 @@ def test_proxy_plays_the_book_move_and_keeps_the_engine_in_sync() -> None:
         assert parse_gtp_vertex(reply.split()[1], 9) not in (None, (2, 6))
         assert proxy.handle("joseki-book-moves") == "= 1\n\n"
         assert book.calls == [(0, "b", 9), (1, "w", 9)]
-        assert [color for color, _ in proxy.game.moves] == ["b", "w"]
+        assert [colour for colour, _ in proxy.game.moves] == ["b", "w"]
         assert proxy.handle("undo") == proxy.handle("undo") == "=\n\n"
         assert proxy.handle("joseki-book-moves") == "=\n\n"
 
@@ -334,15 +334,15 @@ def test_short_match_writes_sgf(tmp_path: Path) -> None:
         assert record.result == "0" or record.result[:2] in ("B+", "W+")
         moves = [node.get_move() for node in game.get_main_sequence()[1:]]
         assert len(moves) == record.moves <= 40
-        assert [color for color, _ in moves] == ["b", "w"] * (len(moves) // 2) + ["b"] * (len(moves) % 2)
+        assert [colour for colour, _ in moves] == ["b", "w"] * (len(moves) // 2) + ["b"] * (len(moves) % 2)
         assert record.reason in ("move limit (40)", "two passes", "resignation")
         if record.reason == "move limit (40)":  # cut short: estimated by the referee, whatever the engines think
             assert record.scoring == "Cut short: scored by an estimate of the area (stones plus the empty points " \
                                      "the influence model gives each side, komi 6.5)."
             assert root.get("C") == f"Game ended: move limit (40). {record.scoring}"
             final = GameState(9, 6.5)
-            for color, move in moves:
-                final.play(color, None if move is None else (move[1], 8 - move[0]))
+            for colour, move in moves:
+                final.play(colour, None if move is None else (move[1], 8 - move[0]))
             assert (record.result, record.winner) == estimate_result(final)
 
 

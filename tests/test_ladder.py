@@ -9,14 +9,14 @@ from hypothesis import strategies as st
 from joseki.core.geometry import ALL_TRANSFORMS, Point, Transform
 from joseki.core.ladder import Reading, board_of, ladder_from, read_ladder
 from joseki.core.notation import format_gtp_vertex
-from joseki.core.steps import Color, other
+from joseki.core.steps import Colour, other
 
 # Black D4 in atari, White to chase: the ladder runs up and to the right, towards the upper-right corner.
-START: dict[Point, Color] = {(3, 15): "b", (2, 15): "w", (3, 14): "w", (3, 16): "w", (4, 16): "w"}
+START: dict[Point, Colour] = {(3, 15): "b", (2, 15): "w", (3, 14): "w", (3, 16): "w", (4, 16): "w"}
 PREY = (3, 15)
 
 
-def read(extra: dict[Point, Color] | None = None) -> Reading:
+def read(extra: dict[Point, Colour] | None = None) -> Reading:
     return read_ladder(board_of({**START, **(extra or {})}), PREY)
 
 
@@ -126,7 +126,7 @@ _NEAR = st.builds(lambda k, d: (min(18, max(0, 3 + k + d)), 15 - k), st.integers
 @example(extra={(5, 12): "b", (4, 12): "w"}, index=1, swap=False)  # two ways out: name one whatever the frame
 @given(extra=st.dictionaries(st.one_of(_NEAR, _ANY), st.sampled_from("bw"), max_size=6), index=st.integers(0, 7),
        swap=st.booleans())
-def test_verdict_invariant_under_symmetry_and_colour_swap(extra: dict[Point, Color], index: int, swap: bool) -> None:
+def test_verdict_invariant_under_symmetry_and_colour_swap(extra: dict[Point, Colour], index: int, swap: bool) -> None:
     stones = {**{p: c for p, c in extra.items() if p not in START}, **START}
     board = board_of(stones)
     libs = len(_libs(board, PREY))

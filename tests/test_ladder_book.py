@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from joseki.book.importer import import_file
-from joseki.book.query import Candidate, next_in_game, next_moves
-from joseki.book.store import Store
+from joseki.book.query.answer import Candidate
+from joseki.book.query.next import next_in_game, next_moves
+from joseki.book.store.database import Store
 from joseki.core.geometry import Corner, Transform
 from joseki.core.notation import format_gtp_vertex, parse_gtp_vertex
 from joseki.core.steps import iter_points

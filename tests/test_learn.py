@@ -18,9 +18,11 @@ from hypothesis import strategies as st
 from sqlalchemy import text
 
 from joseki.book.importer import import_files
-from joseki.book.query import Options, next_moves
-from joseki.book.resources import starter_book
-from joseki.book.store import Store, node_id
+from joseki.book.query.answer import Options
+from joseki.book.query.next import next_moves
+from joseki.book.store.database import Store
+from joseki.book.store.files import starter_book
+from joseki.book.store.keys import node_id
 from joseki.core.corners import corner_tables
 from joseki.core.priority import Record, priority, summed
 from joseki.games.evaluate import evaluate

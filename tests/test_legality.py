@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from sgfmill import boards, sgf
 
 from joseki.book.importer import import_files
-from joseki.book.query import next_moves
-from joseki.book.store import Store
-from joseki.core.position import OCCUPIED, SUICIDE, IllegalMove, LocalBoard, allows_suicide
+from joseki.book.query.next import next_moves
+from joseki.book.store.database import Store
+from joseki.core.position import OCCUPIED, SUICIDE, IllegalMoveError, LocalBoard, allows_suicide
 from joseki.games.learn import learn
 from joseki.sgf.forest import flatten_bytes, flatten_file
 from joseki.sgf.game import game_from_bytes, read_game, read_learnable
@@ -81,13 +81,13 @@ def test_the_board_agrees_with_sgfmills(moves: list[tuple[int, int]], suicide: b
     # random moves crowded into a 5x5 corner, so captures, occupied points and suicides abound
     ours, theirs = LocalBoard(), boards.Board(19)
     for number, (x, y) in enumerate(moves):
-        color = "bw"[number % 2]
+        colour = "bw"[number % 2]
         occupied = theirs.get(18 - y, x) is not None
         if not occupied:
-            theirs.play(18 - y, x, color)
+            theirs.play(18 - y, x, colour)
         try:
-            ours.play(color, (x, y), suicide=suicide)  # type: ignore[arg-type]
-        except IllegalMove as exc:
+            ours.play(colour, (x, y), suicide=suicide)  # type: ignore[arg-type]
+        except IllegalMoveError as exc:
             assert exc.reason == (OCCUPIED if occupied else SUICIDE)
             if not occupied:  # sgfmill took the suicide: take it back
                 assert theirs.get(18 - y, x) is None and not suicide

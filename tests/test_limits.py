@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from joseki.book.importer import import_files
-from joseki.book.store import Store
+from joseki.book.store.database import Store
 from joseki.core.limits import MAX_FILE_BYTES, MAX_LINE_MOVES, MAX_NODES, MAX_VALUE_BYTES, LimitError
 from joseki.sgf.forest import flatten_bytes, flatten_file, read_sgf_bytes
 from joseki.sgf.game import game_from_bytes

@@ -17,15 +17,17 @@ from hypothesis import strategies as st
 from sgfmill import sgf
 
 from joseki.book.importer import import_files
-from joseki.book.index import BookIndex
-from joseki.book.localstats import local_for
-from joseki.book.query import Options, next_moves
-from joseki.book.resources import starter_book
-from joseki.book.store import Store, node_id
+from joseki.book.learnt.outcomes import judged_for
+from joseki.book.query.answer import Options
+from joseki.book.query.inmemory import InMemoryBook
+from joseki.book.query.next import next_moves
+from joseki.book.store.database import Store
+from joseki.book.store.files import starter_book
+from joseki.book.store.keys import node_id
 from joseki.core.category import NEVER_FIRST
 from joseki.core.geometry import Corner, Point
 from joseki.core.notation import format_gtp_vertex, parse_gtp_vertex
-from joseki.core.priority import LOCAL_WEIGHT, Record, priority
+from joseki.core.priority import JUDGED_WEIGHT, Record, priority
 from joseki.engine.judge import DRAW_BAND, Judge, Verdict, corner_margin, parse_territory
 from joseki.engine.local import learn_local
 from joseki.engine.opponents import OPPONENTS, opponent_command
@@ -62,8 +64,8 @@ def write_game(path: Path, moves: list[tuple[str, Point | None]], result: str | 
     game = sgf.Sgf_game(19)
     if result:
         game.get_root().set("RE", result)
-    for color, point in moves:
-        game.extend_main_sequence().set_move(color, None if point is None else (18 - point[1], point[0]))
+    for colour, point in moves:
+        game.extend_main_sequence().set_move(colour, None if point is None else (18 - point[1], point[0]))
     path.write_bytes(game.serialise())
     return path
 
@@ -95,7 +97,7 @@ def test_a_corner_is_judged_where_it_leaves_the_book(book: str) -> None:
     vertices = [*line, out_of_book(book, line), "D4"]
     moves = colours(vertices)
     with Store(book) as store:
-        index = BookIndex.load(store)
+        index = InMemoryBook.load(store)
     with Judge(GNUGO_CMD) as judge:
         verdicts = judge.judge(index, moves)
     top_right = [v for v in verdicts if v.corner == Corner.TOP_RIGHT]
@@ -118,7 +120,7 @@ def test_learn_local_credits_each_chooser_once_and_moves_the_priority(book: str,
         assert report.judged == 1 and report.corners == 1
         (verdict,) = report.verdicts[str(game)]
         with store.read() as conn:
-            rows = local_for(conn, store, "judged")
+            rows = judged_for(conn, store, "judged")
         assert len(rows) == 4
         for index in range(4):
             steps = verdict.steps[: 2 * index + 2]
@@ -131,11 +133,11 @@ def test_learn_local_credits_each_chooser_once_and_moves_the_priority(book: str,
         again = learn_local(store, [game], "judged", GNUGO_CMD)
         assert again.judged == 0 and again.duplicates == 1
         with store.read() as conn:
-            assert local_for(conn, store, "judged") == rows
+            assert judged_for(conn, store, "judged") == rows
         after = next_moves(store, line[:1], options=Options(profile="judged"))
     played = {c.move: c for c in after[0].candidates}[line[1]]
     first_record, _ = rows[node_id(verdict.steps[:4])]
-    assert played.local == first_record
+    assert played.judged == first_record
     assert played.as_json()["local"] == {"corners": first_record.corners, "wins": first_record.wins,
                                          "losses": first_record.losses, "draws": first_record.draws}
     assert played.priority == pytest.approx(priority(played.record, played.category, played.prior_games,
@@ -148,11 +150,11 @@ def test_learn_local_credits_each_chooser_once_and_moves_the_priority(book: str,
 def test_a_judged_corner_counts_as_a_game_result_in_the_one_formula(wins: int, losses: int, draws: int,
                                                                     category: str | None) -> None:
     counts = Record(wins + losses + draws, wins, losses, draws)
-    assert priority(Record(), category, local=Record()) == priority(Record(), category)
-    if LOCAL_WEIGHT == 1:
-        assert priority(Record(), category, local=counts) == pytest.approx(priority(counts, category))
-    assert priority(counts, category, local=Record(1, 1, 0, 0)) >= priority(counts, category)
-    assert priority(counts, category, local=Record(1, 0, 1, 0)) <= priority(counts, category)
+    assert priority(Record(), category, judged=Record()) == priority(Record(), category)
+    if JUDGED_WEIGHT == 1:
+        assert priority(Record(), category, judged=counts) == pytest.approx(priority(counts, category))
+    assert priority(counts, category, judged=Record(1, 1, 0, 0)) >= priority(counts, category)
+    assert priority(counts, category, judged=Record(1, 0, 1, 0)) <= priority(counts, category)
 
 
 def test_a_verdict_names_the_local_winner() -> None:
@@ -199,8 +201,8 @@ def test_a_match_against_a_named_opponent_learns_both_signals_into_its_profile(b
     assert data["games"][0]["white"].startswith("GNU Go")
     assert data["learnt"] == 1 and data["local"]["judged"] == 1 and data["local"]["corners"] >= 1
     with Store(book) as store, store.read() as conn:
-        assert local_for(conn, store, "gnugo-1")
-        assert not local_for(conn, store, "gnugo-10")
+        assert judged_for(conn, store, "gnugo-1")
+        assert not judged_for(conn, store, "gnugo-10")
     again = run(book, "learn", str(tmp_path / "games"), "--profile", "gnugo-1", "--signal", "local", "--json")
     assert again.returncode == 0, again.stderr
     assert json.loads(again.stdout)["local"]["duplicates"] == 1

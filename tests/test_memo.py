@@ -1,14 +1,14 @@
-"""The book's memory of its reads (joseki.book.memo): the same views as fresh reads, bounded, and forgotten when
+"""The book's memory of its reads (joseki.book.query.memo): the same views as fresh reads, bounded, and forgotten when
 the store changes, even by a read that began before."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from joseki.book.lookup import Lookup
-from joseki.book.memo import MISSING, Memo
-from joseki.book.reader import BookFile, open_book_file
-from joseki.book.store import Store
+from joseki.book.query.lookup import Lookup
+from joseki.book.query.memo import MISSING, Memo
+from joseki.book.store.bookfile import BookFile, open_book_file
+from joseki.book.store.database import Store
 from joseki.games.learn import learn
 from joseki.web import views
 from joseki.web.cache import Cache

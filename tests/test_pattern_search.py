@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from joseki.book.patternsearch import GameFacts, GameFilter, IndexArrays, Query, forget, loaded, run
-from joseki.book.store import Store
+from joseki.book.store.database import Store
 from joseki.cli.main import app
 from joseki.core.geometry import Corner, Point
 from joseki.core.movelist import decode, encode, replay
@@ -63,9 +63,9 @@ def boards(games: list[Game]) -> dict[str, list[dict[Point, str]]]:
         board = LocalBoard(19)
         board.stones.update(game.stones)
         states = [dict(board.stones)]
-        for color, point in game.moves:
+        for colour, point in game.moves:
             if point is not None:
-                board.play(color, point, suicide=True)
+                board.play(colour, point, suicide=True)
             states.append(dict(board.stones))
         found[game.key] = states
     return found
@@ -131,16 +131,16 @@ def brute(games: list[Game], boards: dict[str, list[dict[Point, str]]], query: Q
                 if now and not before:
                     hits[(game.key, t, name, swapped)] += 1
                     for u in range(t + 1, len(game.moves) + 1):
-                        color, point = game.moves[u - 1]
+                        mover, point = game.moves[u - 1]
                         if point is not None and point in cell_of:
                             cell = cell_of[point]
-                            colour = ("w" if color == "b" else "b") if swapped else color
+                            colour = ("w" if mover == "b" else "b") if swapped else mover
                             k = cell[1] * width + cell[0]
                             state = 1 if colour == "b" else 2
                             rep = min((sym.cells[k], 3 - state if sym.swapped else state) for sym in group)
                             rcell, rcolour = (rep[0] % width, rep[0] // width), "b" if rep[1] == 1 else "w"
                             conts[(rcell, rcolour, "played")] += 1
-                            if game.winner == color:
+                            if game.winner == mover:
                                 conts[(rcell, rcolour, "won")] += 1
                             if u > t + 1:
                                 conts[(rcell, "", "tenuki")] += 1
@@ -183,8 +183,8 @@ def _cut(stones: dict[Point, str], x0: int, y0: int, w: int, h: int, blur: list[
     for dy in range(h):
         row = ""
         for dx in range(w):
-            color = stones.get((x0 + dx, y0 + dy))
-            letter = "X" if color == "b" else "O" if color == "w" else "."
+            colour = stones.get((x0 + dx, y0 + dy))
+            letter = "X" if colour == "b" else "O" if colour == "w" else "."
             code = blur[(dy * w + dx) % len(blur)]
             if code == 1:
                 letter = {"X": "x", "O": "o", ".": "x"}[letter]
@@ -306,9 +306,9 @@ def test_captured_stones_leave_the_board(games: list[Game]) -> None:
         kept = decode(encode(replay(game.moves, game.stones)))
         states = kept.boards()
         assert _stones(next(states)) == board.stones
-        for (color, point), state in zip(game.moves, states, strict=True):
+        for (colour, point), state in zip(game.moves, states, strict=True):
             if point is not None:
-                board.play(color, point, suicide=True)
+                board.play(colour, point, suicide=True)
             assert _stones(state) == board.stones
 
 

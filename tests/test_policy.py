@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from joseki.book.query import next_moves, parse_moves
-from joseki.book.store import Store
+from joseki.book.query.next import next_moves, parse_moves
+from joseki.book.store.database import Store
 from joseki.core.geometry import Corner
 from joseki.engine.policy import BookPlayer, corner_to_answer
 

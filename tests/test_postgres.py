@@ -17,11 +17,12 @@ import pytest
 from sqlalchemy import Connection, event, text
 
 from joseki.book.importer import import_files
-from joseki.book.lookup import Lookup
-from joseki.book.profiles import GLOBAL, records_for
-from joseki.book.resources import starter_book
-from joseki.book.stats import add_records, profile_id
-from joseki.book.store import Store, StoreError, alembic_config, current_revision, head_revision, node_id, resolve_url
+from joseki.book.learnt.profiles import GLOBAL, records_for
+from joseki.book.learnt.results import add_records, profile_id
+from joseki.book.query.lookup import Lookup
+from joseki.book.store.database import Store, StoreError, alembic_config, current_revision, resolve_url
+from joseki.book.store.files import head_revision, starter_book
+from joseki.book.store.keys import node_id
 from joseki.core.position import keys_along, steps_key
 from joseki.core.priority import Record
 

@@ -10,15 +10,18 @@ import pytest
 from sqlalchemy import select
 
 from joseki.book.export import export
-from joseki.book.favour import COLUMNS, ZONE_POINTS, fill, main_line, measure
 from joseki.book.importer import import_file
-from joseki.book.lookup import Lookup
-from joseki.book.query import Options, next_moves
-from joseki.book.show import show
-from joseki.book.stats import add_records, profile_id
-from joseki.book.store import Store, node_id
-from joseki.book.summary import stats
+from joseki.book.learnt.results import add_records, profile_id
+from joseki.book.query.answer import Options
+from joseki.book.query.favour import COLUMNS, ZONE_POINTS, fill, main_line, measure
+from joseki.book.query.lookup import Lookup
+from joseki.book.query.next import next_moves
+from joseki.book.query.show import show
+from joseki.book.stats import stats
+from joseki.book.store.database import Store
+from joseki.book.store.keys import node_id
 from joseki.core.conditions import Condition, display, from_json
+from joseki.core.errors import UserError
 from joseki.core.geometry import Corner, Transform
 from joseki.core.influence import assess, favourability
 from joseki.core.judgement import judge
@@ -330,7 +333,7 @@ def test_export_writes_sgf_an_editor_reads(new_db: Callable[..., str], tmp_path:
     assert "BM[1]JC[mistake]" in text
     with pytest.raises(ValueError, match="no collection named 'nope'"):
         export(store, out, "nope")
-    with pytest.raises(ValueError, match="no such folder"):
+    with pytest.raises(UserError, match="no such folder"):
         export(store, tmp_path / "missing" / "out.sgf")
 
 

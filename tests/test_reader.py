@@ -1,9 +1,9 @@
 """The book's reads as SQL text: the same answers on SQLAlchemy and on sqlite3, and ``next`` without SQLAlchemy.
 
 A store is filled for real (Kogo's dictionary where present, else the starter book, and real
-game records learnt into a profile), then every answer :func:`joseki.book.query.next_moves`
+game records learnt into a profile), then every answer :func:`joseki.book.query.next.next_moves`
 gives through the store is compared with the one it gives through
-:func:`joseki.book.reader.open_book_file`'s read-only sqlite3 connection.
+:func:`joseki.book.store.bookfile.open_book_file`'s read-only sqlite3 connection.
 """
 
 from __future__ import annotations
@@ -16,10 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from joseki.book.query import Options, next_in_game, next_moves
-from joseki.book.reader import BookFile, expand, open_book_file, rows
-from joseki.book.show import show
-from joseki.book.store import Store
+from joseki.book.query.answer import Options
+from joseki.book.query.next import next_in_game, next_moves
+from joseki.book.query.show import show
+from joseki.book.store.bookfile import BookFile, expand, open_book_file, rows
+from joseki.book.store.database import Store
 from joseki.cli.common import ensure_starter
 from joseki.games.learn import learn
 from joseki.sgf.game import read_game
@@ -136,7 +137,7 @@ def older_book(path: Path) -> Path:
     """A SQLite store holding the starter book, migrated one revision back from the newest."""
     from alembic import command
 
-    from joseki.book.store import alembic_config
+    from joseki.book.store.database import alembic_config
 
     store = Store(str(path))
     ensure_starter(store)
@@ -159,7 +160,7 @@ def test_only_a_current_sqlite_book_is_opened_without_the_store(tmp_path: Path) 
 
 
 def test_next_upgrades_an_older_store_then_reads_it_without_sqlalchemy(tmp_path: Path) -> None:
-    from joseki.book.store import head_revision
+    from joseki.book.store.files import head_revision
 
     older = older_book(tmp_path / "older.sqlite")
     first = joseki("--db", str(older), "next", "Q16", "--json")

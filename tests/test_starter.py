@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from joseki.book.resources import starter_book
+from joseki.book.store.files import starter_book
 from joseki.core.position import replay
 from joseki.sgf.forest import flatten_file
 
@@ -20,7 +20,7 @@ def test_starter_covers_the_five_points() -> None:
     for point in ("DD", "CD", "CC", "DE", "CE"):
         assert first[point] >= 6, first
     for v in forest.variations:
-        replay(v.steps, v.first_color)  # legal: no stone on a stone, no suicide
+        replay(v.steps, v.first_colour)  # legal: no stone on a stone, no suicide
 
 
 def test_every_starter_line_is_a_line_of_kogos_dictionary() -> None:

@@ -15,9 +15,10 @@ from pathlib import Path
 import pytest
 
 from joseki.book.importer import import_files
-from joseki.book.query import Options, next_moves
-from joseki.book.resources import starter_book
-from joseki.book.store import Store
+from joseki.book.query.answer import Options
+from joseki.book.query.next import next_moves
+from joseki.book.store.database import Store
+from joseki.book.store.files import starter_book
 from joseki.core.priority import Record
 from joseki.games.evaluate import evaluate
 from joseki.games.learn import learn

@@ -20,15 +20,15 @@ def build(moves: list[tuple[int, int] | None], transform: Transform, first: str 
     """Play ``moves`` (zone points of the top-left frame) on the board in ``transform``'s corner."""
     base = Transform(Corner.TOP_LEFT)
     builder = StepBuilder()
-    color = first
+    colour = first
     for zpoint in moves:
         if zpoint is None:
-            builder.elsewhere(color)
+            builder.elsewhere(colour)
         else:
             board = base.to_board(zpoint, 19)
-            builder.local(color, Transform(transform.corner).to_zone(transform.to_board(
+            builder.local(colour, Transform(transform.corner).to_zone(transform.to_board(
                 Transform(Corner.TOP_LEFT).to_zone(board, 19), 19), 19))
-        color = "w" if color == "b" else "b"
+        colour = "w" if colour == "b" else "b"
     return builder
 
 
@@ -58,7 +58,7 @@ def test_first_player_is_whoever_moves_first_locally() -> None:
     w.elsewhere("b")
     w.local("w", (3, 3))
     w.local("b", (2, 5))
-    assert w.first_color == "w" and w.steps == "DDCF"
+    assert w.first_colour == "w" and w.steps == "DDCF"
 
 
 def test_canonical_reflection_is_fixed_by_the_first_off_diagonal_move() -> None:

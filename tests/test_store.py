@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 
 from joseki.book.importer import import_files, prefix_counts
-from joseki.book.query import next_moves
-from joseki.book.store import Store, current_revision, head_revision
+from joseki.book.query.next import next_moves
+from joseki.book.store.database import Store, current_revision
+from joseki.book.store.files import head_revision
 from joseki.core.geometry import ALL_TRANSFORMS, Corner, Transform
 from joseki.core.notation import format_gtp_vertex, parse_gtp_vertex
 from joseki.sgf.forest import flatten_file
@@ -81,14 +82,14 @@ def test_two_files_into_one_collection_count_each_path_once(new_db: Callable[...
 def test_the_head_revision_read_from_the_scripts_is_alembics() -> None:
     from alembic.script import ScriptDirectory
 
-    from joseki.book.store import alembic_config
+    from joseki.book.store.database import alembic_config
 
     assert head_revision() == ScriptDirectory.from_config(alembic_config()).get_current_head()
 
 
 def test_a_current_store_opens_without_importing_alembic(tmp_path: Path) -> None:
     Store(str(tmp_path / "s.sqlite")).close()
-    code = ("import sys; from joseki.book.store import Store; Store(sys.argv[1]).close(); "
+    code = ("import sys; from joseki.book.store.database import Store; Store(sys.argv[1]).close(); "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('alembic', 'pydantic')))")
     out = subprocess.run([sys.executable, "-c", code, str(tmp_path / "s.sqlite")], capture_output=True, text=True,
                          check=True).stdout

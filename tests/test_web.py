@@ -11,8 +11,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from joseki.book.errors import StoreError
-from joseki.book.store import Store
+from joseki.book.store.database import Store
+from joseki.book.store.errors import StoreError
 from joseki.core.limits import MAX_UPLOAD_BYTES
 from joseki.web.app import open_store
 

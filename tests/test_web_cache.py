@@ -12,8 +12,8 @@ import httpx
 import pytest
 
 from joseki.book.importer import import_file
-from joseki.book.reader import BookFile
-from joseki.book.store import Store
+from joseki.book.store.bookfile import BookFile
+from joseki.book.store.database import Store
 from joseki.games.learn import learn
 from joseki.sgf.game import read_game
 from joseki.web import views

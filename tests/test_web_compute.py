@@ -10,7 +10,7 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from joseki.book.store import Store
+from joseki.book.store.database import Store
 from joseki.web.cache import Cache
 from joseki.web.compute import FREEZE_EVERY, Heap, default_processes
 

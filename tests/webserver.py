@@ -12,8 +12,8 @@ from pathlib import Path
 import uvicorn
 
 from joseki.book.importer import import_file
-from joseki.book.resources import starter_book
-from joseki.book.store import Store
+from joseki.book.store.database import Store
+from joseki.book.store.files import starter_book
 from joseki.games.learn import learn
 from joseki.web.app import create_app
 from joseki.web.cache import DEFAULT_MB

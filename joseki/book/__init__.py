@@ -1,5 +1,6 @@
-"""The book: the SQLAlchemy models and store, importing collections, statistics records,
-looking positions up, the next-move query, ``show``, ``stats`` and SGF export.
+"""The book: the store and its schema (``store``), importing collections (``importer``), the read path of
+``next`` and ``show`` (``query``), what games taught it (``learnt``), the games behind a position
+(``gamerefs``), the counts of ``joseki stats`` (``stats``) and SGF export (``export``).
 
 May import ``joseki.core`` and ``joseki.sgf``; never the games layer, the engine or the CLI.
 """

@@ -26,9 +26,11 @@ from pathlib import Path
 from sqlalchemy import Connection, select
 
 from joseki import __version__
-from joseki.book.profiles import records_for
-from joseki.book.store import Store, batched, node_id
+from joseki.book.learnt.profiles import records_for
+from joseki.book.store.database import Store, batched
+from joseki.book.store.keys import node_id
 from joseki.core.conditions import Condition, from_json, setup_points, sgf_points
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner, Transform
 from joseki.core.notation import TENUKI, format_sgf_point
 from joseki.core.priority import Record
@@ -65,7 +67,7 @@ class ExportReport:
 
 
 def export(store: Store, output: Path | str, collection: str | None = None) -> ExportReport:
-    """Write the store (or one collection) to ``output`` as an SGF forest; ValueError for bad input."""
+    """Write the store (or one collection) to ``output`` as an SGF forest; BadInput for bad input."""
     path = Path(output)
     check_output(path)
     report = ExportReport(str(path))
@@ -77,9 +79,9 @@ def export(store: Store, output: Path | str, collection: str | None = None) -> E
             query = query.where(c.c.name == collection)
         chosen = list(conn.execute(query))
         if collection is not None and not chosen:
-            raise ValueError(f"no collection named {collection!r}")
+            raise BadInput(f"no collection named {collection!r}")
         if not chosen:
-            raise ValueError("the store holds no collection to export")
+            raise BadInput("the store holds no collection to export")
         for cid, name in chosen:
             text, records, nodes = _tree(conn, store, cid, str(name))
             trees.append(text)

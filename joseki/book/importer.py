@@ -24,9 +24,11 @@ from typing import Any
 
 from sqlalchemy import Connection, CursorResult, bindparam, delete, select, update
 
-from joseki.book.stats import add_records, profile_id
-from joseki.book.store import ROOT_ID, Store, advisory_lock, batched, bulk_insert, node_id
+from joseki.book.learnt.results import add_records, profile_id
+from joseki.book.store.database import Store, advisory_lock, batched, bulk_insert
+from joseki.book.store.keys import ROOT_ID, node_id
 from joseki.core.conditions import to_json
+from joseki.core.errors import BadInput
 from joseki.core.position import keys_along
 from joseki.core.priority import Record
 from joseki.sgf.booknotes import MoveNote, book_notes
@@ -34,7 +36,7 @@ from joseki.sgf.forest import Forest, Variation, flatten_bytes, read_sgf_bytes
 
 SGF_SUFFIXES = (".sgf", ".SGF")
 
-class MalformedNotes(ValueError):
+class MalformedNotes(BadInput):
     """A file's notes cannot be read (:func:`~joseki.sgf.booknotes.book_notes`): nothing of it is written."""
 
 
@@ -154,7 +156,7 @@ def import_forest(conn: Connection, store: Store, forest: Forest, name: str, dig
         return
     bulk_insert(conn, var, ("collection_id", "source_file_id", "steps", "first_color", "corner", "swapped", "game",
                             "tree_path", "setup"),
-                [(collection_id, source_id, v.steps, v.first_color, v.corner.value, v.swap, v.game, v.tree_path,
+                [(collection_id, source_id, v.steps, v.first_colour, v.corner.value, v.swap, v.game, v.tree_path,
                   v.setup) for v in fresh.values()])
     counts = prefix_counts(fresh)
     ids = add_nodes(conn, store, fresh)

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from sqlalchemy import Connection
 
-from joseki.book.reader import rows, scalar
-from joseki.book.store import FAST_DIALECTS, Store, insert_rows
+from joseki.book.store.bookfile import rows, scalar
+from joseki.book.store.database import FAST_DIALECTS, Store, insert_rows
 
 COLUMNS = ("game_key", "root", "source", "black", "white", "black_rank", "white_rank", "date", "result", "winner",
            "event", "moves", "record")

@@ -17,7 +17,7 @@ stepping all hits forward together through the move lists; it came *after a tenu
 too) was played elsewhere between. Continuations are mapped back to the pattern's own frame and merged under
 the pattern's own symmetries (:func:`joseki.core.pattern.symmetry_group`).
 
-This module imports no SQLAlchemy: it reads through :func:`joseki.book.reader.rows`, on a store or on a
+This module imports no SQLAlchemy: it reads through :func:`joseki.book.store.bookfile.rows`, on a store or on a
 read-only SQLite file.
 """
 
@@ -31,7 +31,8 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from joseki.book.reader import ReadConnection, rows
+from joseki.book.store.bookfile import ReadConnection, rows
+from joseki.core.errors import BadInput, UserError
 from joseki.core.gameinfo import rank_value
 from joseki.core.geometry import Point
 from joseki.core.movelist import CAPTURE, PASS, POINT_MASK, POINTS, SETUP, SIZE, WHITE
@@ -183,17 +184,17 @@ _LOADED: dict[str, IndexArrays] = {}
 def loaded(book: Readable) -> IndexArrays:
     """The index of ``book``, kept in memory per URL for the process and brought up to date when games were added.
 
-    Raises ValueError when the store holds learnt or mined games that the index does not (an index older
+    Raises UserError when the store holds learnt or mined games that the index does not (an index older
     than the store's games), or when nothing is indexed.
     """
     with book.read() as conn:
         count, last = (int(v) for v in rows(conn, COUNT)[0])
         behind = int(rows(conn, NOT_INDEXED)[0][0])
         if behind:
-            raise ValueError(f"the pattern index is older than the store's games: {behind} learnt game"
+            raise UserError(f"the pattern index is older than the store's games: {behind} learnt game"
                              f"{'s are' if behind != 1 else ' is'} not indexed (run joseki index on their files)")
         if count == 0:
-            raise ValueError("no games indexed for pattern search (run joseki index GAMES...)")
+            raise UserError("no games indexed for pattern search (run joseki index GAMES...)")
         cached = _LOADED.get(book.url)
         if cached is None or len(cached) > count or cached.last_id > last:
             cached = None
@@ -231,9 +232,9 @@ class GameFilter:
 
     def __post_init__(self) -> None:
         if self.min_rank and rank_value(self.min_rank) is None:
-            raise ValueError(f"--min-rank {self.min_rank!r}: expected a rank such as 7d, 2k or 1p")
+            raise BadInput(f"--min-rank {self.min_rank!r}: expected a rank such as 7d, 2k or 1p")
         if self.winner not in ("", "b", "w", "d"):
-            raise ValueError(f"result {self.winner!r}: expected B, W or D")
+            raise BadInput(f"result {self.winner!r}: expected B, W or D")
 
     def mask(self, facts: Sequence[GameFacts]) -> Array | None:
         """Which of ``facts`` pass (None: all of them)."""
@@ -281,11 +282,11 @@ class Query:
 
     def __post_init__(self) -> None:
         if self.placement.where is Where.ANYWHERE and self.pattern.stones == 0:
-            raise ValueError("pattern: with --anywhere a pattern needs at least one stone (X or O)")
+            raise BadInput("pattern: with --anywhere a pattern needs at least one stone (X or O)")
         self.placement.home(self.pattern)
         for _colour, (dx, dy) in self.sequence:
             if not (0 <= dx < self.pattern.width and 0 <= dy < self.pattern.height):
-                raise ValueError(f"--next: a move outside the {self.pattern.width}x{self.pattern.height} pattern")
+                raise BadInput(f"--next: a move outside the {self.pattern.width}x{self.pattern.height} pattern")
 
 
 @dataclass(frozen=True, slots=True)
@@ -365,7 +366,7 @@ class SearchResult:
             where["at"] = format_gtp_vertex(p.at)
         return {"pattern": list(self.query.pattern.rows), "placement": where,
                 "fixed_orientation": self.query.fixed_orientation, "fixed_colour": self.query.fixed_colour,
-                "sequence": [{"color": c.upper(), "move": format_gtp_vertex(home_point(self.query.pattern, p, cell))}
+                "sequence": [{"colour": c.upper(), "move": format_gtp_vertex(home_point(self.query.pattern, p, cell))}
                              for c, cell in self.query.sequence],
                 "searched": self.searched, "games": self.games, "hits": self.hits,
                 "continuations": [c.as_json() for c in self.continuations],
@@ -655,7 +656,7 @@ _LABELS = "abcdefghijklmnopqrstuvwxyz"
 def search(book: Readable, query: Query) -> SearchResult:
     """The games of ``book``'s pattern index where ``query``'s pattern occurred, and what came next.
 
-    Raises ValueError for an index older than the store's games or an empty one.
+    Raises UserError for an index older than the store's games or an empty one.
     """
     started = time.perf_counter()
     arrays = loaded(book)

@@ -1,107 +1,85 @@
-"""Statistics in the store: profiles, per-node results, and the games already learnt.
+"""``joseki stats``: what each collection holds, counted: records, moves, categories, conditions, verdicts.
 
-Writes add counts (``games = games + n``), so concurrent learners never lose an update;
-rows are written in key order (games by key, then node statistics by node) so that two
-writers never wait on each other in a cycle: on PostgreSQL, where writers run at once and
-lock only the rows they write, that is what rules deadlocks out.
+Moves are counted per collection (a move two collections share counts in both); a move's
+conditions are counted by kind. The influence model's verdict is summarised over the
+records that have one stored (:func:`joseki.book.query.favour.fill` computes the others).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from datetime import UTC, datetime
+from collections import Counter
+from dataclasses import dataclass, field
 
-from sqlalchemy import Connection, bindparam, delete, select, update
+from sqlalchemy import case, func, select
 
-from joseki.book.profiles import GLOBAL, profile_id_named
-from joseki.book.store import FAST_DIALECTS, Store, batched, insert_rows
-from joseki.core.priority import Record
-
-
-def profile_id(conn: Connection, store: Store, name: str | None, create: bool = False) -> int | None:
-    """The id of profile ``name`` (``global`` when None); created when ``create``, else None if absent."""
-    p = store.tables["profile"]
-    name = name or GLOBAL
-    pid = profile_id_named(conn, name)
-    if pid is None and create:
-        if conn.dialect.name in FAST_DIALECTS:
-            conn.exec_driver_sql(
-                "INSERT INTO profile (name, created_at) VALUES ({0}, {0}) ON CONFLICT (name) DO NOTHING".format(
-                    "?" if conn.dialect.paramstyle == "qmark" else "%s"),
-                (name, datetime.now(UTC).replace(tzinfo=None)))
-        else:
-            conn.execute(p.insert().values(name=name, created_at=datetime.now(UTC).replace(tzinfo=None)))
-        pid = profile_id_named(conn, name)
-    return pid
+from joseki.book.store.database import Store
+from joseki.core.category import CATEGORIES
+from joseki.core.conditions import KINDS, from_json
+from joseki.core.errors import BadInput
 
 
-def claim_games(conn: Connection, store: Store, pid: int, games: Sequence[tuple[str, str, str]]) -> set[str]:
-    """Record games (key, source, result) as learnt; returns the keys that were not learnt before."""
-    lg = store.tables["learnt_game"]
-    now = datetime.now(UTC).replace(tzinfo=None)
-    games = sorted(games)
-    keys = [k for k, _, _ in games]
-    claimed: set[str] = set()
-    if conn.dialect.name == "postgresql":
-        for chunk in batched(games, 10000):
-            rows = conn.exec_driver_sql(
-                "INSERT INTO learnt_game (profile_id, game_key, source, result, learnt_at) "
-                "SELECT %s, k, s, r, %s FROM unnest(%s::varchar(32)[], %s::text[], %s::varchar(40)[]) "
-                "WITH ORDINALITY AS g(k, s, r, i) ORDER BY i ON CONFLICT DO NOTHING RETURNING game_key",
-                (pid, now, [k for k, _, _ in chunk], [src for _, src, _ in chunk], [r[:40] for _, _, r in chunk]))
-            claimed.update(row[0] for row in rows)
-        return claimed
-    if conn.dialect.name in FAST_DIALECTS:
-        mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
-        sql = (f"INSERT INTO learnt_game (profile_id, game_key, source, result, learnt_at) "
-               f"VALUES ({mark}, {mark}, {mark}, {mark}, {mark}) ON CONFLICT DO NOTHING RETURNING game_key")
-        for key, source, result in games:
-            row = conn.exec_driver_sql(sql, (pid, key, source, result[:40], now)).first()
-            if row is not None:
-                claimed.add(row[0])
-        return claimed
-    existing: set[str] = set()
-    for chunk in batched(keys):
-        existing.update(conn.execute(select(lg.c.game_key).where(lg.c.profile_id == pid,
-                                                                 lg.c.game_key.in_(chunk))).scalars())
-    fresh = [(k, s, r) for k, s, r in games if k not in existing]
-    if fresh:
-        conn.execute(lg.insert(), [{"profile_id": pid, "game_key": k, "source": s, "result": r[:40],
-                                    "learnt_at": now} for k, s, r in fresh])
-    return {k for k, _, _ in fresh}
+@dataclass(slots=True)
+class CollectionStats:
+    """The counts of one collection."""
+
+    name: str
+    files: int = 0
+    records: int = 0
+    setup_records: int = 0
+    moves: int = 0
+    categories: dict[str, int] = field(default_factory=dict)
+    uncategorised: int = 0
+    conditions: dict[str, int] = field(default_factory=dict)
+    prior_moves: int = 0
+    favour_records: int = 0
+    favour_first: float | None = None
+
+    def as_json(self) -> dict[str, object]:
+        return {"collection": self.name, "files": self.files, "records": self.records,
+                "setup_records": self.setup_records, "moves": self.moves, "categories": self.categories,
+                "uncategorised": self.uncategorised, "conditions": self.conditions, "prior_moves": self.prior_moves,
+                "favourability": {"records": self.favour_records,
+                                  "mean_first": None if self.favour_first is None else round(self.favour_first, 4)}}
 
 
-def add_records(conn: Connection, store: Store, pid: int, records: dict[int, Record]) -> None:
-    """Add ``records`` (node id -> counts) to the profile's statistics."""
-    if not records:
-        return
-    rows = [(nid, pid, r.games, r.wins, r.losses, r.draws) for nid, r in sorted(records.items())]
-    ns = store.tables["node_stats"]
-    if conn.dialect.name in FAST_DIALECTS:
-        insert_rows(conn, ns, ("node_id", "profile_id", "games", "wins", "losses", "draws"), rows,
-                    "ON CONFLICT (node_id, profile_id) DO UPDATE SET games = node_stats.games + excluded.games, "
-                    "wins = node_stats.wins + excluded.wins, losses = node_stats.losses + excluded.losses, "
-                    "draws = node_stats.draws + excluded.draws", chunk=10000)
-        return
-    existing: set[int] = set()
-    for chunk in batched([r[0] for r in rows]):
-        existing.update(conn.execute(select(ns.c.node_id).where(ns.c.profile_id == pid,
-                                                                ns.c.node_id.in_(chunk))).scalars())
-    new = [r for r in rows if r[0] not in existing]
-    old = [r for r in rows if r[0] in existing]
-    if new:
-        conn.execute(ns.insert(), [dict(zip(("node_id", "profile_id", "games", "wins", "losses", "draws"), r,
-                                            strict=True)) for r in new])
-    if old:
-        conn.execute(update(ns).where(ns.c.node_id == bindparam("k_node"), ns.c.profile_id == pid).values(
-            games=ns.c.games + bindparam("k_g"), wins=ns.c.wins + bindparam("k_w"),
-            losses=ns.c.losses + bindparam("k_l"), draws=ns.c.draws + bindparam("k_d")),
-            [{"k_node": r[0], "k_g": r[2], "k_w": r[3], "k_l": r[4], "k_d": r[5]} for r in old])
-
-
-def drop_empty(conn: Connection, store: Store, pid: int, node_ids: Iterable[int]) -> None:
-    """Delete the profile's rows of ``node_ids`` whose counts came back to zero (credits taken back)."""
-    ns = store.tables["node_stats"]
-    for chunk in batched(sorted(set(node_ids))):
-        conn.execute(delete(ns).where(ns.c.profile_id == pid, ns.c.node_id.in_(chunk), ns.c.games == 0,
-                                      ns.c.wins == 0, ns.c.losses == 0, ns.c.draws == 0))
+def stats(store: Store, collections: list[str] | None = None) -> list[CollectionStats]:
+    """The counts of every collection (or of those named), in name order; BadInput for an unknown name."""
+    t = store.tables
+    c, var, nb, sf = t["collection"], t["variation"], t["node_book"], t["source_file"]
+    with store.read() as conn:
+        names = {cid: name for cid, name in conn.execute(select(c.c.id, c.c.name))}
+        if collections:
+            missing = sorted(set(collections) - set(names.values()))
+            if missing:
+                raise BadInput(f"no collection named {', '.join(map(repr, missing))}")
+        out = {cid: CollectionStats(name) for cid, name in names.items() if not collections or name in collections}
+        for cid, files in conn.execute(select(sf.c.collection_id, func.count()).group_by(sf.c.collection_id)):
+            if cid in out:
+                out[cid].files = files
+        query = select(var.c.collection_id, func.count(), func.sum(case((var.c.setup, 1), else_=0)),
+                       func.count(var.c.favour_first), func.avg(var.c.favour_first)).group_by(var.c.collection_id)
+        for cid, records, setups, favoured, mean in conn.execute(query):
+            if cid in out:
+                s = out[cid]
+                s.records, s.setup_records, s.favour_records = records, int(setups or 0), favoured
+                s.favour_first = None if mean is None else float(mean)
+        query = select(nb.c.collection_id, nb.c.category, func.count(), func.count(nb.c.prior_games)).group_by(
+            nb.c.collection_id, nb.c.category)
+        for cid, category, count, priors in conn.execute(query):
+            if cid in out:
+                s = out[cid]
+                s.moves += count
+                s.prior_moves += priors
+                if category is None:
+                    s.uncategorised += count
+                else:
+                    s.categories[category] = count
+        kinds: dict[int, Counter[str]] = {cid: Counter() for cid in out}
+        for cid, conditions in conn.execute(select(nb.c.collection_id, nb.c.conditions)
+                                            .where(nb.c.conditions.is_not(None))):
+            if cid in kinds:
+                kinds[cid].update(condition.kind for condition in from_json(conditions))
+    for cid, s in out.items():
+        s.categories = {name: s.categories[name] for name in CATEGORIES if name in s.categories}
+        s.conditions = {kind: kinds[cid][kind] for kind in KINDS if kinds[cid][kind]}
+    return sorted(out.values(), key=lambda s: s.name)

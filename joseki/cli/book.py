@@ -10,11 +10,12 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from joseki.cli.common import CTX, err, open_book, open_store, out, print_beside, safe, user_errors
+from joseki.cli.common import GLOBALS, err, open_book, open_store, out, print_beside, safe, user_errors
+from joseki.core.errors import BadInput
 
 if TYPE_CHECKING:
-    from joseki.book.favour import Favour
-    from joseki.book.show import Shown
+    from joseki.book.query.favour import Favour
+    from joseki.book.query.show import Shown
 
 _STEPS = re.compile(r"(?:[A-Z]{2})+")
 COMMENT_CHARS = 400
@@ -33,7 +34,7 @@ def _colour(name: str) -> str:
     key = name.strip().lower()
     if key in ("b", "black", "w", "white"):
         return key[0]
-    raise ValueError(f"bad colour {name!r} (expected black or white)")
+    raise BadInput(f"bad colour {name!r} (expected black or white)")
 
 
 @user_errors
@@ -50,7 +51,7 @@ def show_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the line as JSON.")] = False,
 ) -> None:
     """One line of the book: diagram, categories, comments, conditions, statistics and favourability."""
-    from joseki.book.show import show
+    from joseki.book.query.show import show
     from joseki.core.geometry import Corner
 
     steps = line[0] if len(line) == 1 and _STEPS.fullmatch(line[0]) else None
@@ -82,8 +83,9 @@ def _print_shown(s: Shown, show_steps: bool = False) -> None:
     for m in s.moves:
         rate = m.record.win_rate
         category = f"[red]{m.label}[/]" if m.category in NEVER_FIRST else m.label
-        table.add_row(str(m.number), f"{'B' if m.color == 'b' else 'W'} {m.move}", "yes" if m.in_book else "[red]no[/]",
-                      str(m.paths), str(m.record.games), "" if rate is None else f"{100 * rate:.0f}", category,
+        table.add_row(str(m.number), f"{'B' if m.colour == 'b' else 'W'} {m.move}",
+                      "yes" if m.in_book else "[red]no[/]", str(m.paths), str(m.record.games),
+                      "" if rate is None else f"{100 * rate:.0f}", category,
                       Text("\n".join(m.conditions)))
     print_beside(Text("\n".join(s.diagram()), style="bold"), table)
     for m in s.moves:
@@ -126,8 +128,8 @@ def stats_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the counts as JSON.")] = False,
 ) -> None:
     """Counts per collection: records, moves, categories, conditions, favourability."""
-    from joseki.book.favour import fill
-    from joseki.book.summary import stats
+    from joseki.book.query.favour import fill
+    from joseki.book.stats import stats
     from joseki.core.category import CATEGORIES
     from joseki.core.conditions import KINDS
 
@@ -141,7 +143,7 @@ def stats_command(
         out.print_json(data={"collections": [s.as_json() for s in found]})
         return
     if not found:
-        out.print(f"{safe(CTX.db or 'the store')} holds no collection", highlight=False)
+        out.print(f"{safe(GLOBALS.db or 'the store')} holds no collection", highlight=False)
         return
     table = Table(title="stats")
     columns = ("collection", "files", "records", "moves", *CATEGORIES, "none", *KINDS, "priors", "fav. n",

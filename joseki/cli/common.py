@@ -1,10 +1,10 @@
 """What the command-line modules share: consoles, one-line errors, the store, the starter book, progress bars.
 
 Every failure a user can cause ends in one line ``error: ...`` on stderr and a non-zero exit:
-:func:`user_errors` turns bad input (ValueError), database faults of any kind (StoreError,
-SQLAlchemy and driver errors), failing files (OSError), Ctrl-C (exit 130) and SIGTERM (exit
-143) into that line; :class:`Group` does the same for usage errors (exit 2). Set
-``JOSEKI_DEBUG=1`` to get the traceback instead.
+:func:`user_errors` turns a :class:`~joseki.core.errors.UserError` (bad input, an unusable file,
+database or engine), Ctrl-C (exit 130) and SIGTERM (exit 143) into that line; :class:`Group` does
+the same for usage errors (exit 2). Anything else is a bug, told as one line ``internal error: ...``
+that names ``JOSEKI_DEBUG=1``, which shows the traceback instead (of a user's error too).
 
 Nothing from outside is markup or control: the consoles show control characters as escapes
 (:func:`joseki.core.text.visible`), and text from files, arguments or the database that goes
@@ -29,7 +29,8 @@ from rich.segment import Segment
 from rich.text import Text
 from typer.core import TyperGroup
 
-from joseki.book.errors import StoreError
+from joseki.book.store.errors import StoreError
+from joseki.core.errors import UserError
 from joseki.core.text import json_safe, visible
 
 if TYPE_CHECKING:
@@ -37,14 +38,16 @@ if TYPE_CHECKING:
     from rich.table import Table
     from rich.text import Text
 
-    from joseki.book.reader import BookFile
-    from joseki.book.store import Store
+    from joseki.book.store.bookfile import BookFile
+    from joseki.book.store.database import Store
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 STARTER = "starter"
 DEBUG_VAR = "JOSEKI_DEBUG"
 EXIT_USAGE = 2
+EXIT_BUG = 70
+"""A bug (``EX_SOFTWARE`` of sysexits.h)."""
 EXIT_INTERRUPTED = 128 + signal.SIGINT
 EXIT_TERMINATED = 128 + signal.SIGTERM
 
@@ -95,9 +98,9 @@ def print_error(message: str, label: str = "error", style: str = "bold red") -> 
               soft_wrap=True)
 
 
-def fail(message: str, code: int = 1) -> typer.Exit:
+def fail(message: str, code: int = 1, label: str = "error") -> typer.Exit:
     """Print a one-line error (``message`` is plain text) and return the exit to raise."""
-    print_error(message)
+    print_error(message, label)
     return typer.Exit(code)
 
 
@@ -110,10 +113,10 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
 
 
 def user_errors(func: F) -> F:
-    """Turn every failure the user can cause into a one-line error and a non-zero exit.
+    """Turn every failure the user can cause into a one-line error and a non-zero exit, and a bug into one
+    ``internal error`` line that says how to see its traceback.
 
-    ValueError and StoreError (bad input, a bad database), database errors of any kind, OSError
-    (a file that cannot be read or written) exit 1; Ctrl-C exits 130 and SIGTERM 143. Open
+    A :class:`~joseki.core.errors.UserError` exits 1, a bug 70; Ctrl-C exits 130 and SIGTERM 143. Open
     transactions roll back as the exception passes, so the store is unchanged.
     """
 
@@ -131,38 +134,17 @@ def user_errors(func: F) -> F:
             if os.environ.get(DEBUG_VAR):
                 raise
             raise fail("terminated", EXIT_TERMINATED) from None
-        except Exception as exc:
-            message = _user_message(exc)
-            if message is None or os.environ.get(DEBUG_VAR):
+        except UserError as exc:
+            if os.environ.get(DEBUG_VAR):
                 raise
-            raise fail(message) from None
+            raise fail(str(exc)) from None
+        except Exception as exc:
+            if os.environ.get(DEBUG_VAR):
+                raise
+            raise fail(f"{type(exc).__name__}: {exc} (a bug: {DEBUG_VAR}=1 shows the traceback)", EXIT_BUG,
+                       label="internal error") from None
 
     return wrapper  # type: ignore[return-value]
-
-
-def _user_message(exc: Exception) -> str | None:
-    """The one-line message for a failure the user can cause; None for a bug."""
-    if isinstance(exc, (ValueError, StoreError)):
-        return str(exc)
-    if "joseki.book.store" in sys.modules:  # a database error needs the store's modules loaded
-        from joseki.book.store import database_error
-
-        message = database_error(exc, CTX.db)
-        if message is not None:
-            return message
-    if isinstance(exc, OSError):
-        return os_error_message(exc)
-    return None
-
-
-def os_error_message(exc: OSError) -> str:
-    """``file: reason`` for an OSError (``reason`` alone when it names no file)."""
-    reason = exc.strerror or str(exc)
-    if exc.filename is None:
-        return reason
-    if exc.filename2 is not None:
-        return f"{exc.filename} -> {exc.filename2}: {reason}"
-    return f"{exc.filename}: {reason}"
 
 
 class App(typer.Typer):
@@ -254,27 +236,29 @@ def _sentence(message: str) -> str:
     return text
 
 
-class Context:
+class Globals:
+    """The global options, set by the main callback (``--db``)."""
+
     db: str | None = None
 
 
-CTX = Context()
+GLOBALS = Globals()
 
 
 def open_store() -> Store:
     """The store named by ``--db`` (or its default)."""
-    from joseki.book.store import Store
+    from joseki.book.store.database import Store
 
-    return Store(CTX.db)
+    return Store(GLOBALS.db)
 
 
 def open_book() -> Store | BookFile:
     """For commands that only read: the store named by ``--db``, read without SQLAlchemy when it is a current
-    SQLite book (:func:`joseki.book.reader.open_book_file`), else opened as a store and, when it holds no
+    SQLite book (:func:`joseki.book.store.bookfile.open_book_file`), else opened as a store and, when it holds no
     collection, loaded with the starter book."""
-    from joseki.book.reader import open_book_file
+    from joseki.book.store.bookfile import open_book_file
 
-    book = open_book_file(CTX.db)
+    book = open_book_file(GLOBALS.db)
     if book is not None:
         return book
     store = open_store()
@@ -289,9 +273,9 @@ def open_book() -> Store | BookFile:
 def ensure_starter(store: Store) -> None:
     """Load the starter book, with its lines' favourability, into a store that has no collection at all."""
     if store.collection_count() == 0:
-        from joseki.book.favour import fill
         from joseki.book.importer import import_file
-        from joseki.book.resources import starter_book
+        from joseki.book.query.favour import fill
+        from joseki.book.store.files import starter_book
 
         report = import_file(store, starter_book(), STARTER)
         if report.error:

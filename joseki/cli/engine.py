@@ -67,7 +67,7 @@ def match_command(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Play GAMES games between two GTP engines, write them as SGF, and optionally learn from them."""
-    from joseki.book.stats import profile_id
+    from joseki.book.learnt.results import profile_id
     from joseki.engine.local import check_signal, learn_signals, local_json
     from joseki.engine.match import play_match
     from joseki.engine.opponents import opponent_command

@@ -9,6 +9,7 @@ import typer
 from rich.table import Table
 
 from joseki.cli.common import ensure_starter, fail, open_store, out, print_error, progress_bar, safe, user_errors
+from joseki.core.errors import BadInput
 
 if TYPE_CHECKING:
     from joseki.games.learn import LearnReport
@@ -130,7 +131,7 @@ def evaluate_command(
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Measure how well the book predicts the games' local moves and results."""
-    from joseki.book.query import rank_key
+    from joseki.book.query.next import rank_key
     from joseki.games.evaluate import evaluate
 
     _check_paths(paths)
@@ -171,12 +172,12 @@ def per_index_table(rows: list[dict[str, object]]) -> Table:
 def _check_paths(paths: list[Path]) -> None:
     missing = [str(p) for p in paths if not p.exists()]
     if missing:
-        raise ValueError(f"no such file or folder: {', '.join(missing)}")
+        raise BadInput(f"no such file or folder: {', '.join(missing)}")
 
 
 def _check_cluster(cluster: str | None, workers: int | None) -> None:
     if cluster is not None and workers is not None:
-        raise ValueError("--workers and --cluster exclude each other (the cluster's workers do the work)")
+        raise BadInput("--workers and --cluster exclude each other (the cluster's workers do the work)")
 
 
 @user_errors
@@ -198,7 +199,7 @@ def annotate_command(
         except OutputError:
             raise
         except ValueError as exc:
-            raise ValueError(f"{game}: {exc}") from None
+            raise BadInput(f"{game}: {exc}") from None
     if as_json:
         out.print_json(data={"output": str(output), "left_book": result.left, "offered": result.offered,
                              "annotated_moves": sorted(result.notes)})
@@ -224,11 +225,11 @@ def games_command(
 
     The table names each game's file; --json gives its full path and the game key.
     """
-    from joseki.book.gamerefs import corner_steps, games_at
+    from joseki.book.gamerefs.read import corner_steps, games_at
 
-    steps, color = corner_steps(moves, first)
+    steps, colour = corner_steps(moves, first)
     with open_store() as store:
-        found = games_at(store, steps, first=color, profile=profile, order=order, limit=limit)
+        found = games_at(store, steps, first=colour, profile=profile, order=order, limit=limit)
     if as_json:
         out.print_json(data={"moves": moves, "profile": profile or "global", "order": order, **found.as_json()})
         return

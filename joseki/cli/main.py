@@ -12,7 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from joseki.cli.common import (
-    CTX,
+    GLOBALS,
     App,
     Group,
     fail,
@@ -25,10 +25,11 @@ from joseki.cli.common import (
     safe,
     user_errors,
 )
+from joseki.core.errors import BadInput
 
 if TYPE_CHECKING:
     from joseki.book.importer import FileReport
-    from joseki.book.query import Candidate, CornerAnswer
+    from joseki.book.query.answer import Candidate, CornerAnswer
 
 app = App(no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False, rich_markup_mode=None,
                   help="A Go joseki database: import SGF collections, ask for the next joseki move.", cls=Group)
@@ -41,7 +42,7 @@ def main(db: Annotated[str | None, typer.Option(
         "--db", help="Database: an SQLAlchemy URL or a SQLite file path (default: $JOSEKI_DB, else "
                      "joseki.sqlite in the user data directory).")] = None) -> None:
     """A Go joseki database: import SGF collections, ask for the next joseki move."""
-    CTX.db = db
+    GLOBALS.db = db
 
 
 @app.command("import")
@@ -100,13 +101,13 @@ def _report_table(reports: list[FileReport]) -> Table:
     return table
 
 
-def _color(name: str) -> str:
+def _colour(name: str) -> str:
     key = name.strip().lower()
     if key in ("b", "black"):
         return "b"
     if key in ("w", "white"):
         return "w"
-    raise ValueError(f"bad colour {name!r} (expected black or white)")
+    raise BadInput(f"bad colour {name!r} (expected black or white)")
 
 
 @app.command("next")
@@ -132,18 +133,19 @@ def next_command(
     as_json: Annotated[bool, typer.Option("--json", help="Print the answer as JSON.")] = False,
 ) -> None:
     """The book's next moves for each corner of MOVES, of --steps, or of a game (--sgf)."""
-    from joseki.book.query import Options, check_legal, next_in_game, next_moves, parse_moves, rank_key
+    from joseki.book.query.answer import Options
+    from joseki.book.query.next import check_legal, next_in_game, next_moves, parse_moves, rank_key
     from joseki.core.geometry import Corner
     from joseki.core.steps import parse_steps
 
-    first_color = _color(first or "black")
+    first_colour = _colour(first or "black")
     where = Corner.parse(corner or "top-right")
     if sum(x is not None and x != [] for x in (moves, steps, sgf)) > 1:
-        raise ValueError("give one of MOVES, --steps or --sgf")
+        raise BadInput("give one of MOVES, --steps or --sgf")
     if move is not None and sgf is None:
-        raise ValueError("--move needs --sgf (it picks a move of the game record)")
+        raise BadInput("--move needs --sgf (it picks a move of the game record)")
     if sgf is not None and (first is not None or corner is not None):
-        raise ValueError("--first and --corner have no effect with --sgf (the game record says both)")
+        raise BadInput("--first and --corner have no effect with --sgf (the game record says both)")
     played: list[tuple[str, tuple[int, int] | None]] | None = None
     setup: dict[tuple[int, int], str] = {}
     if sgf is not None:
@@ -151,7 +153,7 @@ def next_command(
     elif steps is not None:
         parse_steps(steps)
     else:
-        typed, _ = parse_moves(moves or [], first_color)
+        typed, _ = parse_moves(moves or [], first_colour)
         check_legal(typed, moves or [])
     rank_key(rank)
     options = Options(top=top, rank=rank, profile=profile, favour=True)
@@ -159,7 +161,7 @@ def next_command(
         if played is not None:
             answers = next_in_game(store, played, options, collection, setup, context=True)
         else:
-            answers = next_moves(store, moves, steps, first_color, where, options, collection,
+            answers = next_moves(store, moves, steps, first_colour, where, options, collection,
                                  context=steps is None)
     if as_json:
         out.print_json(data={"corners": [a.as_json() for a in answers]})
@@ -170,7 +172,7 @@ def next_command(
 
 def _game_moves(path: Path, move: int | None) -> tuple[list[tuple[str, tuple[int, int] | None]],
                                                       dict[tuple[int, int], str]]:
-    """The main line of a game file up to ``move``, and its setup stones; ValueError naming the file for bad input."""
+    """The main line of a game file up to ``move``, and its setup stones; BadInput naming the file for bad input."""
     from joseki.core.zone import check_zone_size
     from joseki.sgf.game import read_game
 
@@ -178,9 +180,9 @@ def _game_moves(path: Path, move: int | None) -> tuple[list[tuple[str, tuple[int
         game = read_game(path)
         check_zone_size(game.size)
     except ValueError as exc:
-        raise ValueError(f"{path}: {exc}") from None
+        raise BadInput(f"{path}: {exc}") from None
     if move is not None and move > len(game.moves):
-        raise ValueError(f"{path}: --move {move} is beyond the game's {len(game.moves)} moves")
+        raise BadInput(f"{path}: --move {move} is beyond the game's {len(game.moves)} moves")
     return (game.moves[:move] if move is not None else game.moves), game.stones
 
 
@@ -194,7 +196,7 @@ STATE_TEXT = {"in-book": "in book", "left-book": "out of book", "empty": "empty 
 
 def context_line(a: CornerAnswer) -> str:
     """Which statistics ordered a corner's moves: its whole-board context, or the back-off."""
-    from joseki.book.context import CONTEXT_MIN_GAMES
+    from joseki.book.learnt.contexts import CONTEXT_MIN_GAMES
 
     if a.statistics == "context":
         return f"ranked by the whole-board context ({a.context_games} games in it; --json names it)"
@@ -275,19 +277,19 @@ def flatten_command(
     try:
         forest = flatten_file(path)
     except ValueError as exc:
-        raise ValueError(f"{path}: {exc}") from None
+        raise BadInput(f"{path}: {exc}") from None
     for warning in forest.warnings:
         print_error(f"{path}: {warning}", "warning", "yellow")
     if as_json:
         for v in forest.variations:
-            sys.stdout.write(json.dumps({"steps": v.steps, "first": v.first_color, "corner": v.corner.value,
+            sys.stdout.write(json.dumps({"steps": v.steps, "first": v.first_colour, "corner": v.corner.value,
                                          "swapped": v.swap, "tree_path": v.tree_path, "setup": v.setup}) + "\n")
         return
     table = Table(title=f"{safe(path.name)}: {len(forest.variations)} variations, {forest.nodes} nodes")
     for name in ("steps", "first", "corner", "tree path"):
         table.add_column(name)
     for v in forest.variations:
-        table.add_row(v.steps, v.first_color, v.corner.value, v.tree_path)
+        table.add_row(v.steps, v.first_colour, v.corner.value, v.tree_path)
     out.print(table)
 
 
@@ -295,9 +297,9 @@ def flatten_command(
 @user_errors
 def db_upgrade() -> None:
     """Create or upgrade the database schema to the newest migration."""
-    from joseki.book.store import Store
+    from joseki.book.store.database import Store
 
-    store = Store(CTX.db, upgrade=False)
+    store = Store(GLOBALS.db, upgrade=False)
     before, after = store.upgrade()
     out.print(f"{safe(store.display_url)}: {before or 'empty'} -> {after}")
 
@@ -308,7 +310,7 @@ def db_info(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     """Where the database is, its schema revision and what it holds."""
     from sqlalchemy import func, select
 
-    from joseki.book.store import current_revision
+    from joseki.book.store.database import current_revision
 
     with open_store() as store, store.read() as conn:
         counts = {name: conn.execute(select(func.count()).select_from(store.tables[name])).scalar_one()

@@ -11,6 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from joseki.cli.common import open_store, out, print_beside, print_error, progress_bar, safe, user_errors
+from joseki.core.errors import BadInput
 
 if TYPE_CHECKING:
     from joseki.book.patternsearch import Query, SearchResult
@@ -47,12 +48,12 @@ def index_command(
 
 def _pattern_text(pattern: str | None, pattern_file: Path | None) -> tuple[str, str]:
     if (pattern is None) == (pattern_file is None):
-        raise ValueError("give the pattern as PATTERN (rows separated by /) or with --file, not both")
+        raise BadInput("give the pattern as PATTERN (rows separated by /) or with --file, not both")
     if pattern_file is not None:
         try:
             return pattern_file.read_text(encoding="utf-8"), str(pattern_file)
         except UnicodeDecodeError:
-            raise ValueError(f"{pattern_file}: not a text file") from None
+            raise BadInput(f"{pattern_file}: not a text file") from None
     assert pattern is not None
     return pattern, "pattern"
 
@@ -65,7 +66,7 @@ def _placement(pattern: Pattern, corner: str | None, side: str | None, anywhere:
     chosen = [name for name, on in (("--corner", corner is not None), ("--side", side is not None),
                                     ("--anywhere", anywhere), ("--at", at is not None)) if on]
     if len(chosen) > 1:
-        raise ValueError(f"{' and '.join(chosen)}: choose one placement")
+        raise BadInput(f"{' and '.join(chosen)}: choose one placement")
     if side is not None:
         return Placement(Where.SIDE, side=Side.parse(side))
     if anywhere:
@@ -73,7 +74,7 @@ def _placement(pattern: Pattern, corner: str | None, side: str | None, anywhere:
     if at is not None:
         point = parse_move(at)
         if point is None:
-            raise ValueError(f"--at {at!r}: a point, not a pass")
+            raise BadInput(f"--at {at!r}: a point, not a pass")
         placement = Placement(Where.FIXED, at=point)
         placement.home(pattern)
         return placement
@@ -92,14 +93,14 @@ def _sequence(moves: list[str], pattern: Pattern, placement: Placement) -> tuple
         if ":" in token:
             head, text = token.split(":", 1)
             if head.strip().lower() not in ("b", "w"):
-                raise ValueError(f"--next {token!r}: colour B or W")
+                raise BadInput(f"--next {token!r}: colour B or W")
             colour = head.strip().lower()
         point = parse_move(text)
         if point is None:
-            raise ValueError(f"--next {token!r}: a point inside the pattern, not a pass")
+            raise BadInput(f"--next {token!r}: a point inside the pattern, not a pass")
         cell = (point[0] - x0, point[1] - y0)
         if not (0 <= cell[0] < pattern.width and 0 <= cell[1] < pattern.height):
-            raise ValueError(f"--next {token!r}: outside the pattern where it lies at home")
+            raise BadInput(f"--next {token!r}: outside the pattern where it lies at home")
         found.append((colour, cell))
         colour = "w" if colour == "b" else "b"
     return tuple(found)
@@ -112,7 +113,7 @@ def _within(path: Path | None) -> frozenset[str] | None:
         data = json.loads(path.read_text(encoding="utf-8"))
         return frozenset(str(r["key"]) for r in data["results"])
     except (ValueError, KeyError, TypeError):
-        raise ValueError(f"--within {path}: not the --json output of joseki search") from None
+        raise BadInput(f"--within {path}: not the --json output of joseki search") from None
 
 
 @user_errors

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from joseki.cli.common import CTX, err, user_errors
+from joseki.cli.common import GLOBALS, err, user_errors
 
 
 def register(app: typer.Typer) -> None:
@@ -31,5 +31,5 @@ def serve_command(
     """A joseki explorer in the browser: explore the book, see its games, review a game, practise."""
     from joseki.web.app import serve
 
-    serve(CTX.db, host, port, writable, workers, cache_mb=cache_mb, processes=processes,
+    serve(GLOBALS.db, host, port, writable, workers, cache_mb=cache_mb, processes=processes,
           announce=lambda url: err.print(f"joseki explorer on {url} (Ctrl-C to stop)", style="dim", highlight=False))

@@ -19,7 +19,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 
-from joseki.core.patterns import LazyPattern
+from joseki.core.errors import BadInput
+from joseki.core.regex import LazyPattern
 
 CATEGORIES = ("ideal", "good", "tenuki-ok", "question", "trick", "mistake")
 RANK = {name: index for index, name in enumerate(CATEGORIES)}
@@ -100,9 +101,9 @@ def detect_dialect(preamble: str, comments: Iterable[str], properties: Iterable[
 
 
 def check_category(name: str) -> str:
-    """``name`` if it is in the vocabulary; ValueError otherwise."""
+    """``name`` if it is in the vocabulary; BadInput otherwise."""
     if name not in RANK:
-        raise ValueError(f"unknown category {name!r} (expected one of {', '.join(CATEGORIES)})")
+        raise BadInput(f"unknown category {name!r} (expected one of {', '.join(CATEGORIES)})")
     return name
 
 

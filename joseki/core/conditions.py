@@ -27,11 +27,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Point, Transform
 from joseki.core.judgement import SELF, Target, sentences, subjects
 from joseki.core.notation import format_gtp_vertex, format_zone_point, parse_zone_point
-from joseki.core.patterns import LazyPattern
-from joseki.core.steps import Color
+from joseki.core.regex import LazyPattern
+from joseki.core.steps import Colour
 from joseki.core.wording import SourceFrame, render, to_canonical, vertices_to_canonical
 
 KINDS = ("ladder", "nearby", "setup", "reading")
@@ -60,11 +61,11 @@ class Condition:
 
 
 def parse_condition(text: str) -> Condition:
-    """A condition from its ``kind: text`` form; ValueError for an unknown kind or no text."""
+    """A condition from its ``kind: text`` form; BadInput for an unknown kind or no text."""
     kind, sep, rest = text.partition(":")
     kind, rest = kind.strip(), rest.strip()
     if not sep or kind not in KINDS or not rest:
-        raise ValueError(f"bad condition {text!r} (expected 'kind: text', kind one of {', '.join(KINDS)})")
+        raise BadInput(f"bad condition {text!r} (expected 'kind: text', kind one of {', '.join(KINDS)})")
     return Condition(kind, rest)
 
 
@@ -116,7 +117,7 @@ def from_gnugo(comment: str) -> list[Condition]:
     return [Condition("reading", line.strip()) for line in comment.splitlines() if line.startswith(";")]
 
 
-def setup(properties: dict[str, tuple[str, ...]], transform: Transform, first: Color = "b") -> Condition | None:
+def setup(properties: dict[str, tuple[str, ...]], transform: Transform, first: Colour = "b") -> Condition | None:
     """The setup stones of a node as a condition, in zone letters of ``transform``'s frame.
 
     Colours are those of the line with Black first: a record whose first move is White's has
@@ -131,33 +132,33 @@ def setup(properties: dict[str, tuple[str, ...]], transform: Transform, first: C
     return Condition("setup", "; ".join(parts)) if parts else None
 
 
-def colour_key(key: str, first: Color) -> str:
+def colour_key(key: str, first: Colour) -> str:
     """The setup property (AB, AW, AE) holding, in a line ``first`` starts, what ``key`` holds with Black first."""
     return {"AB": "AW", "AW": "AB"}.get(key, key) if first == "w" else key
 
 
 def setup_points(condition: Condition) -> dict[str, list[Point]]:
-    """The zone points of a ``setup`` condition by SGF property (AB, AW, AE); ValueError if malformed."""
+    """The zone points of a ``setup`` condition by SGF property (AB, AW, AE); BadInput if malformed."""
     if condition.kind != "setup":
-        raise ValueError(f"not a setup condition: {condition}")
+        raise BadInput(f"not a setup condition: {condition}")
     names = {colour: key for key, colour in SETUP_COLOURS.items()}
     out: dict[str, list[Point]] = {}
     for part in condition.text.split(";"):
         colour, *tokens = part.split()
         if colour not in names or not tokens:
-            raise ValueError(f"bad setup condition {condition.text!r}")
+            raise BadInput(f"bad setup condition {condition.text!r}")
         out[names[colour]] = [parse_zone_point(t) for t in tokens]
     return out
 
 
 def sgf_points(value: str) -> list[Point]:
-    """The board points of an SGF point or compressed rectangle (``aa:cc``); ValueError if malformed."""
+    """The board points of an SGF point or compressed rectangle (``aa:cc``); BadInput if malformed."""
     corners = value.strip().split(":")
     if len(corners) > 2 or any(len(c) != 2 or not c.isalpha() or not c.islower() for c in corners):
-        raise ValueError(f"bad SGF point {value!r}")
+        raise BadInput(f"bad SGF point {value!r}")
     (x1, y1), (x2, y2) = ((ord(c[0]) - 97, ord(c[1]) - 97) for c in (corners[0], corners[-1]))
     if max(x1, y1, x2, y2) >= 19:
-        raise ValueError(f"SGF point {value!r} is off the 19x19 board")
+        raise BadInput(f"SGF point {value!r} is off the 19x19 board")
     return [(x, y) for x in range(min(x1, x2), max(x1, x2) + 1) for y in range(min(y1, y2), max(y1, y2) + 1)]
 
 
@@ -182,10 +183,10 @@ class Shown:
 
     text: str
     points: tuple[Point, ...] = ()
-    stones: tuple[tuple[Point, Color], ...] = ()
+    stones: tuple[tuple[Point, Colour], ...] = ()
 
 
-def display(condition: Condition | str, transform: Transform, first: Color,
+def display(condition: Condition | str, transform: Transform, first: Colour,
             fmt: Callable[[Point], str] = format_gtp_vertex) -> Shown:
     """``condition`` (or its ``kind: text`` form) in the frame of ``transform``, ``first`` moving first."""
     if isinstance(condition, str):
@@ -199,7 +200,7 @@ def display(condition: Condition | str, transform: Transform, first: Color,
         except ValueError:
             return Shown(str(condition))
         parts: list[str] = []
-        stones: list[tuple[Point, Color]] = []
+        stones: list[tuple[Point, Colour]] = []
         for key in SETUP_COLOURS:
             points = sorted(transform.to_board(z, 19) for z in groups.get(colour_key(key, first), ()))
             if points:

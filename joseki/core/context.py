@@ -49,7 +49,7 @@ from collections.abc import Iterable
 
 from joseki.core.geometry import Corner, Point, Transform
 from joseki.core.notation import TENUKI
-from joseki.core.steps import Color, swap_token
+from joseki.core.steps import Colour, swap_token
 
 FIELDS = ("corner_v", "side_v", "side_h", "corner_h")
 """The regions of a signature, in order."""
@@ -122,18 +122,18 @@ def _first(found: tuple[bool, int] | None) -> str:
     return (FIRST_MOVER if mine else FIRST_OPPONENT)[cls]
 
 
-def signature(stones: Iterable[tuple[Color, Point]], transform: Transform, mover: Color, local: int = 1) -> str:
+def signature(stones: Iterable[tuple[Colour, Point]], transform: Transform, mover: Colour, local: int = 1) -> str:
     """The signature of the corner of ``transform`` (in that frame) for ``mover`` from the board's ``stones`` (in
     the order played), before the corner's local move number ``local`` (fine characters up to :data:`FINE_STEPS`)."""
     counts = [[0, 0] for _ in range(5)]
     first: list[tuple[bool, int] | None] = [None, None]
-    for color, point in stones:
+    for colour, point in stones:
         zpoint = transform.to_zone(point, BOARD)
         index = region(zpoint)
         if index is not None:
-            counts[index][color != mover] += 1
+            counts[index][colour != mover] += 1
             if index in (0, 3) and first[index == 3] is None:
-                first[index == 3] = (color == mover, stone_class(zpoint))
+                first[index == 3] = (colour == mover, stone_class(zpoint))
     text = "".join(_value(a, b) for a, b in counts[:4])
     if local > FINE_STEPS:
         return text + UNRECORDED * 3
@@ -166,7 +166,7 @@ _FIRSTS = {p: tuple((n * 2 + (i == 3), cls) for n, i, cls in found if i in (0, 3
 """For each point, (corner number * 2 + (0 vertical, 1 horizontal), stone class) of the adjacent corners holding it."""
 
 
-def game_contexts(moves: list[tuple[Color, Point | None]], local: dict[Corner, tuple[list[int], bool]],
+def game_contexts(moves: list[tuple[Colour, Point | None]], local: dict[Corner, tuple[list[int], bool]],
                   limit: int = CONTEXT_STEPS) -> dict[Corner, list[str]]:
     """Each corner's signature before each of its first ``limit`` local moves, in one pass over the game.
 
@@ -186,9 +186,9 @@ def game_contexts(moves: list[tuple[Color, Point | None]], local: dict[Corner, t
     last = max(wanted, default=0)
     last_fine = max((n for n, found in wanted.items() if any(k <= FINE_STEPS for _, k in found)), default=0)
     value, first, slots, regions, fine = _value, _first, _SLOTS, _REGION_SLOTS, FINE_STEPS
-    for move_number, (color, point) in enumerate(moves[:last], start=1):
+    for move_number, (colour, point) in enumerate(moves[:last], start=1):
         if move_number in wanted:
-            mover = color != "b"
+            mover = colour != "b"
             for number, k in wanted[move_number]:
                 m, o = number * 10 + mover, number * 10 + 1 - mover
                 text = (value(counts[m], counts[o]) + value(counts[m + 2], counts[o + 2])
@@ -203,7 +203,7 @@ def game_contexts(moves: list[tuple[Color, Point | None]], local: dict[Corner, t
                 out[corners[number]].append(text)
         if point is None:
             continue
-        side = color != "b"
+        side = colour != "b"
         if move_number >= last_fine:  # no fine character is asked for again: the four regions only
             for slot in regions[side][point]:
                 counts[slot] += 1

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from joseki.core.geometry import MAX_SIZE, Corner, Point, Transform, check_point, nearest_corner
-from joseki.core.steps import Color, StepBuilder
+from joseki.core.steps import Colour, StepBuilder
 from joseki.core.zone import REACH, ZONE_BOARD_SIZE, can_start, check_zone_size, in_zone
 
 
@@ -23,7 +23,7 @@ class CornerTable:
 
     corner: Corner
     builder: StepBuilder = field(default_factory=StepBuilder)
-    moves: list[tuple[int, Color, Point]] = field(default_factory=list)
+    moves: list[tuple[int, Colour, Point]] = field(default_factory=list)
     """(move number from 1, colour, board point) of each local move."""
     bits: int = 0
     """The points of its moves, one bit each (:func:`_near`): a point played again is set once."""
@@ -33,10 +33,10 @@ class CornerTable:
         """The frame the string is written in: this corner, reflected when the string needed it."""
         return Transform(self.corner, bool(self.builder.swap))
 
-    def add(self, number: int, color: Color, point: Point, zpoint: Point) -> None:
+    def add(self, number: int, colour: Colour, point: Point, zpoint: Point) -> None:
         """Record a local move at board ``point`` (``zpoint`` in this corner's unreflected frame)."""
-        self.builder.local(color, zpoint)
-        self.moves.append((number, color, point))
+        self.builder.local(colour, zpoint)
+        self.moves.append((number, colour, point))
         self.bits |= _near(point)[1]
 
     def distance(self, point: Point) -> int | None:
@@ -63,7 +63,7 @@ def _near(point: Point) -> tuple[int, ...]:
     """The points within REACH of ``point`` as one bit mask, then those at each distance 0..REACH.
 
     A point's bit is ``x * MAX_SIZE + y``, so a table's stones are one integer and "is a stone at
-    distance d" one ``&`` (any board the geometry supports; ValueError for a point off all of them).
+    distance d" one ``&`` (any board the geometry supports; BadInput for a point off all of them).
     """
     try:
         return _NEAR[point]
@@ -129,7 +129,7 @@ def _join(point: Point, tables: dict[Corner, CornerTable], size: int) -> tuple[C
     return chosen
 
 
-def corner_tables(moves: list[tuple[Color, Point | None]], size: int = ZONE_BOARD_SIZE) -> dict[Corner, CornerTable]:
+def corner_tables(moves: list[tuple[Colour, Point | None]], size: int = ZONE_BOARD_SIZE) -> dict[Corner, CornerTable]:
     """Every corner's step table after ``moves`` (colour and board point, None for a pass).
 
     A move that is not local to a corner is "elsewhere" for it; as only the colour of the
@@ -137,11 +137,11 @@ def corner_tables(moves: list[tuple[Color, Point | None]], size: int = ZONE_BOAR
     """
     check_zone_size(size)
     tables = {c: CornerTable(c) for c in Corner}
-    for number, (color, point) in enumerate(moves, start=1):
+    for number, (colour, point) in enumerate(moves, start=1):
         if point is not None:
             joined = _join(point, tables, size)
             if joined is not None:
-                tables[joined[0]].add(number, color, point, joined[1])
+                tables[joined[0]].add(number, colour, point, joined[1])
     if moves:
         for table in tables.values():
             table.builder.elsewhere(moves[-1][0])

@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
+from joseki.core.errors import BadInput
+
 Point = tuple[int, int]
 
 MIN_SIZE = 7
@@ -39,28 +41,28 @@ class Corner(StrEnum):
 
     @classmethod
     def parse(cls, text: str) -> Corner:
-        """The corner named ``text`` (``top-right``, ``tr``, ...); ValueError if none."""
+        """The corner named ``text`` (``top-right``, ``tr``, ...); BadInput if none."""
         key = text.strip().lower().replace("_", "-")
         aliases = {"tl": "top-left", "tr": "top-right", "bl": "bottom-left", "br": "bottom-right"}
         key = aliases.get(key, key)
         for corner in cls:
             if corner.value == key:
                 return corner
-        raise ValueError(f"unknown corner {text!r} (expected top-left, top-right, bottom-left or bottom-right)")
+        raise BadInput(f"unknown corner {text!r} (expected top-left, top-right, bottom-left or bottom-right)")
 
 
 def check_size(size: int) -> int:
-    """Return ``size`` if the geometry supports it, else raise ValueError."""
+    """Return ``size`` if the geometry supports it, else raise BadInput."""
     if not isinstance(size, int) or not MIN_SIZE <= size <= MAX_SIZE:
-        raise ValueError(f"board size {size!r} not supported (expected {MIN_SIZE} to {MAX_SIZE})")
+        raise BadInput(f"board size {size!r} not supported (expected {MIN_SIZE} to {MAX_SIZE})")
     return size
 
 
 def check_point(point: Point, size: int) -> Point:
-    """Return ``point`` if it lies on a board of ``size``, else raise ValueError."""
+    """Return ``point`` if it lies on a board of ``size``, else raise BadInput."""
     x, y = point
     if not (0 <= x < size and 0 <= y < size):
-        raise ValueError(f"point {point!r} is off a {size}x{size} board")
+        raise BadInput(f"point {point!r} is off a {size}x{size} board")
     return point
 
 

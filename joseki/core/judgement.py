@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from joseki.core.patterns import LazyPattern
+from joseki.core.regex import LazyPattern
 
 SELF, LABEL, MOVE = "self", "label", "move"
 
@@ -33,7 +33,7 @@ class Target:
 
     kind: str
     key: str | int | None = None
-    color: str | None = None
+    colour: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -418,8 +418,8 @@ _SELF_TARGET = Target(SELF)
 
 
 @lru_cache(maxsize=1024)
-def _move(number: int, color: str) -> Target:
-    return Target(MOVE, number, color)
+def _move(number: int, colour: str) -> Target:
+    return Target(MOVE, number, colour)
 
 
 def _bare(words: list[str], verdicts: list[_Verdict]) -> bool:

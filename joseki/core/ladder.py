@@ -27,10 +27,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Point
 from joseki.core.position import LocalBoard, neighbour_table
 from joseki.core.readboard import CODE, EMPTY, ReadBoard
-from joseki.core.steps import Color, other
+from joseki.core.steps import Colour, other
 
 MAX_NODES = 10000
 """Positions read before the answer is ``unread``: a ladder is a narrow search, this is generous."""
@@ -66,14 +67,14 @@ class _Budget(Exception):
 def string_at(board: LocalBoard, point: Point) -> tuple[set[Point], set[Point]]:
     """The string at ``point`` (which must hold a stone) and its liberties."""
     stones, near = board.stones, neighbour_table(board.size)
-    color = stones[point]
+    colour = stones[point]
     string, libs, frontier = {point}, set(), [point]
     while frontier:
         for q in near[frontier.pop()]:
             owner = stones.get(q)
             if owner is None:
                 libs.add(q)
-            elif owner == color and q not in string:
+            elif owner == colour and q not in string:
                 string.add(q)
                 frontier.append(q)
     return string, libs
@@ -82,7 +83,7 @@ def string_at(board: LocalBoard, point: Point) -> tuple[set[Point], set[Point]]:
 class _Reader:
     """The search, on a :class:`~joseki.core.readboard.ReadBoard`: positions remembered by its Zobrist hash."""
 
-    def __init__(self, stones: dict[Point, Color], size: int, prey: Point, chaser: Color) -> None:
+    def __init__(self, stones: dict[Point, Colour], size: int, prey: Point, chaser: Colour) -> None:
         self.b = b = ReadBoard(stones, size)
         self.size = size
         self.prey = b.index[prey]
@@ -168,7 +169,7 @@ class _Reader:
         b, prey, chaser = self.b, self.prey, self.chaser
         board, w = b.board, b.width
         string, libs = b.string(prey)
-        prey_color = 3 - chaser
+        prey_colour = 3 - chaser
         moves: dict[int, int | None] = {}
         seen: set[int] = set()
         for stone in string:
@@ -188,7 +189,7 @@ class _Reader:
         escapes: list[Reading] = []
         onward: list[int] = []
         for i in sorted(moves):
-            played = b.play(prey_color, i, ko)
+            played = b.play(prey_colour, i, ko)
             if played is None:
                 continue
             removed, _ = played
@@ -209,7 +210,7 @@ class _Reader:
         onward.sort(key=lambda move: moves[move] is None)  # captures before the extension, in any frame
         for i in onward:
             kind = moves[i]
-            removed, new_ko = b.play(prey_color, i, ko) or ([], None)
+            removed, new_ko = b.play(prey_colour, i, ko) or ([], None)
             try:
                 deeper = self.attack(new_ko, depth + 1)
             finally:
@@ -247,27 +248,27 @@ def _main(failures: list[Reading]) -> Reading:
     return min(failures, key=lambda r: (-len(r.line), _FAIL_RANK.get(r.reason, 9)))
 
 
-def read_ladder(board: LocalBoard, prey: Point, chaser: Color | None = None) -> Reading:
+def read_ladder(board: LocalBoard, prey: Point, chaser: Colour | None = None) -> Reading:
     """Whether the ladder on the string at ``prey`` works, on ``board`` (left as it was).
 
     The string must have one liberty (its side to move: can it escape?) or two (the chaser,
-    ``chaser`` or else the other colour, to move: can an atari capture it?). ValueError for an
+    ``chaser`` or else the other colour, to move: can an atari capture it?). BadInput for an
     empty point or a string with more liberties.
     """
     if prey not in board.stones:
-        raise ValueError(f"no stone at {prey} to ladder")
-    prey_color = board.stones[prey]
-    chaser = chaser or other(prey_color)
-    if chaser == prey_color:
-        raise ValueError(f"the chaser ({chaser}) is the prey's own colour")
+        raise BadInput(f"no stone at {prey} to ladder")
+    prey_colour = board.stones[prey]
+    chaser = chaser or other(prey_colour)
+    if chaser == prey_colour:
+        raise BadInput(f"the chaser ({chaser}) is the prey's own colour")
     _, libs = string_at(board, prey)
     if len(libs) not in (1, 2):
-        raise ValueError(f"the string at {prey} has {len(libs)} liberties (a ladder needs one or two)")
+        raise BadInput(f"the string at {prey} has {len(libs)} liberties (a ladder needs one or two)")
     return _read(board.size, frozenset(board.stones.items()), prey, chaser, len(libs) == 1)
 
 
 @lru_cache(maxsize=1024)
-def _read(size: int, stones: frozenset[tuple[Point, Color]], prey: Point, chaser: Color, escape: bool) -> Reading:
+def _read(size: int, stones: frozenset[tuple[Point, Colour]], prey: Point, chaser: Colour, escape: bool) -> Reading:
     """:func:`read_ladder`'s reading, remembered: the same corners come back under many boards (a reading is a
     pure function of the stones)."""
     reader = _Reader(dict(stones), size, prey, chaser)
@@ -277,7 +278,7 @@ def _read(size: int, stones: frozenset[tuple[Point, Color]], prey: Point, chaser
         return Reading(None, "unread", prey)
 
 
-def ladder_from(board: LocalBoard, atari: Point, chaser: Color) -> Reading | None:
+def ladder_from(board: LocalBoard, atari: Point, chaser: Colour) -> Reading | None:
     """Whether ``chaser``'s atari at ``atari`` starts a ladder that works (Pachi's ``ladder_own = F4``).
 
     The prey is the string next to ``atari`` of the other colour with two liberties; None when
@@ -285,8 +286,8 @@ def ladder_from(board: LocalBoard, atari: Point, chaser: Color) -> Reading | Non
     """
     if atari in board.stones:
         return None
-    prey_color = other(chaser)
-    prey = next((q for q in sorted(neighbour_table(board.size)[atari]) if board.stones.get(q) == prey_color
+    prey_colour = other(chaser)
+    prey = next((q for q in sorted(neighbour_table(board.size)[atari]) if board.stones.get(q) == prey_colour
                  and len(string_at(board, q)[1]) == 2), None)
     if prey is None:
         return None
@@ -297,7 +298,7 @@ def ladder_from(board: LocalBoard, atari: Point, chaser: Color) -> Reading | Non
         return None
     if prey not in after.stones:
         return Reading(True, "captured", atari, (atari,))
-    if any(c == prey_color for _, c in removed) or len(string_at(after, prey)[1]) != 1:
+    if any(c == prey_colour for _, c in removed) or len(string_at(after, prey)[1]) != 1:
         return None
     reader = _Reader(after.stones, after.size, prey, chaser)
     try:
@@ -307,7 +308,7 @@ def ladder_from(board: LocalBoard, atari: Point, chaser: Color) -> Reading | Non
     return Reading(result.works, result.reason, result.point, (atari, *result.line), edge=result.edge)
 
 
-def board_of(stones: dict[Point, Color], size: int = 19) -> LocalBoard:
+def board_of(stones: dict[Point, Colour], size: int = 19) -> LocalBoard:
     """A board holding ``stones`` as they are (no captures: they are a real position)."""
     board = LocalBoard(size)
     board.stones = dict(stones)

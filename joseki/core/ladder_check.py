@@ -31,7 +31,7 @@ from joseki.core.geometry import Point, Transform
 from joseki.core.ladder import FAILS, UNKNOWN, WORKS, Reading, board_of, ladder_from, read_ladder, string_at
 from joseki.core.notation import format_gtp_vertex
 from joseki.core.position import LocalBoard
-from joseki.core.steps import Color, other
+from joseki.core.steps import Colour, other
 from joseki.core.zone import in_zone
 
 AHEAD = 6
@@ -63,7 +63,7 @@ class LadderCheck:
     needed: str | None
     """What the line needs: ``works``, ``fails``, or None when the condition does not say."""
     reason: str
-    chaser: Color | None = None
+    chaser: Colour | None = None
     """Who ataris, when the ladder was found."""
     line: tuple[Point, ...] = ()
     """The chase read (board points), when the ladder was found."""
@@ -90,9 +90,9 @@ class Setting:
 
     board: LocalBoard
     point: Point | None
-    mover: Color
+    mover: Colour
     transform: Transform
-    first: Color
+    first: Colour
     """The colour that moved first in this corner's line (the book's ``{c:1:...}``)."""
     fmt: Callable[[Point], str] = format_gtp_vertex
     continuation: tuple[Point | None, ...] = ()
@@ -201,7 +201,7 @@ def _words(condition: Condition, text: str, setting: Setting) -> LadderCheck:
                        + explain(reading, fmt), needer, reading.line)
 
 
-def the_ladder(board: LocalBoard, chaser: Color, transform: Transform) -> tuple[Point, Reading] | str:
+def the_ladder(board: LocalBoard, chaser: Colour, transform: Transform) -> tuple[Point, Reading] | str:
     """The one ladder of the corner the rest of the board decides, read on the whole board; else why not.
 
     The candidates are the strings of the other side in the corner with two liberties; one
@@ -244,12 +244,12 @@ def explain(reading: Reading, fmt: Callable[[Point], str] = format_gtp_vertex) -
     return "too long to read"
 
 
-def _name(colour: Color) -> str:
+def _name(colour: Colour) -> str:
     return "Black" if colour == "b" else "White"
 
 
-def board_after(moves: list[tuple[Color, Point | None]], size: int = 19,
-                setup: dict[Point, Color] | None = None) -> LocalBoard:
+def board_after(moves: list[tuple[Colour, Point | None]], size: int = 19,
+                setup: dict[Point, Colour] | None = None) -> LocalBoard:
     """The whole board after ``setup`` stones and ``moves`` (colour, point or None for a pass), with captures."""
     board = board_of(setup or {}, size)
     for colour, point in moves:

@@ -11,6 +11,8 @@ walk of a tree is iterative, and a tree has at least one node per level.
 
 from __future__ import annotations
 
+from joseki.core.errors import BadInput
+
 MAX_FILE_BYTES = 32 * 1024 * 1024
 """Bytes read from one SGF file (20x Kogo's 1.5 MB); a longer file is refused before it is read whole."""
 
@@ -29,7 +31,7 @@ MAX_VALUE_BYTES = 64 * 1024
 """Bytes in one property value read as text, such as a comment (24x Kogo's longest, 2.6 KB)."""
 
 
-class LimitError(ValueError):
+class LimitError(BadInput):
     """An SGF input beyond one of the documented limits."""
 
 

@@ -16,10 +16,11 @@ from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Point
 from joseki.core.readboard import BLACK, EMPTY, ReadBoard
 from joseki.core.readboard import WHITE as WHITE_CODE
-from joseki.core.steps import Color
+from joseki.core.steps import Colour
 
 SIZE = 19
 POINTS = SIZE * SIZE
@@ -75,11 +76,11 @@ class MoveList:
             yield board
 
 
-def replay(moves: Sequence[tuple[Color, Point | None]], stones: Mapping[Point, Color] | None = None) -> MoveList:
+def replay(moves: Sequence[tuple[Colour, Point | None]], stones: Mapping[Point, Colour] | None = None) -> MoveList:
     """The game of ``moves`` (after setup ``stones``) replayed with captures on a 19x19 board.
 
     A move on an occupied point replaces the stone (as a record's editor would show it); a suicide removes
-    the mover's own string, so every rule set's games replay. Raises ValueError for a point off the board.
+    the mover's own string, so every rule set's games replay. Raises BadInput for a point off the board.
     """
     board = ReadBoard({}, SIZE)
     cells = board.board
@@ -90,8 +91,8 @@ def replay(moves: Sequence[tuple[Color, Point | None]], stones: Mapping[Point, C
         cells[to_board[spot]] = STATE[colour]
         setup.append((point_index(spot), STATE[colour]))
     played: list[Move] = []
-    for color, point in moves:
-        state = STATE[color]
+    for colour, point in moves:
+        state = STATE[colour]
         if point is None:
             played.append(Move(state, PASS))
             continue
@@ -113,7 +114,7 @@ def replay(moves: Sequence[tuple[Color, Point | None]], stones: Mapping[Point, C
 
 def _check(point: Point) -> None:
     if not (0 <= point[0] < SIZE and 0 <= point[1] < SIZE):
-        raise ValueError(f"point {point} is off the {SIZE}x{SIZE} board")
+        raise BadInput(f"point {point} is off the {SIZE}x{SIZE} board")
 
 
 def encode(game: MoveList) -> bytes:

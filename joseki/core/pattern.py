@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner, Point
 from joseki.core.movelist import SIZE
 
@@ -52,12 +53,12 @@ class Side(StrEnum):
 
     @classmethod
     def parse(cls, text: str) -> Side:
-        """The side named ``text`` (``top``, ``t``, ...); ValueError if none."""
+        """The side named ``text`` (``top``, ``t``, ...); BadInput if none."""
         key = text.strip().lower()
         for side in cls:
             if key in (side.value, side.value[0]):
                 return side
-        raise ValueError(f"unknown side {text!r} (expected top, bottom, left or right)")
+        raise BadInput(f"unknown side {text!r} (expected top, bottom, left or right)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,7 +91,7 @@ class Pattern:
 def parse_pattern(text: str, name: str = "pattern") -> Pattern:
     """The pattern written in ``text``: rows on lines (or separated by ``/``), spaces ignored.
 
-    ``name`` (a file or argument) begins each error. Raises ValueError for no rows, rows of
+    ``name`` (a file or argument) begins each error. Raises BadInput for no rows, rows of
     different lengths (a pattern is a rectangle), an unknown letter, or more rows or columns than
     the board has.
     """
@@ -100,16 +101,16 @@ def parse_pattern(text: str, name: str = "pattern") -> Pattern:
     rows = ["".join(line.split()) for line in lines]
     rows = [row for row in rows if row]
     if not rows:
-        raise ValueError(f"{name}: empty pattern (give rows of . X O x o *)")
+        raise BadInput(f"{name}: empty pattern (give rows of . X O x o *)")
     for number, row in enumerate(rows, 1):
         bad = sorted(set(row) - set(LETTERS))
         if bad:
-            raise ValueError(f"{name}: unknown letter {bad[0]!r} in row {number} (expected . X O x o *)")
+            raise BadInput(f"{name}: unknown letter {bad[0]!r} in row {number} (expected . X O x o *)")
         if len(row) != len(rows[0]):
-            raise ValueError(f"{name}: row {number} has {len(row)} points, row 1 has {len(rows[0])} "
+            raise BadInput(f"{name}: row {number} has {len(row)} points, row 1 has {len(rows[0])} "
                              "(a pattern is a rectangle)")
     if len(rows) > SIZE or len(rows[0]) > SIZE:
-        raise ValueError(f"{name}: {len(rows[0])}x{len(rows)} points do not fit on a {SIZE}x{SIZE} board")
+        raise BadInput(f"{name}: {len(rows[0])}x{len(rows)} points do not fit on a {SIZE}x{SIZE} board")
     return Pattern(tuple(rows))
 
 
@@ -173,7 +174,7 @@ class Placement:
     def home(self, pattern: Pattern) -> tuple[Point, list[Point]]:
         """The pattern's top-left point at home and the offsets from there that the placement allows.
 
-        Raises ValueError when the pattern runs off the board at its fixed place.
+        Raises BadInput when the pattern runs off the board at its fixed place.
         """
         w, h = pattern.width, pattern.height
         if self.where is Where.CORNER:
@@ -186,7 +187,7 @@ class Placement:
             return (0, 0), [(dx, dy) for dy in range(SIZE - h + 1) for dx in range(SIZE - w + 1)]
         x, y = self.at
         if x < 0 or y < 0 or x + w > SIZE or y + h > SIZE:
-            raise ValueError(f"a {w}x{h} pattern at column {x + 1}, row {y + 1} from the top-left runs off "
+            raise BadInput(f"a {w}x{h} pattern at column {x + 1}, row {y + 1} from the top-left runs off "
                              f"the {SIZE}x{SIZE} board")
         return (x, y), [(0, 0)]
 

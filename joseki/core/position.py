@@ -15,9 +15,10 @@ import hashlib
 from collections.abc import Iterable
 from functools import cache
 
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Point
 from joseki.core.notation import TENUKI, format_zone_point
-from joseki.core.steps import Color, iter_points, other
+from joseki.core.steps import Colour, iter_points, other
 from joseki.core.zone import ZONE_BOARD_SIZE
 
 _MASK = (1 << 64) - 1
@@ -45,7 +46,7 @@ OCCUPIED = "is on an occupied point"
 SUICIDE = "is suicide"
 
 
-class IllegalMove(ValueError):
+class IllegalMoveError(BadInput):
     """A move on an occupied point or a suicide; ``reason`` (:data:`OCCUPIED`, :data:`SUICIDE`) says which."""
 
     def __init__(self, point: Point, reason: str) -> None:
@@ -58,7 +59,7 @@ class LocalBoard:
 
     def __init__(self, size: int = ZONE_BOARD_SIZE) -> None:
         self.size = size
-        self.stones: dict[Point, Color] = {}
+        self.stones: dict[Point, Colour] = {}
         self._table = neighbour_table(size)
 
     def copy(self) -> LocalBoard:
@@ -69,42 +70,42 @@ class LocalBoard:
     def _dead_string(self, point: Point) -> set[Point] | None:
         """The string at ``point`` if it has no liberty; None as soon as one is found."""
         stones, table = self.stones, self._table
-        color = stones[point]
+        colour = stones[point]
         string, frontier = {point}, [point]
         while frontier:
             for q in table[frontier.pop()]:
                 owner = stones.get(q)
                 if owner is None:
                     return None
-                if owner == color and q not in string:
+                if owner == colour and q not in string:
                     string.add(q)
                     frontier.append(q)
         return string
 
-    def remove(self, point: Point, removed: list[tuple[Point, Color]]) -> None:
+    def remove(self, point: Point, removed: list[tuple[Point, Colour]]) -> None:
         """Undo :meth:`play` at ``point`` that removed ``removed``."""
         del self.stones[point]
-        for p, color in removed:
-            self.stones[p] = color
+        for p, colour in removed:
+            self.stones[p] = colour
 
-    def play(self, color: Color, point: Point, lenient: bool = False,
-             suicide: bool = False) -> list[tuple[Point, Color]]:
-        """Put a stone of ``color`` at ``point``; returns the stones it removed, with their colours.
+    def play(self, colour: Colour, point: Point, lenient: bool = False,
+             suicide: bool = False) -> list[tuple[Point, Colour]]:
+        """Put a stone of ``colour`` at ``point``; returns the stones it removed, with their colours.
 
-        IllegalMove if the point is taken or the move is suicide, unless ``lenient``: a book
+        IllegalMoveError if the point is taken or the move is suicide, unless ``lenient``: a book
         line whose zone lost stones to moves outside it may play on a point the local board
         still holds (the stone there is replaced) or seem to commit suicide (the stone stays).
         With ``suicide`` (rules that allow it, see :func:`allows_suicide`) a suicide removes
         the mover's own string.
         """
         stones, table = self.stones, self._table
-        removed: list[tuple[Point, Color]] = []
+        removed: list[tuple[Point, Colour]] = []
         if point in stones:
             if not lenient:
-                raise IllegalMove(point, OCCUPIED)
+                raise IllegalMoveError(point, OCCUPIED)
             removed.append((point, stones[point]))
-        stones[point] = color
-        enemy = _OTHER[color]
+        stones[point] = colour
+        enemy = _OTHER[colour]
         free = False
         for q in table[point]:
             owner = stones.get(q)
@@ -121,7 +122,7 @@ class LocalBoard:
         if not lenient and not free and not removed and (own := self._dead_string(point)) is not None:
             if not suicide:
                 del stones[point]
-                raise IllegalMove(point, SUICIDE)
+                raise IllegalMoveError(point, SUICIDE)
             removed.extend((p, stones.pop(p)) for p in own if p != point)
             del stones[point]
         return removed
@@ -136,29 +137,29 @@ def allows_suicide(rules: str) -> bool:
     return "".join(c for c in rules.lower() if c.isalpha()) in SUICIDE_RULES
 
 
-def position_key(stones: dict[Point, Color], to_move: Color) -> int:
+def position_key(stones: dict[Point, Colour], to_move: Colour) -> int:
     """The transposition key of zone-frame ``stones`` with ``to_move`` to play (signed 64-bit)."""
     plain = swapped = 0
-    for (col, row), color in stones.items():
-        kind = 0 if color == to_move else 1
+    for (col, row), colour in stones.items():
+        kind = 0 if colour == to_move else 1
         plain ^= _TABLE[kind][col][row]
         swapped ^= _TABLE[kind][row][col]
     return _signed(min(plain, swapped))
 
 
-def replay(steps: str, first: Color = "b") -> tuple[LocalBoard, Color]:
+def replay(steps: str, first: Colour = "b") -> tuple[LocalBoard, Colour]:
     """The local board after a canonical step string, and the colour to move.
 
     Stones are placed in the zone frame; ``XX`` passes the local turn. Book lines are
     replayed leniently (see :meth:`LocalBoard.play`).
     """
     board = LocalBoard()
-    color = first
+    colour = first
     for zpoint in iter_points(steps):
         if zpoint is not None:
-            board.play(color, zpoint, lenient=True)
-        color = other(color)
-    return board, color
+            board.play(colour, zpoint, lenient=True)
+        colour = other(colour)
+    return board, colour
 
 
 def steps_key(steps: str) -> int:
@@ -174,13 +175,13 @@ def _signed(key: int) -> int:
     return key - _TWO_64 if key >> 63 else key
 
 
-def _wide_table(color: Color) -> dict[Point, int]:
-    """Each point's Zobrist values for a ``color`` stone, packed in one 256-bit integer.
+def _wide_table(colour: Colour) -> dict[Point, int]:
+    """Each point's Zobrist values for a ``colour`` stone, packed in one 256-bit integer.
 
     From the low end, 64 bits each: the plain frame with Black as "own", plain with White as
     "own", then the reflected frame with Black, then with White as "own".
     """
-    own, their = (_TABLE[0], _TABLE[1]) if color == "b" else (_TABLE[1], _TABLE[0])
+    own, their = (_TABLE[0], _TABLE[1]) if colour == "b" else (_TABLE[1], _TABLE[0])
     return {(c, r): own[c][r] | their[c][r] << 64 | own[r][c] << 128 | their[r][c] << 192
             for c in range(ZONE_BOARD_SIZE) for r in range(ZONE_BOARD_SIZE)}
 
@@ -200,7 +201,7 @@ def keys_along(strings: Iterable[str]) -> dict[str, int]:
     board = LocalBoard()
     wide = 0
     path = ""
-    stack: list[tuple[Point | None, list[tuple[Point, Color]], int]] = []  # move, its captures, hash before
+    stack: list[tuple[Point | None, list[tuple[Point, Colour]], int]] = []  # move, its captures, hash before
     keys: dict[str, int] = {}
     for steps in sorted(set(strings)):
         while not steps.startswith(path):
@@ -213,15 +214,15 @@ def keys_along(strings: Iterable[str]) -> dict[str, int]:
             point = _TOKEN_POINTS.get(token)
             if point is None:
                 if token != TENUKI:
-                    raise ValueError(f"bad step {token!r} in {steps!r}")
+                    raise BadInput(f"bad step {token!r} in {steps!r}")
                 stack.append((None, [], wide))
             else:
-                color: Color = "b" if end % 4 == 2 else "w"
-                removed = board.play(color, point, True)  # lenient
+                colour: Colour = "b" if end % 4 == 2 else "w"
+                removed = board.play(colour, point, True)  # lenient
                 stack.append((point, removed, wide))
                 for p, c in removed:
                     wide ^= _WIDE[c][p]
-                wide ^= _WIDE[color][point]
+                wide ^= _WIDE[colour][point]
             key = (min(wide & _MASK, wide >> 128 & _MASK) if end % 4 == 0  # Black to move
                    else min(wide >> 64 & _MASK, wide >> 192))
             keys[steps[:end]] = key - _TWO_64 if key >> 63 else key

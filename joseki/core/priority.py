@@ -14,7 +14,7 @@ order in which games are learnt.
 
 Local outcomes (a corner judged by an engine where its joseki ended, :mod:`joseki.engine.judge`)
 enter the same posterior as further results: each judged corner the chooser came out ahead in
-counts :data:`LOCAL_WEIGHT` of a win, behind a loss, even a draw,
+counts :data:`JUDGED_WEIGHT` of a win, behind a loss, even a draw,
 
     priority = (m * p0 + wins + draws / 2 + k * (lwins + ldraws / 2)) / (m + games + k * lcorners)
 
@@ -36,7 +36,7 @@ PRIOR_GAMES = 10.0
 SOURCE_CAP = 50.0
 CATEGORY_MEAN = {"ideal": 0.55, "good": 0.52, "tenuki-ok": 0.5, "question": 0.46, "trick": 0.42, "mistake": 0.35}
 
-LOCAL_WEIGHT = 1.0
+JUDGED_WEIGHT = 1.0
 """How many game results one judged corner counts for (the judge speaks about the corner only, but at once)."""
 
 RANKS = ("popularity", "priority", "winrate", "games")
@@ -93,28 +93,28 @@ def prior(category: str | None, source_games: int | None = None, source_wins: in
 
 
 def beta_parameters(record: Record, category: str | None = None, source_games: int | None = None,
-                    source_wins: int | None = None, local: Record | None = None) -> tuple[float, float]:
-    """The posterior Beta(alpha, beta) of the chooser's chance to win; ``local`` counts judged corners."""
+                    source_wins: int | None = None, judged: Record | None = None) -> tuple[float, float]:
+    """The posterior Beta(alpha, beta) of the chooser's chance to win; ``judged`` counts judged corners."""
     mean, strength = prior(category, source_games, source_wins)
     alpha = strength * mean + record.wins + record.draws / 2
     beta = strength * (1 - mean) + record.losses + record.draws / 2
-    if local is not None:
-        alpha += LOCAL_WEIGHT * (local.wins + local.draws / 2)
-        beta += LOCAL_WEIGHT * (local.losses + local.draws / 2)
+    if judged is not None:
+        alpha += JUDGED_WEIGHT * (judged.wins + judged.draws / 2)
+        beta += JUDGED_WEIGHT * (judged.losses + judged.draws / 2)
     return alpha, beta
 
 
 def priority(record: Record, category: str | None = None, source_games: int | None = None,
-             source_wins: int | None = None, local: Record | None = None) -> float:
+             source_wins: int | None = None, judged: Record | None = None) -> float:
     """The posterior mean: the move's priority."""
-    alpha, beta = beta_parameters(record, category, source_games, source_wins, local)
+    alpha, beta = beta_parameters(record, category, source_games, source_wins, judged)
     return alpha / (alpha + beta)
 
 
 def thompson(record: Record, category: str | None, rng: random.Random, source_games: int | None = None,
-             source_wins: int | None = None, local: Record | None = None) -> float:
+             source_wins: int | None = None, judged: Record | None = None) -> float:
     """A draw from the posterior, for choosing among candidates by Thompson sampling."""
-    alpha, beta = beta_parameters(record, category, source_games, source_wins, local)
+    alpha, beta = beta_parameters(record, category, source_games, source_wins, judged)
     return rng.betavariate(max(alpha, 1e-6), max(beta, 1e-6))
 
 

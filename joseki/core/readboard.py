@@ -14,7 +14,7 @@ import random
 from functools import lru_cache
 
 from joseki.core.geometry import Point
-from joseki.core.steps import Color
+from joseki.core.steps import Colour
 
 EMPTY, BLACK, WHITE, EDGE = 0, 1, 2, 3
 CODE = {"b": BLACK, "w": WHITE}
@@ -46,7 +46,7 @@ class ReadBoard:
 
     __slots__ = ("board", "index", "key", "points", "size", "width", "zobrist")
 
-    def __init__(self, stones: dict[Point, Color], size: int) -> None:
+    def __init__(self, stones: dict[Point, Colour], size: int) -> None:
         self.size = size
         self.width = width = size + 2
         self.points, self.index, self.zobrist = grid(size)
@@ -63,7 +63,7 @@ class ReadBoard:
     def string(self, i: int) -> tuple[set[int], set[int]]:
         """The string at index ``i`` and its liberties."""
         board, w = self.board, self.width
-        color = board[i]
+        colour = board[i]
         string, libs, frontier = {i}, set(), [i]
         while frontier:
             p = frontier.pop()
@@ -71,7 +71,7 @@ class ReadBoard:
                 v = board[q]
                 if v == EMPTY:
                     libs.add(q)
-                elif v == color and q not in string:
+                elif v == colour and q not in string:
                     string.add(q)
                     frontier.append(q)
         return string, libs
@@ -79,7 +79,7 @@ class ReadBoard:
     def in_atari(self, i: int) -> tuple[set[int], int] | None:
         """The string at index ``i`` and its one liberty, if it has one only (None as soon as a second shows)."""
         board, w = self.board, self.width
-        color = board[i]
+        colour = board[i]
         string, frontier = {i}, [i]
         lib: int | None = None
         while frontier:
@@ -91,7 +91,7 @@ class ReadBoard:
                         lib = q
                     elif q != lib:
                         return None
-                elif v == color and q not in string:
+                elif v == colour and q not in string:
                     string.add(q)
                     frontier.append(q)
         return None if lib is None else (string, lib)
@@ -99,7 +99,7 @@ class ReadBoard:
     def dead(self, i: int) -> set[int] | None:
         """The string at index ``i`` if it has no liberty; None as soon as one is found."""
         board, w = self.board, self.width
-        color = board[i]
+        colour = board[i]
         string, frontier = {i}, [i]
         while frontier:
             p = frontier.pop()
@@ -107,19 +107,19 @@ class ReadBoard:
                 v = board[q]
                 if v == EMPTY:
                     return None
-                if v == color and q not in string:
+                if v == colour and q not in string:
                     string.add(q)
                     frontier.append(q)
         return string
 
-    def play(self, color: int, i: int, ko: int | None) -> tuple[list[int], int | None] | None:
-        """Play code ``color`` at index ``i`` if legal (not occupied, not suicide, not retaking the ko at ``ko``); the
+    def play(self, colour: int, i: int, ko: int | None) -> tuple[list[int], int | None] | None:
+        """Play code ``colour`` at index ``i`` if legal (not occupied, not suicide, not retaking the ko at ``ko``); the
         stones it removed (of the other colour) and the ko point it leaves."""
         board, w = self.board, self.width
         if board[i] != EMPTY or i == ko:
             return None
-        board[i] = color
-        enemy = 3 - color
+        board[i] = colour
+        enemy = 3 - colour
         free = False
         removed: list[int] = []
         for q in (i - w, i + w, i - 1, i + 1):
@@ -136,24 +136,24 @@ class ReadBoard:
             board[i] = EMPTY
             return None
         zobrist = self.zobrist
-        key = self.key ^ zobrist[color][i]
+        key = self.key ^ zobrist[colour][i]
         for p in removed:
             key ^= zobrist[enemy][p]
         self.key = key
         new_ko = None
         if len(removed) == 1:
             near = (board[i - w], board[i + w], board[i - 1], board[i + 1])
-            if color not in near and near.count(EMPTY) == 1:
+            if colour not in near and near.count(EMPTY) == 1:
                 new_ko = removed[0]
         return removed, new_ko
 
     def undo(self, i: int, removed: list[int]) -> None:
         """Take back :meth:`play` at ``i`` that removed ``removed``."""
         board, zobrist = self.board, self.zobrist
-        color = board[i]
-        enemy = 3 - color
+        colour = board[i]
+        enemy = 3 - colour
         board[i] = EMPTY
-        key = self.key ^ zobrist[color][i]
+        key = self.key ^ zobrist[colour][i]
         for p in removed:
             board[p] = enemy
             key ^= zobrist[enemy][p]

@@ -18,25 +18,26 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Point
 from joseki.core.notation import TENUKI, format_zone_point, parse_zone_point
 
-Color = str
+Colour = str
 """``"b"`` or ``"w"``."""
 
 _TOKENS = {(col, row): format_zone_point((col, row)) for col in range(19) for row in range(19)}
 """The zone letters of the 19x19 points, formatted once (:func:`~joseki.core.notation.format_zone_point`)."""
 
 
-def other(color: Color) -> Color:
+def other(colour: Colour) -> Colour:
     """The opponent's colour."""
-    return "w" if color == "b" else "b"
+    return "w" if colour == "b" else "b"
 
 
 def split_steps(steps: str, size: int = 19) -> list[str]:
-    """The two-letter tokens of ``steps``; ValueError naming the bad token or odd length."""
+    """The two-letter tokens of ``steps``; BadInput naming the bad token or odd length."""
     if len(steps) % 2:
-        raise ValueError(f"step string {steps!r} has odd length {len(steps)}")
+        raise BadInput(f"step string {steps!r} has odd length {len(steps)}")
     tokens = [steps[i : i + 2] for i in range(0, len(steps), 2)]
     for token in tokens:
         if token != TENUKI:
@@ -109,29 +110,29 @@ class StepBuilder:
     """
 
     tokens: list[str] = field(default_factory=list)
-    first_color: Color | None = None
-    last_local: Color | None = None
-    next_color: Color | None = None
+    first_colour: Colour | None = None
+    last_local: Colour | None = None
+    next_colour: Colour | None = None
     swap: bool | None = None
 
-    def local(self, color: Color, zpoint: Point) -> int:
+    def local(self, colour: Colour, zpoint: Point) -> int:
         """Record a local move; returns the index of its token."""
-        if self.first_color is None:
-            self.first_color = color
-        elif color == self.last_local:
+        if self.first_colour is None:
+            self.first_colour = colour
+        elif colour == self.last_local:
             self.tokens.append(TENUKI)
         col, row = zpoint
         if self.swap is None and col != row:
             self.swap = col > row
         point = (row, col) if self.swap else zpoint
         self.tokens.append(_TOKENS.get(point) or format_zone_point(point))
-        self.last_local = color
-        self.next_color = "w" if color == "b" else "b"
+        self.last_local = colour
+        self.next_colour = "w" if colour == "b" else "b"
         return len(self.tokens) - 1
 
-    def elsewhere(self, color: Color) -> None:
-        """Record a pass or a move outside the zone by ``color``."""
-        self.next_color = other(color)
+    def elsewhere(self, colour: Colour) -> None:
+        """Record a pass or a move outside the zone by ``colour``."""
+        self.next_colour = other(colour)
 
     @property
     def steps(self) -> str:
@@ -140,7 +141,7 @@ class StepBuilder:
 
     def pending_tenuki(self) -> bool:
         """True if the local side to move has played elsewhere since the last local move."""
-        return self.last_local is not None and self.next_color == self.last_local
+        return self.last_local is not None and self.next_colour == self.last_local
 
     def steps_to_move(self) -> str:
         """The string as a prefix for the next local move: ends with ``XX`` when :meth:`pending_tenuki`."""
@@ -148,15 +149,15 @@ class StepBuilder:
         return steps + TENUKI if self.pending_tenuki() else steps
 
     def copy(self) -> StepBuilder:
-        return StepBuilder(list(self.tokens), self.first_color, self.last_local, self.next_color, self.swap)
+        return StepBuilder(list(self.tokens), self.first_colour, self.last_local, self.next_colour, self.swap)
 
 
-def steps_from_moves(moves: list[tuple[Color, Point | None]]) -> StepBuilder:
+def steps_from_moves(moves: list[tuple[Colour, Point | None]]) -> StepBuilder:
     """A builder fed with ``moves`` (colour, zone point or None for elsewhere) in order."""
     builder = StepBuilder()
-    for color, zpoint in moves:
+    for colour, zpoint in moves:
         if zpoint is None:
-            builder.elsewhere(color)
+            builder.elsewhere(colour)
         else:
-            builder.local(color, zpoint)
+            builder.local(colour, zpoint)
     return builder

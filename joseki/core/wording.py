@@ -27,8 +27,8 @@ from functools import lru_cache
 
 from joseki.core.geometry import Point, Transform
 from joseki.core.notation import GTP_COLUMNS, format_gtp_vertex, format_sgf_point, format_zone_point
-from joseki.core.patterns import LazyPattern
-from joseki.core.steps import Color, iter_points, other
+from joseki.core.regex import LazyPattern
+from joseki.core.steps import Colour, iter_points, other
 
 SIZE = 19
 LAST = SIZE - 1
@@ -63,7 +63,7 @@ class SourceFrame:
     """
 
     transform: Transform
-    first: Color
+    first: Colour
     labels: Mapping[str, Point]
     marks: Mapping[str, tuple[Point, ...]]
 
@@ -147,7 +147,7 @@ def _side_word(point: Point, like: str) -> str:
     return _cased(name, like)
 
 
-def render(text: str, transform: Transform, first: Color,
+def render(text: str, transform: Transform, first: Colour,
            fmt: Callable[[Point], str] = format_gtp_vertex) -> tuple[str, list[Point]]:
     """``text`` in the frame of ``transform`` with ``first`` moving first, and the board points it names.
 
@@ -159,7 +159,7 @@ def render(text: str, transform: Transform, first: Color,
 
 
 @lru_cache(maxsize=8192)
-def _rendered(text: str, transform: Transform, first: Color,
+def _rendered(text: str, transform: Transform, first: Colour,
               fmt: Callable[[Point], str]) -> tuple[str, tuple[Point, ...]]:
     named: list[Point] = []
 
@@ -190,7 +190,7 @@ def _rendered(text: str, transform: Transform, first: Color,
     return _PLACEHOLDER.sub(one, text), tuple(named)
 
 
-def reframe(text: str, source: SourceFrame, transform: Transform, first: Color,
+def reframe(text: str, source: SourceFrame, transform: Transform, first: Colour,
             fmt: Callable[[Point], str] = format_gtp_vertex) -> tuple[str, list[Point]]:
     """A source's free text (a comment) read in its frame and shown in ``transform``'s, ``first`` moving first,
     and the board points it names (its labels and marks, for a board to draw)."""

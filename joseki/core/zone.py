@@ -13,6 +13,7 @@ zones would cover the whole board.
 
 from __future__ import annotations
 
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Point
 
 ZONE_BOARD_SIZE = 19
@@ -25,9 +26,9 @@ REACH = 5
 
 
 def check_zone_size(size: int) -> None:
-    """Raise ValueError unless corner zones are defined for boards of ``size``."""
+    """Raise BadInput unless corner zones are defined for boards of ``size``."""
     if size != ZONE_BOARD_SIZE:
-        raise ValueError(f"corner zones are defined for 19x19 boards only, not {size}x{size}")
+        raise BadInput(f"corner zones are defined for 19x19 boards only, not {size}x{size}")
 
 
 def can_start(zpoint: Point) -> bool:

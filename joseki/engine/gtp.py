@@ -23,6 +23,7 @@ from typing import IO
 
 from sgfmill import boards
 
+from joseki.core.errors import BadInput, UserError
 from joseki.core.geometry import Point, check_size
 from joseki.core.notation import format_gtp_vertex, parse_gtp_vertex
 from joseki.engine.gtp_syntax import check_command
@@ -37,7 +38,7 @@ half a minute on an idle machine and minutes on a busy one."""
 _EOF = None
 
 
-class GtpError(Exception):
+class GtpError(UserError):
     """The engine answered a command with a GTP failure (``? message``)."""
 
     def __init__(self, command: str, message: str) -> None:
@@ -46,7 +47,7 @@ class GtpError(Exception):
         self.message = message
 
 
-class EngineError(Exception):
+class EngineError(UserError):
     """The engine could not be started, died, or did not answer in time."""
 
 
@@ -76,7 +77,7 @@ class GtpEngine:
         """Start ``command`` (shlex-split, no shell). ``stderr`` defaults to /dev/null."""
         argv = shlex.split(command)
         if not argv:
-            raise ValueError("empty engine command")
+            raise BadInput("empty engine command")
         self.command = command
         self.timeout = timeout
         try:
@@ -110,7 +111,7 @@ class GtpEngine:
     def send(self, command: str, timeout: float | None = None) -> str:
         """Send one command; return the response text (``=`` and id stripped).
 
-        Raises ValueError (and sends nothing) unless ``command`` is one line of printable ASCII,
+        Raises BadInput (and sends nothing) unless ``command`` is one line of printable ASCII,
         GtpError on a ``?`` response, EngineDied if the engine is gone, EngineTimeout (after
         killing it) if no full response arrives within ``timeout`` seconds.
         """
@@ -245,45 +246,45 @@ class GameState:
         colour: str | None = self.board.get(self.size - 1 - y, x)
         return colour
 
-    def check(self, color: str, point: Point | None) -> tuple[boards.Board, Point | None]:
-        """The board and ko point after ``color`` plays ``point``; ValueError if it is illegal."""
-        if color not in ("b", "w"):
-            raise ValueError(f"bad colour {color!r}")
+    def check(self, colour: str, point: Point | None) -> tuple[boards.Board, Point | None]:
+        """The board and ko point after ``colour`` plays ``point``; BadInput if it is illegal."""
+        if colour not in ("b", "w"):
+            raise BadInput(f"bad colour {colour!r}")
         board = self.board.copy()
         if point is None:
             return board, None
         x, y = point
         if not (0 <= x < self.size and 0 <= y < self.size):
-            raise ValueError(f"illegal move: {point!r} is off the {self.size}x{self.size} board")
+            raise BadInput(f"illegal move: {point!r} is off the {self.size}x{self.size} board")
         vertex = format_gtp_vertex(point, self.size)
-        if self.ko == point and self.moves and self.moves[-1][0] != color:
-            raise ValueError(f"illegal move: {vertex} retakes a ko")
+        if self.ko == point and self.moves and self.moves[-1][0] != colour:
+            raise BadInput(f"illegal move: {vertex} retakes a ko")
         row, col = self.size - 1 - y, x
         try:
-            ko = board.play(row, col, color)
+            ko = board.play(row, col, colour)
         except ValueError:
-            raise ValueError(f"illegal move: {vertex} is occupied") from None
+            raise BadInput(f"illegal move: {vertex} is occupied") from None
         if board.get(row, col) is None:
-            raise ValueError(f"illegal move: {vertex} is suicide")
+            raise BadInput(f"illegal move: {vertex} is suicide")
         return board, (None if ko is None else (ko[1], self.size - 1 - ko[0]))
 
-    def play(self, color: str, point: Point | None) -> None:
-        """Play a move (None = pass) for ``color``; ValueError if it is illegal."""
-        board, ko = self.check(color, point)
+    def play(self, colour: str, point: Point | None) -> None:
+        """Play a move (None = pass) for ``colour``; BadInput if it is illegal."""
+        board, ko = self.check(colour, point)
         self._history.append((self.board, self.ko))
         self.board, self.ko = board, ko
-        self.moves.append((color, point))
+        self.moves.append((colour, point))
 
-    def play_vertex(self, color: str, vertex: str) -> Point | None:
-        """Play a GTP vertex (``pass`` allowed); return its point. ValueError if bad or illegal."""
+    def play_vertex(self, colour: str, vertex: str) -> Point | None:
+        """Play a GTP vertex (``pass`` allowed); return its point. BadInput if bad or illegal."""
         point = parse_gtp_vertex(vertex, self.size)
-        self.play(color, point)
+        self.play(colour, point)
         return point
 
     def undo(self) -> tuple[str, Point | None]:
-        """Take back the last move and return it; ValueError if there is none."""
+        """Take back the last move and return it; BadInput if there is none."""
         if not self.moves:
-            raise ValueError("no move to undo")
+            raise BadInput("no move to undo")
         self.board, self.ko = self._history.pop()
         return self.moves.pop()
 

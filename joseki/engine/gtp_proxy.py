@@ -36,7 +36,7 @@ from joseki.engine.gtp_syntax import (
     check_time_left,
     decode_line,
     format_komi,
-    parse_color,
+    parse_colour,
     parse_command,
     parse_komi,
     parse_size,
@@ -83,8 +83,8 @@ SLOW = frozenset({"final_score", "final_status_list"})
 class BookPolicy(Protocol):
     """Chooses a book move, or None to let the engine think."""
 
-    def choose(self, moves: list[tuple[str, Point | None]], color: str, size: int) -> Point | None:
-        """A point for ``color`` to play after ``moves`` (colour, point-or-None) on a ``size`` board, or None."""
+    def choose(self, moves: list[tuple[str, Point | None]], colour: str, size: int) -> Point | None:
+        """A point for ``colour`` to play after ``moves`` (colour, point-or-None) on a ``size`` board, or None."""
         ...
 
 
@@ -236,42 +236,42 @@ class GtpProxy:
     def _move_args(self, args: list[str]) -> tuple[str, Point | None]:
         if len(args) != 2:
             raise _Failure("syntax error")
-        return parse_color(args[0]), parse_vertex(args[1], self.game.size)
+        return parse_colour(args[0]), parse_vertex(args[1], self.game.size)
 
     def _play(self, args: list[str]) -> str:
-        color, point = self._move_args(args)
+        colour, point = self._move_args(args)
         try:
-            self.game.check(color, point)
+            self.game.check(colour, point)
         except ValueError:
             raise _Failure("illegal move") from None
-        self._forward(f"play {color} {format_gtp_vertex(point, self.game.size)}")
-        self.game.play(color, point)
+        self._forward(f"play {colour} {format_gtp_vertex(point, self.game.size)}")
+        self.game.play(colour, point)
         return ""
 
     def _genmove(self, args: list[str]) -> str:
         if len(args) != 1:
             raise _Failure("syntax error")
-        color = parse_color(args[0])
-        book = self._book_move(color)
+        colour = parse_colour(args[0])
+        book = self._book_move(colour)
         if book is not None:
             return book
-        answer = self._forward(f"genmove {color}")
+        answer = self._forward(f"genmove {colour}")
         token = answer.split()[0] if answer.split() else ""
         if token.lower() == "resign":
             return "resign"
         try:
             point = parse_gtp_vertex(token, self.game.size)
-            self.game.play(color, point)
+            self.game.play(colour, point)
         except ValueError as exc:
             raise _Failure(f"engine played a bad move {answer!r}: {exc}") from None
         return format_gtp_vertex(point, self.game.size)
 
-    def _book_move(self, color: str) -> str | None:
+    def _book_move(self, colour: str) -> str | None:
         """Play and return the policy's move, or None if there is none (or it cannot be played)."""
         if self.policy is None:
             return None
         try:
-            point = self.policy.choose(list(self.game.moves), color, self.game.size)
+            point = self.policy.choose(list(self.game.moves), colour, self.game.size)
         except Exception as exc:  # a broken book must not lose the game: the engine plays instead
             self.log(f"book policy failed: {exc!r}")
             return None
@@ -279,14 +279,14 @@ class GtpProxy:
             return None
         try:
             vertex = format_gtp_vertex(point, self.game.size)
-            self.game.check(color, point)
-            self.engine.send(f"play {color} {vertex}", self.timeout)
+            self.game.check(colour, point)
+            self.engine.send(f"play {colour} {vertex}", self.timeout)
         except (ValueError, GtpError) as exc:
-            self.log(f"book move {point!r} for {color} not played: {exc}")
+            self.log(f"book move {point!r} for {colour} not played: {exc}")
             return None
         except EngineError as exc:
             raise _Failure(f"engine error: {exc}") from None
-        self.game.play(color, point)
+        self.game.play(colour, point)
         self.book_moves.append(len(self.game.moves))
         return vertex
 

@@ -15,6 +15,7 @@ import math
 import re
 from dataclasses import dataclass
 
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Point
 from joseki.core.notation import parse_gtp_vertex
 
@@ -32,7 +33,7 @@ _ID = re.compile(r"[0-9]+")
 _VERTEX = re.compile(r"[A-Za-z][0-9]{1,2}|[Pp][Aa][Ss][Ss]")
 
 
-class ArgumentError(ValueError):
+class ArgumentError(BadInput):
     """A command's arguments are wrong; the message is the GTP error text (``syntax error`` ...)."""
 
 
@@ -92,14 +93,14 @@ def response(ident: str, ok: bool, text: str) -> str:
 
 
 def check_command(command: str) -> str:
-    """``command`` if it is safe to send to an engine (printable ASCII, one line); ValueError otherwise."""
+    """``command`` if it is safe to send to an engine (printable ASCII, one line); BadInput otherwise."""
     if not command.strip() or not all(" " <= ch <= "~" for ch in command):
-        raise ValueError(f"bad GTP command {command!r}")
+        raise BadInput(f"bad GTP command {command!r}")
     return command
 
 
-def parse_color(token: str) -> str:
-    """``"b"`` or ``"w"`` for a GTP colour (``b``, ``black``, ``W`` ...); ValueError otherwise."""
+def parse_colour(token: str) -> str:
+    """``"b"`` or ``"w"`` for a GTP colour (``b``, ``black``, ``W`` ...); BadInput otherwise."""
     text = token.strip()
     if text.isascii():
         text = text.lower()
@@ -158,7 +159,7 @@ def parse_komi(token: str) -> float:
 def format_komi(komi: float) -> str:
     """Komi as sent to an engine: the shortest decimal that reads back the same, never ``nan``/``inf``."""
     if not math.isfinite(komi):
-        raise ValueError(f"komi must be finite, not {komi!r}")
+        raise BadInput(f"komi must be finite, not {komi!r}")
     return repr(float(komi))
 
 
@@ -187,7 +188,7 @@ def check_time_left(args: list[str]) -> list[str]:
     """``time_left`` arguments: a colour, seconds and stones."""
     if len(args) != 3:
         raise ArgumentError("syntax error")
-    return [parse_color(args[0]), *check_ints(args[1:], 2)]
+    return [parse_colour(args[0]), *check_ints(args[1:], 2)]
 
 
 _KGS_SYSTEMS = {"none": 0, "absolute": 1, "byoyomi": 3, "canadian": 3}

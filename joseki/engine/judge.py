@@ -21,12 +21,12 @@ import shutil
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from joseki.book.query import move_numbers
-from joseki.book.walk import Book, walk
+from joseki.book.query.next import move_numbers
+from joseki.book.query.walk import Book, walk
 from joseki.core.corners import CornerTable, corner_tables
 from joseki.core.geometry import Corner, Point, nearest_corner
 from joseki.core.notation import format_gtp_vertex
-from joseki.core.steps import Color, other
+from joseki.core.steps import Colour, other
 from joseki.engine.gtp import DEFAULT_TIMEOUT, GtpEngine
 from joseki.games.credit import corner_credits
 
@@ -51,7 +51,7 @@ class Verdict:
 
     corner: Corner
     steps: str
-    first: Color
+    first: Colour
     in_book: int
     """In-book steps of the corner (at least one)."""
     moves: int
@@ -60,7 +60,7 @@ class Verdict:
     """Points of the corner's quadrant for ``first`` (GNU Go's territory estimate)."""
 
     @property
-    def winner(self) -> Color:
+    def winner(self) -> Colour:
         """The local winner: ``first``, the other colour, or ``d`` within the draw band."""
         if self.margin > DRAW_BAND:
             return self.first
@@ -68,9 +68,9 @@ class Verdict:
             return other(self.first)
         return "d"
 
-    def margin_for(self, color: Color) -> float:
-        """The margin from ``color``'s view."""
-        return self.margin if color == self.first else -self.margin
+    def margin_for(self, colour: Colour) -> float:
+        """The margin from ``colour``'s view."""
+        return self.margin if colour == self.first else -self.margin
 
 
 def judged_move(table: CornerTable, in_book: int, total: int) -> int:
@@ -94,10 +94,10 @@ def parse_territory(answer: str, size: int = SIZE) -> dict[Point, float]:
         raise ValueError(f"territory answer holds a non-number: {exc}") from None
 
 
-def corner_margin(values: dict[Point, float], corner: Corner, color: Color) -> float:
-    """The territory of ``corner``'s quadrant for ``color`` (GNU Go counts white positive)."""
+def corner_margin(values: dict[Point, float], corner: Corner, colour: Colour) -> float:
+    """The territory of ``corner``'s quadrant for ``colour`` (GNU Go counts white positive)."""
     white = sum(v for p, v in values.items() if nearest_corner(p, SIZE) == corner)
-    return white if color == "w" else -white
+    return white if colour == "w" else -white
 
 
 class Judge:
@@ -117,19 +117,19 @@ class Judge:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def territory(self, to_move: Color) -> dict[Point, float]:
+    def territory(self, to_move: Colour) -> dict[Point, float]:
         """The engine's territory estimate of the position it holds."""
         colour = "black" if to_move == "b" else "white"
         return parse_territory(self.engine.send(f"initial_influence {colour} territory_value"))
 
-    def judge(self, book: Book, moves: list[tuple[Color, Point | None]]) -> list[Verdict]:
+    def judge(self, book: Book, moves: list[tuple[Colour, Point | None]]) -> list[Verdict]:
         """The verdict of each corner of a 19x19 game (``moves`` from an empty board) with a book step."""
         pending: list[tuple[int, CornerTable, int]] = []
         for table in corner_tables(moves).values():
             b = table.builder
-            if b.first_color is None:
+            if b.first_colour is None:
                 continue
-            in_book = walk(book, b.steps, b.first_color, rejoin=False).in_book
+            in_book = walk(book, b.steps, b.first_colour, rejoin=False).in_book
             if in_book:
                 pending.append((judged_move(table, in_book, len(moves)), table, in_book))
         pending.sort(key=lambda item: item[0])
@@ -137,11 +137,11 @@ class Judge:
         self.engine.send("clear_board")
         played = 0
         for at, table, in_book in pending:
-            for color, point in moves[played:at]:
-                self.engine.send(f"play {color} {format_gtp_vertex(point, SIZE)}")
+            for colour, point in moves[played:at]:
+                self.engine.send(f"play {colour} {format_gtp_vertex(point, SIZE)}")
             played = max(played, at)
-            to_move: Color = other(moves[at - 1][0]) if at else "b"
-            first = table.builder.first_color
+            to_move: Colour = other(moves[at - 1][0]) if at else "b"
+            first = table.builder.first_colour
             assert first is not None
             margin = corner_margin(self.territory(to_move), table.corner, first)
             verdicts.append(Verdict(table.corner, table.builder.steps, first, in_book, at, round(margin, 2)))

@@ -15,10 +15,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from joseki.book.importer import expand_paths
-from joseki.book.index import BookIndex
-from joseki.book.localstats import add_local, claim_judged
-from joseki.book.stats import profile_id
-from joseki.book.store import Store
+from joseki.book.learnt.outcomes import add_judged, claim_judged
+from joseki.book.learnt.results import profile_id
+from joseki.book.query.inmemory import InMemoryBook
+from joseki.book.store.database import Store
+from joseki.core.errors import BadInput
 from joseki.engine.gtp import EngineDied, EngineError, GtpError
 from joseki.engine.judge import Judge, Verdict, local_credits
 from joseki.games.learn import LearnReport, learn
@@ -32,7 +33,7 @@ SIGNALS = ("result", "local", "both")
 def check_signal(signal: str) -> str:
     """``signal`` if it is one of :data:`SIGNALS`, else ValueError."""
     if signal not in SIGNALS:
-        raise ValueError(f"unknown signal {signal!r} (expected {', '.join(SIGNALS)})")
+        raise BadInput(f"unknown signal {signal!r} (expected {', '.join(SIGNALS)})")
     return signal
 
 
@@ -62,7 +63,7 @@ def learn_local(store: Store, paths: Iterable[Path | str], profile: str | None =
     """
     files = [str(p) for p in expand_paths(paths)]
     report = JudgeReport(files=len(files))
-    book = BookIndex.load(store)
+    book = InMemoryBook.load(store)
     batch: list[tuple[str, str, list[Verdict]]] = []
     with Judge(judge_command) as judge:
         for done, path in enumerate(files, start=1):
@@ -91,7 +92,7 @@ def learn_local(store: Store, paths: Iterable[Path | str], profile: str | None =
     return report
 
 
-def _write(store: Store, profile: str | None, book: BookIndex, batch: list[tuple[str, str, list[Verdict]]],
+def _write(store: Store, profile: str | None, book: InMemoryBook, batch: list[tuple[str, str, list[Verdict]]],
            report: JudgeReport) -> None:
     if not batch:
         return
@@ -106,7 +107,7 @@ def _write(store: Store, profile: str | None, book: BookIndex, batch: list[tuple
             if key not in seen:
                 seen.add(key)
                 chosen.append((source, verdicts))
-        add_local(conn, store, pid, local_credits(book, [v for _, verdicts in chosen for v in verdicts]))
+        add_judged(conn, store, pid, local_credits(book, [v for _, verdicts in chosen for v in verdicts]))
     report.duplicates += len(batch) - len(chosen)
     report.judged += len(chosen)
     for source, verdicts in chosen:

@@ -32,6 +32,7 @@ from pathlib import Path
 from sgfmill import sgf
 
 from joseki import __version__
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Point
 from joseki.core.influence import area, influence
 from joseki.core.notation import format_gtp_vertex, parse_gtp_vertex
@@ -106,12 +107,12 @@ def estimate_result(state: GameState) -> tuple[str, str | None]:
 
 
 def parse_dead(answer: str, state: GameState) -> list[Point]:
-    """The points of a ``final_status_list dead`` answer; ValueError unless each holds a stone."""
+    """The points of a ``final_status_list dead`` answer; BadInput unless each holds a stone."""
     points: list[Point] = []
     for token in answer.split():
         point = parse_gtp_vertex(token, state.size)
         if point is None or state.stone(point) is None:
-            raise ValueError(f"final_status_list names {token!r}, which holds no stone")
+            raise BadInput(f"final_status_list names {token!r}, which holds no stone")
         points.append(point)
     return points
 
@@ -162,11 +163,11 @@ def _forfeit(loser: str, reason: str) -> _GameOver:
     return _GameOver(f"{winner.upper()}+F", winner, f"{reason} (forfeit by {loser.upper()})")
 
 
-def _engine_failed(color: str, exc: EngineError | GtpError) -> _GameOver:
+def _engine_failed(colour: str, exc: EngineError | GtpError) -> _GameOver:
     """A failed command: a forfeit, except a timeout, which leaves the game unscored."""
     if isinstance(exc, EngineTimeout):
         return _GameOver("?", None, f"not scored: {exc}")
-    return _forfeit(color, f"engine error: {exc}")
+    return _forfeit(colour, f"engine error: {exc}")
 
 
 def _estimate(state: GameState, reason: str) -> _GameOver:
@@ -209,38 +210,38 @@ def _score_passes(players: list[_Player], state: GameState) -> _GameOver:
 
 def _play_game(players: list[_Player], swapped: bool, state: GameState, max_moves: int) -> _GameOver:
     sides = {"b": players[1], "w": players[0]} if swapped else {"b": players[0], "w": players[1]}
-    for color, player in sides.items():
+    for colour, player in sides.items():
         try:
             player.start()
             for command in (f"boardsize {state.size}", "clear_board", f"komi {format_komi(state.komi)}"):
                 player.send(command)
         except (EngineError, GtpError) as exc:
-            return _engine_failed(color, exc)
-    color, passes = "b", 0
+            return _engine_failed(colour, exc)
+    colour, passes = "b", 0
     while True:
         if len(state.moves) >= max_moves:
             return _estimate(state, f"move limit ({max_moves})")
         try:
-            answer = sides[color].send(f"genmove {color}")
+            answer = sides[colour].send(f"genmove {colour}")
         except (EngineError, GtpError) as exc:
-            return _engine_failed(color, exc)
+            return _engine_failed(colour, exc)
         token = answer.split()[0] if answer.split() else ""
         if token.lower() == "resign":
-            winner = other(color)
+            winner = other(colour)
             return _GameOver(f"{winner.upper()}+R", winner, "resignation")
         try:
             point = parse_gtp_vertex(token, state.size)
-            state.play(color, point)
+            state.play(colour, point)
         except ValueError as exc:
-            return _forfeit(color, f"illegal move {answer!r}: {exc}")
+            return _forfeit(colour, f"illegal move {answer!r}: {exc}")
         try:
-            sides[other(color)].send(f"play {color} {format_gtp_vertex(point, state.size)}")
+            sides[other(colour)].send(f"play {colour} {format_gtp_vertex(point, state.size)}")
         except (EngineError, GtpError) as exc:
-            return _engine_failed(other(color), exc)
+            return _engine_failed(other(colour), exc)
         passes = passes + 1 if point is None else 0
         if passes == 2:
             return _score_passes(players, state)
-        color = other(color)
+        colour = other(colour)
 
 
 def _write_sgf(path: Path, state: GameState, black: str, white: str, over: _GameOver) -> None:
@@ -253,9 +254,9 @@ def _write_sgf(path: Path, state: GameState, black: str, white: str, over: _Game
     root.set("DT", date.today().isoformat())
     root.set("RE", over.result)
     root.set("C", f"Game ended: {over.reason}." + (f" {over.scoring}" if over.scoring else ""))
-    for color, point in state.moves:
+    for colour, point in state.moves:
         node = game.extend_main_sequence()
-        node.set_move(color, None if point is None else (state.size - 1 - point[1], point[0]))
+        node.set_move(colour, None if point is None else (state.size - 1 - point[1], point[0]))
     write_output(path, game.serialise())
 
 
@@ -264,15 +265,15 @@ def play_match(black_cmd: str, white_cmd: str, games: int, out_dir: Path, max_mo
                progress: Callable[[int, GameRecord], None] | None = None) -> list[GameRecord]:
     """Play ``games`` games, colours alternating, writing ``out_dir/game-0001.sgf`` ...; return their records.
 
-    ``black_cmd`` is the first engine (black in odd games). ValueError for bad arguments;
+    ``black_cmd`` is the first engine (black in odd games). BadInput for bad arguments;
     engine failures never raise, they lose the game they happen in.
     """
     if games < 1:
-        raise ValueError(f"games must be at least 1, not {games}")
+        raise BadInput(f"games must be at least 1, not {games}")
     if max_moves < 1:
-        raise ValueError(f"max_moves must be at least 1, not {max_moves}")
+        raise BadInput(f"max_moves must be at least 1, not {max_moves}")
     if not 0 < timeout < math.inf:
-        raise ValueError(f"timeout must be a positive number of seconds, not {timeout}")
+        raise BadInput(f"timeout must be a positive number of seconds, not {timeout}")
     format_komi(komi)  # checks the komi is finite
     GameState(size)  # checks the size
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import shlex
 
+from joseki.core.errors import BadInput
 from joseki.engine.judge import gnugo_path
 
 OPPONENTS = {
@@ -19,7 +20,7 @@ OPPONENTS = {
 
 
 def opponent_command(name: str) -> str:
-    """The command line of the opponent ``name``; ValueError for an unknown name."""
+    """The command line of the opponent ``name``; BadInput for an unknown name."""
     if name not in OPPONENTS:
-        raise ValueError(f"unknown opponent {name!r} (expected {', '.join(OPPONENTS)})")
+        raise BadInput(f"unknown opponent {name!r} (expected {', '.join(OPPONENTS)})")
     return f"{shlex.quote(gnugo_path())} --mode gtp {OPPONENTS[name]}"

@@ -21,17 +21,19 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING
 
-from joseki.book.lookup import Lookup
-from joseki.book.profiles import require_profile
-from joseki.book.query import AnswerTable, Options, answer_table, whole_board
+from joseki.book.learnt.profiles import require_profile
+from joseki.book.query.answer import Options
+from joseki.book.query.lookup import Lookup
+from joseki.book.query.next import AnswerTable, answer_table, whole_board
 from joseki.core.category import NEVER_FIRST
 from joseki.core.corners import corner_tables, owner
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner, Point
 from joseki.core.priority import thompson
 
 if TYPE_CHECKING:
-    from joseki.book.reader import BookFile
-    from joseki.book.store import Store
+    from joseki.book.store.bookfile import BookFile
+    from joseki.book.store.database import Store
 
 BOOK_STATES = frozenset({"in-book", "tenuki-variation", "in-book-by-transposition"})
 CHOICES = 4
@@ -40,21 +42,21 @@ CHOOSE = ("sample", "best")
 
 class BookPlayer:
     """A :class:`joseki.engine.gtp_proxy.BookPolicy` backed by the store (or a book read through sqlite3);
-    ``answer`` answers a corner (:func:`joseki.book.query.answer_table`, or a server's memory of it)."""
+    ``answer`` answers a corner (:func:`joseki.book.query.next.answer_table`, or a server's memory of it)."""
 
     def __init__(self, store: Store | BookFile, profile: str | None = None, seed: int | None = None,
                  collections: list[str] | None = None, choose: str = "sample",
                  answer: AnswerTable = answer_table) -> None:
         if choose not in CHOOSE:
-            raise ValueError(f"unknown choice rule {choose!r} (expected {' or '.join(CHOOSE)})")
+            raise BadInput(f"unknown choice rule {choose!r} (expected {' or '.join(CHOOSE)})")
         self.store, self.profile, self.collections, self.choose_by = store, profile, collections, choose
         self.answer = answer
         with store.read() as conn:
             require_profile(conn, profile)  # fail at start, not at the first book move
         self.rng = random.Random(seed)
 
-    def choose(self, moves: list[tuple[str, Point | None]], color: str, size: int) -> Point | None:
-        """The book's move for ``color`` after ``moves``, or None to let the engine play."""
+    def choose(self, moves: list[tuple[str, Point | None]], colour: str, size: int) -> Point | None:
+        """The book's move for ``colour`` after ``moves``, or None to let the engine play."""
         if size != 19 or not moves:
             return None
         tables = corner_tables(moves)
@@ -62,9 +64,9 @@ class BookPlayer:
         if corner is None:
             return None
         with self.store.read() as conn:
-            answer = self.answer(Lookup(self.store, conn, self.collections), tables[corner], color,
+            answer = self.answer(Lookup(self.store, conn, self.collections), tables[corner], colour,
                                  Options(profile=self.profile, rank="popularity", board=whole_board(moves)))
-        if answer.state not in BOOK_STATES or answer.to_move != color:
+        if answer.state not in BOOK_STATES or answer.to_move != colour:
             return None
         offered = [c for c in answer.candidates if c.category not in NEVER_FIRST  # never a line whose ladder fails
                    and not any(check.holds is False for check in c.ladders)][:CHOICES]
@@ -73,7 +75,7 @@ class BookPlayer:
         if self.choose_by == "best":
             return max(offered, key=lambda c: c.priority).point
         best = max(offered, key=lambda c: thompson(c.record, c.category, self.rng, c.prior_games, c.prior_wins,
-                                                   c.local))
+                                                   c.judged))
         return best.point
 
 

@@ -12,10 +12,12 @@ from pathlib import Path
 
 from sgfmill import sgf, sgf_grammar
 
-from joseki.book.lookup import Lookup
-from joseki.book.query import CornerAnswer, Options, answer_corner, answer_table, move_numbers
-from joseki.book.store import Store
+from joseki.book.query.answer import CornerAnswer, Options
+from joseki.book.query.lookup import Lookup
+from joseki.book.query.next import answer_corner, answer_table, move_numbers
+from joseki.book.store.database import Store
 from joseki.core.corners import corner_tables
+from joseki.core.errors import BadInput
 from joseki.core.notation import TENUKI, format_gtp_vertex, format_sgf_point
 from joseki.core.zone import check_zone_size
 from joseki.sgf.forest import read_sgf_bytes
@@ -41,7 +43,7 @@ def plan(store: Store, moves: list[tuple[str, tuple[int, int] | None]], top: int
          collections: list[str] | None = None) -> Annotation:
     """The notes and labels for each move number of a game's main line.
 
-    Where each corner left the book is :func:`joseki.book.query.answer_table`'s answer for the
+    Where each corner left the book is :func:`joseki.book.query.next.answer_table`'s answer for the
     whole game, as ``next --sgf`` gives it move by move.
     """
     result = Annotation()
@@ -50,15 +52,15 @@ def plan(store: Store, moves: list[tuple[str, tuple[int, int] | None]], top: int
         lookup = Lookup(store, conn, collections)
         for table in corner_tables(moves).values():
             b = table.builder
-            if b.first_color is None:
+            if b.first_colour is None:
                 continue
             name = table.corner.value
-            answer = answer_table(lookup, table, b.first_color, options, pending=False)
+            answer = answer_table(lookup, table, b.first_colour, options, pending=False)
             numbers, steps = move_numbers(table), b.steps
             for index in range(answer.in_book):
                 if steps[2 * index : 2 * index + 2] == TENUKI:
                     continue
-                here = answer_corner(lookup, table.corner, steps[: 2 * index + 2], bool(b.swap), b.first_color,
+                here = answer_corner(lookup, table.corner, steps[: 2 * index + 2], bool(b.swap), b.first_colour,
                                      options)
                 via = " (by transposition)" if here.via else ""
                 paths = sum(c.paths for c in here.candidates)
@@ -92,7 +94,7 @@ def _moves(answer: CornerAnswer) -> str:
 
 def annotate(store: Store, game_path: Path, out_path: Path, top: int = 5,
              collections: list[str] | None = None) -> Annotation:
-    """Write ``game_path`` annotated with the book to ``out_path``; ValueError for a bad game file."""
+    """Write ``game_path`` annotated with the book to ``out_path``; BadInput for a bad game file."""
     check_output(out_path)
     data = read_sgf_bytes(game_path)
     game = game_from_bytes(data, str(game_path))
@@ -100,7 +102,7 @@ def annotate(store: Store, game_path: Path, out_path: Path, top: int = 5,
     try:
         sgf_game = sgf.Sgf_game.from_bytes(data)
     except ValueError as exc:
-        raise ValueError(f"not valid SGF: {exc}") from None
+        raise BadInput(f"not valid SGF: {exc}") from None
     result = plan(store, game.moves, top, collections)
     encoding = sgf_game.get_charset()
     number = 0

@@ -27,6 +27,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
+from joseki.core.errors import BadInput
 from joseki.games.pool import chunks
 from joseki.sgf.archive import Source, container
 
@@ -70,19 +71,19 @@ def _shared(value: T) -> T:
 
 
 def _client(address: str) -> Any:
-    """A client of the scheduler at ``address``; ValueError naming the address when there is none."""
+    """A client of the scheduler at ``address``; BadInput naming the address when there is none."""
     try:
         from distributed import Client
         from distributed.comm.addressing import get_address_host_port, parse_address, resolve_address
     except ImportError:
-        raise ValueError("--cluster needs Dask distributed: pip install 'joseki[cluster]'") from None
+        raise BadInput("--cluster needs Dask distributed: pip install 'joseki[cluster]'") from None
     try:
         target = resolve_address(address)
         if parse_address(target)[0] == "tcp":  # a refused connection fails at once, not after Dask's retries
             socket.create_connection(get_address_host_port(target), timeout=20).close()
         return Client(target, timeout="20s", set_as_default=False)  # type: ignore[no-untyped-call]
     except (OSError, TimeoutError, ValueError) as exc:
-        raise ValueError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+        raise BadInput(f"cannot reach the Dask scheduler at {address}: {exc}") from None
 
 
 def map_games(address: str, func: Callable[..., T], games: Iterable[Source | Any], *shared: Any,
@@ -120,10 +121,10 @@ def map_games(address: str, func: Callable[..., T], games: Iterable[Source | Any
             try:
                 results = future.result()
             except MissingInput as exc:
-                raise ValueError(f"{exc.path}: not found on a worker at {exc.host}: every worker must see "
+                raise BadInput(f"{exc.path}: not found on a worker at {exc.host}: every worker must see "
                                  "the input files at the same path") from None
             except ModuleNotFoundError as exc:
-                raise ValueError(f"a Dask worker cannot import {exc.name}: install joseki on every worker") from None
+                raise BadInput(f"a Dask worker cannot import {exc.name}: install joseki on every worker") from None
             future.release()
             submit_more()
             yield from results

@@ -13,15 +13,16 @@ from collections.abc import Iterable
 
 from sqlalchemy import Connection
 
-from joseki.book.context import ContextKey, ContextRanking, coarse_moves, context_moves, rank_in_context
-from joseki.book.query import orientation
-from joseki.book.store import ROOT_ID, Store, node_id
-from joseki.book.walk import BookWalk
+from joseki.book.learnt.contexts import ContextKey, ContextRanking, coarse_moves, context_moves, rank_in_context
+from joseki.book.query.next import orientation
+from joseki.book.query.walk import BookWalk
+from joseki.book.store.database import Store
+from joseki.book.store.keys import ROOT_ID, node_id
 from joseki.core.context import SIGNATURE_LENGTH, book_frame, game_contexts, token_contexts
 from joseki.core.corners import CornerTable
 from joseki.core.geometry import Point
 from joseki.core.priority import Record
-from joseki.core.steps import Color, reflection_needed, swap_token
+from joseki.core.steps import Colour, reflection_needed, swap_token
 
 _RESULT = {"win": 1, "loss": 2, "draw": 3}
 
@@ -30,11 +31,11 @@ NO_CONTEXT = "-" * SIGNATURE_LENGTH
 """A token without a context (an ``XX``, or past :data:`joseki.core.context.CONTEXT_STEPS`) in a packed string."""
 
 
-def table_contexts(moves: list[tuple[Color, Point | None]], tables: Iterable[CornerTable]) -> list[str]:
+def table_contexts(moves: list[tuple[Colour, Point | None]], tables: Iterable[CornerTable]) -> list[str]:
     """For each corner with local moves (in the order of :func:`joseki.games.credit.table_corners`), the
     signature before each token of its string, packed SIGNATURE_LENGTH characters a token (one string a corner
     keeps tens of thousands of mined games small): read it with :func:`context_at`."""
-    active = [t for t in tables if t.builder.first_color is not None]
+    active = [t for t in tables if t.builder.first_colour is not None]
     found = game_contexts(moves, {t.corner: ([n for n, _, _ in t.moves], bool(t.builder.swap)) for t in active})
     return ["".join(c or NO_CONTEXT for c in token_contexts(t.builder.steps, found[t.corner])) for t in active]
 
@@ -98,14 +99,14 @@ class ContextScorer:
         self.coarse_cache: dict[tuple[int, str, bool], list[dict[str, float]]] = {}
 
     def played(self, parent: int, context: str) -> dict[str, Record]:
-        """:func:`joseki.book.context.context_moves`, cached."""
+        """:func:`joseki.book.learnt.contexts.context_moves`, cached."""
         key = (parent, context)
         if key not in self.cache:
             self.cache[key] = context_moves(self.conn, parent, context, self.profile)
         return self.cache[key]
 
     def coarse(self, parent: int, context: str, symmetric: bool) -> list[dict[str, float]]:
-        """:func:`joseki.book.context.coarse_moves`, cached."""
+        """:func:`joseki.book.learnt.contexts.coarse_moves`, cached."""
         key = (parent, context, symmetric)
         if key not in self.coarse_cache:
             self.coarse_cache[key] = coarse_moves(self.conn, parent, context, symmetric, self.profile)
@@ -116,7 +117,7 @@ class ContextScorer:
              free: dict[str, float] | None = None) -> tuple[ContextRanking, str]:
         """The ranking of the moves at in-book step ``index`` of ``route`` in ``context`` (game frame),
         from the context-free ``order``, ``popularity`` and games ``free``
-        (:func:`joseki.book.context.rank_in_context`), and the step's own token in the ranking's frame."""
+        (:func:`joseki.book.learnt.contexts.rank_in_context`), and the step's own token in the ranking's frame."""
         base = route.nodes[index - 1] if index else ""
         parent, frame_context, token = step_key(route, index, context, node_id(base))
         symmetric = reflection_needed(base) is None
@@ -128,7 +129,7 @@ class ContextScorer:
 
 def side_free(moves: list[str]) -> list[str]:
     """``moves`` in canonical form, duplicates dropped: the ranking as a line with all stones on the diagonal
-    sees it, where a move and its reflection are one (:func:`joseki.book.query.merge_symmetric`)."""
+    sees it, where a move and its reflection are one (:func:`joseki.book.query.next.merge_symmetric`)."""
     out: list[str] = []
     for move in moves:
         move = swap_token(move) if move[0] > move[1] else move

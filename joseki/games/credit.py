@@ -1,6 +1,6 @@
 """Crediting game results to book moves: the book nodes each corner of a game passed through.
 
-Each in-book step of a corner (:func:`joseki.book.walk.walk`, tenukis included) credits the
+Each in-book step of a corner (:func:`joseki.book.query.walk.walk`, tenukis included) credits the
 node it reached, by sequence or by transposition, to the player who played the step, with
 that player's result. A node's record from one game counts that game once (``games``) and
 each of its corners that passed the node once (wins, losses, draws: see
@@ -11,18 +11,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from joseki.book.context import ContextKey
-from joseki.book.store import node_id
-from joseki.book.walk import Book, BookWalk, walk
+from joseki.book.learnt.contexts import ContextKey
+from joseki.book.query.walk import Book, BookWalk, walk
+from joseki.book.store.keys import node_id
 from joseki.core.corners import CornerTable
 from joseki.core.priority import Record
-from joseki.core.steps import Color, other
+from joseki.core.steps import Colour, other
 from joseki.games.context import credit_contexts
 
 OUTCOMES = ("win", "loss", "draw")
 
 
-def outcome(mover: Color, winner: Color | None) -> str | None:
+def outcome(mover: Colour, winner: Colour | None) -> str | None:
     """The result of a game for ``mover``: win, loss, draw, or None when unknown."""
     if winner is None:
         return None
@@ -31,14 +31,14 @@ def outcome(mover: Color, winner: Color | None) -> str | None:
     return "win" if winner == mover else "loss"
 
 
-def corner_credits(book: Book, steps: str, first: Color, winner: Color | None) -> list[tuple[int, str]]:
+def corner_credits(book: Book, steps: str, first: Colour, winner: Colour | None) -> list[tuple[int, str]]:
     """(node id, outcome for its mover) of each in-book step of one corner; none when the result is unknown."""
     if winner is None:
         return []
     return route_credits(walk(book, steps, first, rejoin=False), first, winner)
 
 
-def route_credits(route: BookWalk, first: Color, winner: Color) -> list[tuple[int, str]]:
+def route_credits(route: BookWalk, first: Colour, winner: Colour) -> list[tuple[int, str]]:
     """:func:`corner_credits` of a corner already walked."""
     out: list[tuple[int, str]] = []
     for index, line in enumerate(route.nodes):
@@ -49,7 +49,7 @@ def route_credits(route: BookWalk, first: Color, winner: Color) -> list[tuple[in
     return out
 
 
-def game_records(book: Book, corners: Iterable[tuple[str, Color]], winner: Color | None,
+def game_records(book: Book, corners: Iterable[tuple[str, Colour]], winner: Colour | None,
                  reached: list[list[int]] | None = None, contexts: Sequence[str] | None = None,
                  context_out: dict[ContextKey, list[int]] | None = None) -> tuple[dict[int, Record], int]:
     """Each credited node's record from one game whose corners are (canonical string, first colour),
@@ -76,6 +76,6 @@ def game_records(book: Book, corners: Iterable[tuple[str, Color]], winner: Color
     return {nid: Record(*row) for nid, row in counts.items()}, credited
 
 
-def table_corners(tables: Iterable[CornerTable]) -> list[tuple[str, Color]]:
+def table_corners(tables: Iterable[CornerTable]) -> list[tuple[str, Colour]]:
     """(string, first colour) of each corner with local moves."""
-    return [(t.builder.steps, t.builder.first_color) for t in tables if t.builder.first_color is not None]
+    return [(t.builder.steps, t.builder.first_colour) for t in tables if t.builder.first_colour is not None]

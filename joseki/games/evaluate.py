@@ -1,7 +1,7 @@
 """Evaluating a book on games: how well it predicts the next local move, and how well priorities predict results.
 
 For every local move of every corner (the first :data:`COVERAGE_MOVES` of each corner count
-for coverage) whose prefix is in the book (:func:`joseki.book.walk.walk`, by sequence or by
+for coverage) whose prefix is in the book (:func:`joseki.book.query.walk.walk`, by sequence or by
 transposition, as ``next`` and ``learn`` see it), the book's candidates are ranked as ``next``
 ranks them; a hit is the played move among the first one or three. When the mover had
 played elsewhere since the last local move, the prefix already ends with ``XX``: that much
@@ -17,7 +17,7 @@ played move's priority minus the mean priority of the book's candidates there, t
 rate when the played move's priority was above, or below, that mean.
 
 After the book's moves, every ranking lists the moves played beyond a mined book there
-(:mod:`joseki.book.beyond`: below its threshold, most played first; no tenuki), so a line's end
+(:mod:`joseki.book.learnt.beyond`: below its threshold, most played first; no tenuki), so a line's end
 (where no move reached the book's threshold, or only tenuki did) can still be answered:
 ``leaf_positions`` gives the share of such ends, ``context_top3_book`` the top-3 with context
 by the book's own moves alone (``top3_book`` without context), and ``top3_answered`` /
@@ -27,7 +27,7 @@ offers a move.
 With context (:mod:`joseki.games.context`), the same positions are ranked again by the moves
 played in the corner's whole-board context after that book line, backing off to the
 context-free order where the context has too few games
-(:data:`joseki.book.context.CONTEXT_MIN_GAMES`). Its top-1/top-3 count a move and its reflection
+(:data:`joseki.book.learnt.contexts.CONTEXT_MIN_GAMES`). Its top-1/top-3 count a move and its reflection
 as one after a line whose stones all lie on the diagonal, as the context-free book does
 (``context_top1``); ``side_top1`` asks for the very point, side included. Coverage is the
 book's and the same with or without context. ``by_index`` gives the figures per local move
@@ -44,13 +44,15 @@ from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
 
-from joseki.book.beyond import beyond_book
-from joseki.book.lookup import Lookup
-from joseki.book.profiles import require_profile
-from joseki.book.query import Candidate, Options, book_candidates, move_numbers, orientation, rank_key
-from joseki.book.store import Store
-from joseki.book.walk import BookWalk, walk
+from joseki.book.learnt.beyond import beyond_book
+from joseki.book.learnt.profiles import require_profile
+from joseki.book.query.answer import Candidate, Options
+from joseki.book.query.lookup import Lookup
+from joseki.book.query.next import book_candidates, move_numbers, orientation, rank_key
+from joseki.book.query.walk import BookWalk, walk
+from joseki.book.store.database import Store
 from joseki.core.corners import corner_tables
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner
 from joseki.core.notation import TENUKI
 from joseki.core.priority import log_loss
@@ -63,7 +65,7 @@ from joseki.sgf.game import read_game
 COVERAGE_MOVES = 20
 Ranked = tuple[list[str], dict[str, float], dict[str, float], dict[str, float], list[str]]
 """The book's moves after a line in ``next``'s order (no tenuki), priorities, popularity and games of each, and
-the moves played beyond the book there (:mod:`joseki.book.beyond`), most played first."""
+the moves played beyond the book there (:mod:`joseki.book.learnt.beyond`), most played first."""
 
 
 @dataclass(slots=True)
@@ -82,7 +84,7 @@ class Counts:
     leaves: int = 0
     """Positions where the book has no local move (a line's end): only a move played beyond the book can hit there."""
     beyond_top3: int = 0
-    """Context top-3 hits by a move played beyond the book (:mod:`joseki.book.beyond`)."""
+    """Context top-3 hits by a move played beyond the book (:mod:`joseki.book.learnt.beyond`)."""
     covered: int = 0
     coverable: int = 0
 
@@ -200,7 +202,7 @@ def evaluate(store: Store, paths: Iterable[Path | str], rank: str = "popularity"
             try:
                 game = read_game(source)
                 if game.size != 19:
-                    raise ValueError("not 19x19")
+                    raise BadInput("not 19x19")
                 tables = corner_tables(game.moves).values()
                 contexts = iter(table_contexts(game.moves, tables) if scorer is not None else ())
             except ValueError:
@@ -209,11 +211,11 @@ def evaluate(store: Store, paths: Iterable[Path | str], rank: str = "popularity"
             result.games += 1
             for table in tables:
                 b = table.builder
-                if b.first_color is None:
+                if b.first_colour is None:
                     continue
                 result.corners += 1
                 seen = None if trace is None else partial(_tell, trace, path, table.corner, move_numbers(table))
-                _score_corner(walk(book, b.steps, b.first_color, rejoin=False), b.first_color, game.winner,
+                _score_corner(walk(book, b.steps, b.first_colour, rejoin=False), b.first_colour, game.winner,
                               ranked, result, seen, scorer, next(contexts, None))
             if progress is not None:
                 progress(done, len(files))
@@ -226,7 +228,7 @@ def _tell(trace: Callable[[Path, Corner, int, bool], None], path: Path, corner: 
 
 
 class CachedBook:
-    """A :class:`~joseki.book.walk.Book` over a lookup that asks the store once per line and position."""
+    """A :class:`~joseki.book.query.walk.Book` over a lookup that asks the store once per line and position."""
 
     def __init__(self, lookup: Lookup) -> None:
         self.lookup = lookup

@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from joseki.book.patternindex import IndexedGame, write_games
-from joseki.book.store import Store
+from joseki.book.store.database import Store
+from joseki.core.errors import BadInput
 from joseki.core.movelist import SIZE, encode, replay
 from joseki.games.pool import chunks, imap_bounded, worker_pool
 from joseki.sgf.archive import Source, expand_games, source_name, sources
@@ -26,10 +27,10 @@ from joseki.sgf.gameevent import read_with_event
 def index_game(game: Game, root: str, event: str = "") -> IndexedGame:
     """The index row of ``game``: its facts, its file relative to folder ``root``, its moves with captures.
 
-    Raises ValueError for a board other than 19x19.
+    Raises BadInput for a board other than 19x19.
     """
     if game.size != SIZE:
-        raise ValueError(f"board size {game.size} (the pattern index holds 19x19 games)")
+        raise BadInput(f"board size {game.size} (the pattern index holds 19x19 games)")
     record = encode(replay(game.moves, game.stones))
     source = relative_source(game.source, root)
     winner = game.winner or ""
@@ -84,7 +85,7 @@ def roots_of(paths: Sequence[Path | str]) -> list[tuple[str, str]]:
     for path in paths:
         p = Path(path)
         if not p.exists():
-            raise ValueError(f"{path}: no such file or folder")
+            raise BadInput(f"{path}: no such file or folder")
         root = os.path.abspath(p if p.is_dir() else p.parent)
         found.extend((name, root) for name in expand_games([p]))
     return found

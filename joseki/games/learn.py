@@ -17,11 +17,11 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from joseki.book.context import ContextKey, add_context_records
-from joseki.book.index import BookIndex
-from joseki.book.refstore import GameInfo, GameRefs, corner_moves, game_refs, record_games
-from joseki.book.stats import add_records, claim_games, profile_id
-from joseki.book.store import Store
+from joseki.book.gamerefs.write import GameInfo, GameRefs, corner_moves, game_refs, record_games
+from joseki.book.learnt.contexts import ContextKey, add_context_records
+from joseki.book.learnt.results import add_records, claim_games, profile_id
+from joseki.book.query.inmemory import InMemoryBook
+from joseki.book.store.database import Store
 from joseki.core.corners import corner_tables
 from joseki.core.priority import Record, summed
 from joseki.games.context import as_records, table_contexts
@@ -48,7 +48,8 @@ class GameOutcome:
     context_records: dict[ContextKey, Record] = field(default_factory=dict)
     """The same credits by whole-board context (:mod:`joseki.games.context`)."""
     refs: GameRefs | None = None
-    """The game's facts and the nodes it reached, for the games behind a position (:mod:`joseki.book.refstore`)."""
+    """The game's facts and the nodes it reached, for the games behind a position
+    (:mod:`joseki.book.gamerefs.write`)."""
 
 
 @dataclass(slots=True)
@@ -83,7 +84,7 @@ class LearnReport:
             self.skipped[reason] += 1
 
 
-_INDEX: BookIndex | None = None
+_INDEX: InMemoryBook | None = None
 _REFS = True
 
 
@@ -91,11 +92,11 @@ def _init_worker(url: str, refs: bool = True) -> None:
     global _INDEX, _REFS
     _REFS = refs
     store = Store(url, upgrade=False)
-    _INDEX = BookIndex.load(store)
+    _INDEX = InMemoryBook.load(store)
     store.close()
 
 
-def examine(path: Source, index: BookIndex | None = None, refs: bool | None = None) -> GameOutcome:
+def examine(path: Source, index: InMemoryBook | None = None, refs: bool | None = None) -> GameOutcome:
     """Read one game and find its credits, and with ``refs`` the nodes it reached (runs in a worker)."""
     index = index or _INDEX
     refs = _REFS if refs is None else refs
@@ -119,17 +120,17 @@ def examine(path: Source, index: BookIndex | None = None, refs: bool | None = No
 
 
 def examine_all(store: Store, files: list[str], workers: int | None = None,
-                index: BookIndex | None = None, refs: bool = True,
+                index: InMemoryBook | None = None, refs: bool = True,
                 cluster: str | None = None) -> Iterator[GameOutcome]:
     """Examine ``files`` with worker processes (in this process when there are few files), or on a Dask cluster."""
     if cluster is not None:
         from joseki.games.cluster import map_games
 
-        yield from map_games(cluster, examine, sources(files), index or BookIndex.load(store), refs)
+        yield from map_games(cluster, examine, sources(files), index or InMemoryBook.load(store), refs)
         return
     workers = workers or os.cpu_count() or 1
     if workers <= 1 or len(files) < 50:
-        index = index or BookIndex.load(store)
+        index = index or InMemoryBook.load(store)
         for f in sources(files):
             yield examine(f, index, refs)
         return
@@ -142,7 +143,7 @@ def learn(store: Store, paths: Iterable[Path | str], profile: str | None = None,
           refs: bool = True, cluster: str | None = None) -> LearnReport:
     """Learn the results of the games in ``paths`` into ``profile`` (the global statistics when None).
 
-    ``refs``: also keep the games behind each position (:mod:`joseki.book.gamerefs`). ``cluster``: the
+    ``refs``: also keep the games behind each position (:mod:`joseki.book.gamerefs.read`). ``cluster``: the
     address of a Dask scheduler to run the per-game work on (:mod:`joseki.games.cluster`).
     """
     files = expand_games(paths)

@@ -4,7 +4,7 @@ Worker processes reduce each game to its corners' play-step strings; the parent 
 every prefix of at most :data:`MINE_DEPTH` steps, the games that played it. Prefixes played in
 at least ``min_games`` games form the book (they are prefix-closed, since a prefix is played
 at least as often as its continuations), and its leaves become the collection's records; the
-moves played after them in fewer games are kept as played beyond the book (:mod:`joseki.book.beyond`).
+moves played after them in fewer games are kept as played beyond the book (:mod:`joseki.book.learnt.beyond`).
 Then the games are credited exactly as ``learn`` credits them (:mod:`joseki.games.credit`),
 against the whole book with the new collection in it (and by context, :mod:`joseki.games.context`),
 and count as learnt under the profile.
@@ -26,17 +26,19 @@ from pathlib import Path
 
 from sqlalchemy import Connection, select
 
-from joseki.book.beyond import beyond_moves, write_beyond
-from joseki.book.context import ContextKey, add_context_records
+from joseki.book.gamerefs.write import CornerMoves, GameInfo, GameRefs, corner_moves, game_refs, record_games
 from joseki.book.importer import FileReport, import_forest
-from joseki.book.index import BookIndex
-from joseki.book.refstore import CornerMoves, GameInfo, GameRefs, corner_moves, game_refs, record_games
-from joseki.book.stats import add_records, claim_games, drop_empty, profile_id
-from joseki.book.store import ROOT_ID, Store, node_id
+from joseki.book.learnt.beyond import beyond_moves, write_beyond
+from joseki.book.learnt.contexts import ContextKey, add_context_records
+from joseki.book.learnt.results import add_records, claim_games, drop_empty, profile_id
+from joseki.book.query.inmemory import InMemoryBook
+from joseki.book.store.database import Store
+from joseki.book.store.keys import ROOT_ID, node_id
 from joseki.core.corners import corner_tables
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner
 from joseki.core.priority import Record, summed
-from joseki.core.steps import Color
+from joseki.core.steps import Colour
 from joseki.games.context import add_counts, as_records, table_contexts
 from joseki.games.credit import game_records, table_corners
 from joseki.games.learn import LearnReport
@@ -54,15 +56,16 @@ class MinedGame:
     source: str
     key: str | None = None
     result: str = ""
-    winner: Color | None = None
+    winner: Colour | None = None
     skipped: str | None = None
-    corners: list[tuple[str, Color]] = field(default_factory=list)
+    corners: list[tuple[str, Colour]] = field(default_factory=list)
     """(play-step string, first colour) of each corner with local moves."""
     contexts: list[str] = field(default_factory=list)
     """Each of those corners' context before each step (:func:`joseki.games.context.table_contexts`)."""
     info: GameInfo | None = None
     moves: list[CornerMoves] = field(default_factory=list)
-    """The game move of each step of ``corners``, for the games behind a position (:mod:`joseki.book.refstore`)."""
+    """The game move of each step of ``corners``, for the games behind a position
+    (:mod:`joseki.book.gamerefs.write`)."""
 
 
 def reduce_game(path: Source) -> MinedGame:
@@ -120,7 +123,7 @@ class PrefixCounter:
                 entry = many[h] = [prefix, 1]
             entry[1] = int(entry[1]) + 1
 
-    def kept(self, min_games: int) -> set[str]:
+    def frequent(self, min_games: int) -> set[str]:
         """Prefixes played in at least ``min_games`` games."""
         out = {str(prefix) for prefix, games in self.many.values() if int(games) >= min_games}
         if min_games <= 1:
@@ -155,7 +158,7 @@ def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: 
          refs: bool = True, cluster: str | None = None) -> tuple[LearnReport, FileReport | None]:
     """Build collection ``collection`` from the games in ``paths``; their results go to ``profile``.
 
-    ``refs``: also keep the games behind each position (:mod:`joseki.book.gamerefs`). ``cluster``: the
+    ``refs``: also keep the games behind each position (:mod:`joseki.book.gamerefs.read`). ``cluster``: the
     address of a Dask scheduler to read the games on (:mod:`joseki.games.cluster`); the crediting is
     done here, as in a local run.
 
@@ -163,7 +166,7 @@ def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: 
     collection when no sequence was played in ``min_games`` games.
     """
     if min_games < 1:
-        raise ValueError("--min-games must be at least 1")
+        raise BadInput("--min-games must be at least 1")
     files = expand_games(paths)
     report = LearnReport(files=len(files))
     counter = PrefixCounter(keep_singles=min_games <= 1)
@@ -179,13 +182,13 @@ def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: 
             counter.add_game(steps for steps, _ in mined.corners)
         if progress is not None:
             progress(done, len(files))
-    kept = counter.kept(min_games)
+    frequent = counter.frequent(min_games)
     if not games:
         return report, None
-    has_child = {p[:-2] for p in kept}
+    has_child = {p[:-2] for p in frequent}
     forest = Forest(source=f"mined from {len(games)} games", encoding="utf-8")
     forest.variations = [Variation(p, "b", Corner.TOP_RIGHT, False, 0, "", (), False)
-                         for p in sorted(kept) if p not in has_child]
+                         for p in sorted(frequent) if p not in has_child]
     book = FileReport(forest.source, collection)
     digest = f"mined:{min_games}:" + node_id("".join(sorted(games))).to_bytes(8, "big", signed=True).hex()
     with store.write() as conn:
@@ -193,13 +196,13 @@ def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: 
         assert pid is not None
         lg = store.tables["learnt_game"]
         learnt = set(conn.execute(select(lg.c.game_key).where(lg.c.profile_id == pid)).scalars())
-        before = BookIndex.load(store, conn) if not learnt.isdisjoint(games) else None
+        before = InMemoryBook.load(store, conn) if not learnt.isdisjoint(games) else None
         if forest.variations:
             import_forest(conn, store, forest, collection, digest, True, book)
-            _keep_beyond(conn, store, collection, beyond_moves(counter.counts(), kept, min_games))
+            _keep_beyond(conn, store, collection, beyond_moves(counter.counts(), frequent, min_games))
         claimed = claim_games(conn, store, pid, [(k, g.source, g.result) for k, g in games.items()
                                                  if k not in learnt])
-        index = BookIndex.load(store, conn)
+        index = InMemoryBook.load(store, conn)
         records: list[dict[int, Record]] = []
         by_context: dict[ContextKey, list[int]] = {}
         behind: list[GameRefs] = []

@@ -17,6 +17,7 @@ from itertools import groupby
 from pathlib import Path, PurePosixPath
 from typing import IO, TYPE_CHECKING
 
+from joseki.core.errors import BadInput
 from joseki.core.limits import MAX_FILE_BYTES, beyond
 from joseki.sgf.forest import read_sgf_bytes
 
@@ -56,7 +57,7 @@ def expand_games(paths: Iterable[Path | str]) -> list[str]:
 
 
 def members(archive: Path) -> list[str]:
-    """The names of an archive's SGF members, in the archive's order; ValueError naming it if unreadable."""
+    """The names of an archive's SGF members, in the archive's order; BadInput naming it if unreadable."""
     import tarfile
     import zipfile
 
@@ -68,7 +69,7 @@ def members(archive: Path) -> list[str]:
             with tarfile.open(archive, "r:*") as t:
                 names = [m.name for m in t if m.isfile()]
     except (OSError, zipfile.BadZipFile, tarfile.TarError, EOFError) as exc:
-        raise ValueError(f"{archive}: not a readable archive: {exc}") from None
+        raise BadInput(f"{archive}: not a readable archive: {exc}") from None
     return [f"{archive}/{name}" for name in names if _is_game(name)]
 
 
@@ -94,7 +95,7 @@ def source_name(source: Source) -> str:
 
 
 def source_bytes(source: Source | Path) -> bytes:
-    """The SGF bytes of a game; ValueError for a missing, unreadable, empty or too big one."""
+    """The SGF bytes of a game; BadInput for a missing, unreadable, empty or too big one."""
     if isinstance(source, tuple):
         return _checked(source[1])
     inside = split_member(str(source))
@@ -111,9 +112,9 @@ def source_bytes(source: Source | Path) -> bytes:
         with tarfile.open(archive, "r:*") as t:  # one member alone: read up to it (sources streams instead)
             return _checked(_read_member(t.extractfile(member)))
     except KeyError:
-        raise ValueError("no such member in the archive") from None
+        raise BadInput("no such member in the archive") from None
     except (OSError, zipfile.BadZipFile, tarfile.TarError, EOFError) as exc:
-        raise ValueError(f"cannot read from the archive: {exc}") from None
+        raise BadInput(f"cannot read from the archive: {exc}") from None
 
 
 @lru_cache(maxsize=8)
@@ -126,7 +127,7 @@ def _zip(archive: str) -> zipfile.ZipFile:
 
 def _read_member(handle: IO[bytes] | None) -> bytes:
     if handle is None:
-        raise ValueError("not a file in the archive")
+        raise BadInput("not a file in the archive")
     return handle.read(MAX_FILE_BYTES + 1)
 
 
@@ -134,7 +135,7 @@ def _checked(data: bytes) -> bytes:
     if len(data) > MAX_FILE_BYTES:
         raise beyond("a file", MAX_FILE_BYTES, "bytes")
     if not data.strip():
-        raise ValueError("empty file")
+        raise BadInput("empty file")
     return data
 
 

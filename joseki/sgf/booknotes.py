@@ -33,11 +33,12 @@ from joseki.core.conditions import (
     setup,
     sgf_points,
 )
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Point, Transform
 from joseki.core.judgement import LABEL, MOVE, SELF, Target, judge
 from joseki.core.notation import TENUKI, format_zone_point
 from joseki.core.priority import Record
-from joseki.core.steps import Color, other, reflection_needed, swap_token
+from joseki.core.steps import Colour, other, reflection_needed, swap_token
 from joseki.core.wording import SourceFrame
 from joseki.core.zone import in_zone
 from joseki.sgf.forest import Forest, NodeNote, Variation
@@ -113,7 +114,7 @@ class BookNotes:
 
 
 def book_notes(forest: Forest) -> BookNotes:
-    """The notes of every move of a flattened file; ValueError for malformed ``J*`` properties."""
+    """The notes of every move of a flattened file; BadInput for malformed ``J*`` properties."""
     unique: dict[int, tuple[Variation, NodeNote]] = {}
     setups: list[tuple[Variation, NodeNote]] = []
     for v in forest.variations:
@@ -148,7 +149,7 @@ def _read(book: BookNotes, v: Variation, note: NodeNote, dialect: str) -> None:
         _read_export(book, prefix, props)
         return
     if note.own and note.setup:
-        condition = setup(props, Transform(v.corner, v.swap), v.first_color)
+        condition = setup(props, Transform(v.corner, v.swap), v.first_colour)
         if condition is not None:
             book.condition(prefix, condition)
     labels: dict[str, str] | None = None
@@ -165,11 +166,12 @@ def _read(book: BookNotes, v: Variation, note: NodeNote, dialect: str) -> None:
         for target, condition in from_text(note.comment):
             if target.kind == LABEL and labels is None:
                 labels = _labels(props, prefix, v)
-            frame = frame or source_frame(props, Transform(v.corner, v.swap), v.first_color)
+            frame = frame or source_frame(props, Transform(v.corner, v.swap), v.first_colour)
             book.condition(_resolve(target, prefix, v, note, labels), in_frame(condition, frame, dialect == "pachi"))
     if dialect == "pachi":
         for condition in from_pachi(note.comment):
-            book.condition(prefix, in_frame(condition, source_frame(props, Transform(v.corner, v.swap), v.first_color)))
+            frame = source_frame(props, Transform(v.corner, v.swap), v.first_colour)
+            book.condition(prefix, in_frame(condition, frame))
     elif dialect == "gnugo":
         for condition in from_gnugo(note.comment):
             book.condition(prefix, condition)
@@ -184,7 +186,7 @@ def _setup_next(book: BookNotes, v: Variation, note: NodeNote) -> None:
     the book stands for it (the record's ``setup`` flag says so).
     """
     if note.step and len(v.steps) >= 2 * note.step + 2:
-        condition = setup(dict(note.properties), Transform(v.corner, v.swap), v.first_color)
+        condition = setup(dict(note.properties), Transform(v.corner, v.swap), v.first_colour)
         if condition is not None:
             book.condition(v.steps[: 2 * note.step + 2], condition)
 
@@ -194,7 +196,7 @@ def _resolve(target: Target, prefix: str, v: Variation, note: NodeNote, labels: 
     if target.kind == SELF:
         return prefix
     if target.kind == MOVE:
-        index = _numbered(int(target.key or 0), target.color, v, note)
+        index = _numbered(int(target.key or 0), target.colour, v, note)
         if index is None:
             return ""
         if index == len(note.moves) and note.own:
@@ -206,8 +208,8 @@ def _resolve(target: Target, prefix: str, v: Variation, note: NodeNote, labels: 
     return prefix + token if token else ""
 
 
-def _numbered(number: int, color: str | None, v: Variation, note: NodeNote) -> int | None:
-    """The index in the line (1 = its first move) of the stone a text names by ``number`` and ``color``.
+def _numbered(number: int, colour: str | None, v: Variation, note: NodeNote) -> int | None:
+    """The index in the line (1 = its first move) of the stone a text names by ``number`` and ``colour``.
 
     Kogo counts moves both ways: with the passes of the line, as an SGF editor numbers them,
     and without them, as its diagrams number the stones. The number is read the first way, and
@@ -219,8 +221,8 @@ def _numbered(number: int, color: str | None, v: Variation, note: NodeNote) -> i
         if 0 < index <= len(note.moves) and index not in note.passes:
             count = note.moves[index - 1]
             before = note.moves[index - 2] if index >= 2 else 0
-            mover = v.first_color if (count - 1) % 2 == 0 else other(v.first_color)
-            if before < count <= len(v.steps) // 2 and (color is None or color == mover):
+            mover = v.first_colour if (count - 1) % 2 == 0 else other(v.first_colour)
+            if before < count <= len(v.steps) // 2 and (colour is None or colour == mover):
                 return index
     return None
 
@@ -251,7 +253,7 @@ def _labels(props: dict[str, tuple[str, ...]], prefix: str, v: Variation) -> dic
     return tokens
 
 
-def source_frame(props: dict[str, tuple[str, ...]], transform: Transform, first: Color) -> SourceFrame:
+def source_frame(props: dict[str, tuple[str, ...]], transform: Transform, first: Colour) -> SourceFrame:
     """The frame a node's comment speaks in: its record's, with the node's labels and marks as board points."""
     labels: dict[str, Point] = {}
     for value in props.get("LB", ()):
@@ -272,7 +274,7 @@ def _read_counts(book: BookNotes, v: Variation, note: NodeNote) -> None:
         black, white = int(counts["b_win"]), int(counts["w_win"])
     except (ValueError, KeyError, TypeError):
         return
-    mover = v.first_color if (note.step - 1) % 2 == 0 else other(v.first_color)
+    mover = v.first_colour if (note.step - 1) % 2 == 0 else other(v.first_colour)
     entry = book.at(v.steps[: 2 * note.step])
     entry.prior_games += black + white
     entry.prior_wins += black if mover == "b" else white
@@ -297,5 +299,5 @@ def _read_export(book: BookNotes, prefix: str, props: dict[str, tuple[str, ...]]
 def _numbers(text: str, count: int, key: str) -> list[int]:
     parts = text.split(",")
     if len(parts) != count or not all(p.strip().isdigit() for p in parts):
-        raise ValueError(f"bad {key}[{text}] (expected {count} whole numbers separated by commas)")
+        raise BadInput(f"bad {key}[{text}] (expected {count} whole numbers separated by commas)")
     return [int(p) for p in parts]

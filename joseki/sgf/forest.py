@@ -31,11 +31,12 @@ from pathlib import Path
 
 from sgfmill import sgf_grammar
 
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner, Point, Transform, nearest_corner
 from joseki.core.limits import MAX_FILE_BYTES, MAX_LINE_MOVES, MAX_VALUE_BYTES, LimitError, beyond
 from joseki.core.notation import format_gtp_vertex
-from joseki.core.position import IllegalMove, LocalBoard
-from joseki.core.steps import Color, StepBuilder
+from joseki.core.position import IllegalMoveError, LocalBoard
+from joseki.core.steps import Colour, StepBuilder
 from joseki.core.zone import ZONE_BOARD_SIZE, in_zone
 from joseki.sgf.properties import apply_setup, board_points, check_go, is_export, rules_allow_suicide
 from joseki.sgf.sgfparse import parse_collection
@@ -79,7 +80,7 @@ class Variation:
     """One root-to-leaf path of a joseki forest, flattened."""
 
     steps: str
-    first_color: Color
+    first_colour: Colour
     corner: Corner
     swap: bool
     game: int
@@ -135,7 +136,7 @@ class _Decoder:
 
 
 def read_sgf_bytes(path: Path) -> bytes:
-    """The bytes of an SGF file; ValueError for a missing, unreadable, empty or too big file.
+    """The bytes of an SGF file; BadInput for a missing, unreadable, empty or too big file.
 
     At most :data:`~joseki.core.limits.MAX_FILE_BYTES` are read (plus one, to tell), so a
     device such as ``/dev/zero`` or a huge file is refused without being read whole.
@@ -147,15 +148,15 @@ def read_sgf_bytes(path: Path) -> bytes:
                 raise beyond("a file", MAX_FILE_BYTES, "bytes")
             data = handle.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
-        raise ValueError("no such file") from None
+        raise BadInput("no such file") from None
     except IsADirectoryError:
-        raise ValueError("is a directory") from None
+        raise BadInput("is a directory") from None
     except OSError as exc:
-        raise ValueError(f"cannot read: {exc.strerror}") from None
+        raise BadInput(f"cannot read: {exc.strerror}") from None
     if len(data) > MAX_FILE_BYTES:
         raise beyond("a file", MAX_FILE_BYTES, "bytes")
     if not data.strip():
-        raise ValueError("empty file")
+        raise BadInput("empty file")
     return data
 
 
@@ -163,17 +164,17 @@ def _board_point(raw: bytes) -> tuple[int, int] | None:
     if len(raw) != 2:
         if raw.strip() == b"":
             return None
-        raise ValueError(f"bad move {raw.decode('ascii', 'replace')!r}")
+        raise BadInput(f"bad move {raw.decode('ascii', 'replace')!r}")
     x, y = raw[0] - 97, raw[1] - 97
     if x == 19 and y == 19:
         return None
     if not (0 <= x < 19 and 0 <= y < 19):
-        raise ValueError(f"move {raw.decode('ascii', 'replace')!r} is off the 19x19 board")
+        raise BadInput(f"move {raw.decode('ascii', 'replace')!r} is off the 19x19 board")
     return (x, y)
 
 
 def flatten_bytes(data: bytes, source: str = "<bytes>") -> Forest:
-    """Flatten every game tree of SGF ``data``; ValueError for malformed SGF or a non-19x19 board.
+    """Flatten every game tree of SGF ``data``; BadInput for malformed SGF or a non-19x19 board.
 
     Lines with an illegal move are refused (counted in ``refused``, with a warning); a game
     tree that is not Go or a file beyond a limit raises ValueError.
@@ -183,9 +184,9 @@ def flatten_bytes(data: bytes, source: str = "<bytes>") -> Forest:
     except LimitError:
         raise
     except ValueError as exc:
-        raise ValueError(f"not valid SGF: {exc}") from None
+        raise BadInput(f"not valid SGF: {exc}") from None
     if not games:
-        raise ValueError("no SGF game tree found")
+        raise BadInput("no SGF game tree found")
     root_props = games[0].sequence[0]
     declared = root_props.get("CA", [b""])[0].decode("ascii", "replace") or None
     decoder = _Decoder(declared)
@@ -200,9 +201,9 @@ def flatten_bytes(data: bytes, source: str = "<bytes>") -> Forest:
         try:
             size = int(size_raw.split(b":")[0])
         except ValueError:
-            raise ValueError(f"bad board size SZ[{size_raw.decode('ascii', 'replace')}]") from None
+            raise BadInput(f"bad board size SZ[{size_raw.decode('ascii', 'replace')}]") from None
         if size != ZONE_BOARD_SIZE:
-            raise ValueError(f"board size {size}x{size}: joseki collections must be 19x19")
+            raise BadInput(f"board size {size}x{size}: joseki collections must be 19x19")
         _flatten_game(game, game_index, decoder, forest)
     if forest.illegal > SHOWN_ILLEGAL:
         forest.warnings.append(f"{forest.illegal - SHOWN_ILLEGAL} more illegal moves; {forest.refused} lines "
@@ -214,7 +215,7 @@ def flatten_bytes(data: bytes, source: str = "<bytes>") -> Forest:
 
 
 def flatten_file(path: Path | str) -> Forest:
-    """Flatten the SGF file at ``path``; ValueError (without the file name) for bad input."""
+    """Flatten the SGF file at ``path``; BadInput (without the file name) for bad input."""
     path = Path(path)
     return flatten_bytes(read_sgf_bytes(path), str(path))
 
@@ -261,12 +262,12 @@ def _flatten_game(game: sgf_grammar.Coarse_game_tree, game_index: int, decoder: 
                 path.append("0")
             elif child_index is not None:
                 path.append(str(child_index))
-            color: Color | None = "b" if "B" in props else "w" if "W" in props else None
-            has_setup = len(props) > (color is not None) and not SETUP_PROPERTIES.isdisjoint(props)
+            colour: Colour | None = "b" if "B" in props else "w" if "W" in props else None
+            has_setup = len(props) > (colour is not None) and not SETUP_PROPERTIES.isdisjoint(props)
             if has_setup:
                 apply_setup(board, props)
-            if color is not None:
-                raw = props["B" if color == "b" else "W"][0]
+            if colour is not None:
+                raw = props["B" if colour == "b" else "W"][0]
                 point = points.get(raw, _UNSEEN)
                 if point is _UNSEEN:
                     point = points[raw] = _board_point(raw)
@@ -274,9 +275,9 @@ def _flatten_game(game: sgf_grammar.Coarse_game_tree, game_index: int, decoder: 
                     try:
                         if (setup or has_setup) and point in board.stones and _set_up(game, path, point):
                             del board.stones[point]  # a setup stone gives way to a move (see the module's doc)
-                        board.play(color, point, suicide=suicide)
-                    except IllegalMove as exc:
-                        below = _refuse(forest, game, game_index, tree, path, len(moves) + 1, color, point,
+                        board.play(colour, point, suicide=suicide)
+                    except IllegalMoveError as exc:
+                        below = _refuse(forest, game, game_index, tree, path, len(moves) + 1, colour, point,
                                         exc.reason)
                         nodes += below - position - 1  # the refused nodes still count as read
                         break
@@ -287,19 +288,19 @@ def _flatten_game(game: sgf_grammar.Coarse_game_tree, game_index: int, decoder: 
                 if local is _UNSEEN:
                     local = known[raw] = None if transform is None else _local_point(raw, transform)
                 if local is None:
-                    builder.elsewhere(color)
+                    builder.elsewhere(colour)
                 else:
-                    builder.local(color, local)
+                    builder.local(colour, local)
                 moves.append(len(builder.tokens) + builder.pending_tenuki())
                 if len(moves) > MAX_LINE_MOVES:
                     raise beyond(f"game {game_index + 1}: a line", MAX_LINE_MOVES, "moves")
                 if point is None:
                     passes.append(len(moves))
-            if len(props) > (color is not None):
+            if len(props) > (colour is not None):
                 if has_setup:
                     setup = True
                 note = _note(props, len(builder.tokens) + builder.pending_tenuki(), decoder, moves,
-                             color is not None, passes)
+                             colour is not None, passes)
                 if note is not None:
                     notes.append(note)
         else:
@@ -329,7 +330,7 @@ def _size(tree: sgf_grammar.Coarse_game_tree) -> tuple[int, int]:
 
 
 def _refuse(forest: Forest, game: sgf_grammar.Coarse_game_tree, game_index: int,
-            tree: sgf_grammar.Coarse_game_tree, path: list[str], number: int, color: Color, point: Point,
+            tree: sgf_grammar.Coarse_game_tree, path: list[str], number: int, colour: Colour, point: Point,
             reason: str) -> int:
     """Count the lines through an illegal move as refused, with a warning naming its place and the move.
 
@@ -345,7 +346,7 @@ def _refuse(forest: Forest, game: sgf_grammar.Coarse_game_tree, game_index: int,
     line = _moves_along(game, path)[:-1]
     before = ("... " if len(line) > 8 else "") + " ".join(line[-8:])
     forest.warnings.append(
-        f"game {game_index + 1}{where}: move {number} ({'B' if color == 'b' else 'W'} "
+        f"game {game_index + 1}{where}: move {number} ({'B' if colour == 'b' else 'W'} "
         f"{format_gtp_vertex(point)}) {reason}{f' after {before}' if line else ''}; "
         f"{lines} line{'s' if lines != 1 else ''} refused")
     return nodes
@@ -390,12 +391,12 @@ def _moves_along(game: sgf_grammar.Coarse_game_tree, path: list[str]) -> list[st
 def _emit(forest: Forest, builder: StepBuilder, transform: Transform | None, game_index: int,
           path: list[str], notes: list[NodeNote], setup: bool) -> None:
     steps = builder.steps_to_move()
-    if not steps or transform is None or builder.first_color is None:
+    if not steps or transform is None or builder.first_colour is None:
         forest.skipped += 1
         return
     length = len(steps) // 2
     kept = tuple(n if n.step <= length else replace(n, step=length) for n in notes)
     forest.variations.append(Variation(
-        steps=steps, first_color=builder.first_color, corner=transform.corner,
+        steps=steps, first_colour=builder.first_colour, corner=transform.corner,
         swap=bool(builder.swap), game=game_index, tree_path=".".join(path), notes=kept,
         setup=setup))

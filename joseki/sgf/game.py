@@ -16,12 +16,13 @@ from pathlib import Path
 
 from sgfmill import sgf_grammar
 
+from joseki.core.errors import BadInput
 from joseki.core.gameinfo import normal_date, normal_rank
 from joseki.core.geometry import Point
 from joseki.core.limits import MAX_LINE_MOVES, LimitError, beyond
 from joseki.core.notation import GTP_COLUMNS, format_gtp_vertex
-from joseki.core.position import IllegalMove, LocalBoard
-from joseki.core.steps import Color
+from joseki.core.position import IllegalMoveError, LocalBoard
+from joseki.core.steps import Colour
 from joseki.sgf.archive import Source, source_bytes
 from joseki.sgf.properties import apply_setup, check_go, rules_allow_suicide
 from joseki.sgf.sgfparse import parse_game
@@ -33,13 +34,13 @@ class Game:
 
     source: str
     size: int
-    moves: list[tuple[Color, Point | None]] = field(default_factory=list)
+    moves: list[tuple[Colour, Point | None]] = field(default_factory=list)
     result: str = ""
-    winner: Color | None = None
+    winner: Colour | None = None
     """``"b"``, ``"w"``, ``"d"`` for a draw, None when unknown or void."""
     handicap: int = 0
     setup: bool = False
-    stones: dict[Point, Color] = field(default_factory=dict)
+    stones: dict[Point, Colour] = field(default_factory=dict)
     """The setup stones (AB/AW: handicap, a problem's position) on the board before the first move."""
     black: str = ""
     white: str = ""
@@ -66,7 +67,7 @@ class Game:
         return None
 
 
-def parse_result(text: str) -> Color | None:
+def parse_result(text: str) -> Colour | None:
     """Winner of an SGF RE value: ``b``, ``w``, ``d`` (draw) or None (void, unknown, unfinished)."""
     value = text.strip().lower()
     if not value:
@@ -84,7 +85,7 @@ def _text(raw: bytes) -> str:
 
 def read_game(path: Path | Source) -> Game:
     """The main line of the first game in an SGF file (or archive member, :mod:`joseki.sgf.archive`);
-    ValueError for unreadable or broken SGF or an illegal move."""
+    BadInput for unreadable or broken SGF or an illegal move."""
     if isinstance(path, tuple):
         return game_from_bytes(source_bytes(path), path[0])
     return game_from_bytes(source_bytes(path), str(Path(path)))
@@ -103,7 +104,7 @@ def read_learnable(path: Path | Source) -> tuple[Game | None, str | None]:
 def game_from_bytes(data: bytes, source: str = "<bytes>") -> Game:
     """The main line of the first game in SGF ``data``, replayed on the board.
 
-    ValueError for broken SGF, a game that is not Go, an illegal move (naming its number and
+    BadInput for broken SGF, a game that is not Go, an illegal move (naming its number and
     point) or a main line beyond :data:`~joseki.core.limits.MAX_LINE_MOVES`.
     """
     try:
@@ -111,14 +112,14 @@ def game_from_bytes(data: bytes, source: str = "<bytes>") -> Game:
     except LimitError:
         raise
     except ValueError as exc:
-        raise ValueError(f"not valid SGF: {exc}") from None
+        raise BadInput(f"not valid SGF: {exc}") from None
     root = tree.sequence[0]
     check_go(root)
     size_raw = root.get("SZ", [b"19"])[0]
     try:
         size = int(size_raw.split(b":")[0])
     except ValueError:
-        raise ValueError(f"bad board size SZ[{size_raw.decode('ascii', 'replace')}]") from None
+        raise BadInput(f"bad board size SZ[{size_raw.decode('ascii', 'replace')}]") from None
     game = Game(source, size)
     game.result = _text(root["RE"][0]) if "RE" in root else ""
     game.winner = parse_result(game.result)
@@ -144,28 +145,28 @@ def game_from_bytes(data: bytes, source: str = "<bytes>") -> Game:
                     apply_setup(board, props)
                     if not moves:
                         game.stones = dict(board.stones)
-            for key, color in _MOVE_KEYS:
+            for key, colour in _MOVE_KEYS:
                 if (values := props.get(key)) is not None:
                     raw = values[0]
                     point = points[raw] if raw in points else _point(raw, size, points)
-                    moves.append((color, point))
+                    moves.append((colour, point))
                     if len(moves) > MAX_LINE_MOVES:
                         raise beyond("a game", MAX_LINE_MOVES, "moves")
                     if point is not None and board is not None:
                         try:
-                            board.play(color, point, suicide=suicide)
-                        except IllegalMove as exc:
-                            raise _illegal(exc, color, point, len(moves), size) from None
+                            board.play(colour, point, suicide=suicide)
+                        except IllegalMoveError as exc:
+                            raise _illegal(exc, colour, point, len(moves), size) from None
         node = node.children[0] if node.children else None
     return game
 
 
-_MOVE_KEYS: tuple[tuple[str, Color], ...] = (("B", "b"), ("W", "w"))
+_MOVE_KEYS: tuple[tuple[str, Colour], ...] = (("B", "b"), ("W", "w"))
 
 
-def _illegal(exc: IllegalMove, color: Color, point: Point, number: int, size: int) -> ValueError:
+def _illegal(exc: IllegalMoveError, colour: Colour, point: Point, number: int, size: int) -> BadInput:
     """The error for move ``number``, which ``exc`` found illegal."""
-    return ValueError(f"move {number} ({'B' if color == 'b' else 'W'} {format_gtp_vertex(point, size)}) {exc.reason}")
+    return BadInput(f"move {number} ({'B' if colour == 'b' else 'W'} {format_gtp_vertex(point, size)}) {exc.reason}")
 
 
 _POINTS: dict[int, dict[bytes, Point | None]] = {}
@@ -178,11 +179,11 @@ def _point(raw: bytes, size: int, known: dict[bytes, Point | None] | None = None
     if not value or (value == b"tt" and size <= 19):
         point = None
     elif len(value) != 2:
-        raise ValueError(f"bad move {value.decode('ascii', 'replace')!r}")
+        raise BadInput(f"bad move {value.decode('ascii', 'replace')!r}")
     else:
         x, y = value[0] - 97, value[1] - 97
         if not (0 <= x < size and 0 <= y < size):
-            raise ValueError(f"move {value.decode('ascii', 'replace')!r} is off the {size}x{size} board")
+            raise BadInput(f"move {value.decode('ascii', 'replace')!r} is off the {size}x{size} board")
         point = (x, y)
     if known is not None and len(raw) == 2:
         known[raw] = point

@@ -28,6 +28,7 @@ from sgfmill import sgf_grammar
 
 from joseki.core.category import pachi_tags
 from joseki.core.conditions import sgf_points
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Point, Transform, nearest_corner
 from joseki.core.judgement import LABEL, judge
 from joseki.core.notation import format_gtp_vertex, parse_sgf_point
@@ -81,18 +82,18 @@ class LintReport:
 
 
 def lint(path: Path | str) -> LintReport:
-    """The findings of the collection file at ``path``; ValueError naming the file if it cannot be read."""
+    """The findings of the collection file at ``path``; BadInput naming the file if it cannot be read."""
     path = Path(path)
     try:
         data = read_sgf_bytes(path)
         forest = flatten_bytes(data, str(path))
         games = parse_collection(data)
     except ValueError as exc:
-        raise ValueError(f"{path}: {exc}") from None
+        raise BadInput(f"{path}: {exc}") from None
     try:
         dialect = book_notes(forest).dialect
     except ValueError as exc:
-        raise ValueError(f"{path}: {exc}") from None
+        raise BadInput(f"{path}: {exc}") from None
     report = LintReport(str(path), dialect, len(forest.variations))
     for index, game in enumerate(games):
         report.findings.extend(_walk(game, index, dialect))

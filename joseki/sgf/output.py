@@ -21,8 +21,10 @@ import secrets
 import stat
 from pathlib import Path
 
+from joseki.core.errors import UserError
 
-class OutputError(ValueError):
+
+class OutputError(UserError):
     """An output file that cannot be written; the message names the file and the reason."""
 
 

@@ -7,6 +7,7 @@ the suicide rule the same way.
 
 from __future__ import annotations
 
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Point
 from joseki.core.position import LocalBoard, allows_suicide
 from joseki.core.zone import ZONE_BOARD_SIZE
@@ -25,20 +26,20 @@ def board_points(raw: bytes, size: int = ZONE_BOARD_SIZE) -> list[Point]:
 
 def apply_setup(board: LocalBoard, props: dict[str, list[bytes]]) -> None:
     """Put a node's setup stones (AB, AW) on ``board`` and take its AE points off."""
-    for key, color in (("AE", None), ("AB", "b"), ("AW", "w")):
+    for key, colour in (("AE", None), ("AB", "b"), ("AW", "w")):
         for value in props.get(key, ()):
             for point in board_points(value, board.size):
-                if color is None:
+                if colour is None:
                     board.stones.pop(point, None)
                 else:
-                    board.stones[point] = color
+                    board.stones[point] = colour
 
 
 def check_go(root: dict[str, list[bytes]], what: str = "the game") -> None:
-    """ValueError unless a root node's ``GM`` is 1 (Go) or absent."""
+    """BadInput unless a root node's ``GM`` is 1 (Go) or absent."""
     value = root.get("GM", [b"1"])[0].strip()
     if value not in (b"1", b""):
-        raise ValueError(f"{what} is GM[{value.decode('ascii', 'replace')}], not Go (GM[1])")
+        raise BadInput(f"{what} is GM[{value.decode('ascii', 'replace')}], not Go (GM[1])")
 
 
 def is_export(root: dict[str, list[bytes]]) -> bool:

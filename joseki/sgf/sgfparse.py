@@ -45,7 +45,7 @@ class _Irregular(Exception):
 def parse_collection(data: bytes) -> list[sgf_grammar.Coarse_game_tree]:
     """The game trees of SGF ``data``, as :func:`sgfmill.sgf_grammar.parse_sgf_collection` gives them.
 
-    ValueError (sgfmill's) for malformed data or when no game is found.
+    BadInput (sgfmill's) for malformed data or when no game is found.
     """
     games: list[sgf_grammar.Coarse_game_tree] = []
     position = 0
@@ -62,7 +62,7 @@ def parse_collection(data: bytes) -> list[sgf_grammar.Coarse_game_tree]:
 def parse_game(data: bytes) -> sgf_grammar.Coarse_game_tree:
     """The first game tree of SGF ``data``, as :func:`sgfmill.sgf_grammar.parse_sgf_game` gives it.
 
-    ValueError (sgfmill's) for malformed data or when no game is found.
+    BadInput (sgfmill's) for malformed data or when no game is found.
     """
     start = _START.search(data)
     if start is not None:

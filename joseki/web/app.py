@@ -10,7 +10,7 @@ Safety: bound to 127.0.0.1 by default and answering only requests addressed to t
 serves (no DNS rebinding); read-only unless started ``writable`` (then it may upgrade the
 schema and load the starter book into an empty store); uploads are capped at
 :data:`~joseki.core.limits.MAX_UPLOAD_BYTES` and parsed with the import limits; a game of the
-store is opened only by its key (:func:`joseki.book.gamerefs.load_game`), never by a path from
+store is opened only by its key (:func:`joseki.book.gamerefs.read.load_game`), never by a path from
 the request; every SGF text reaches the page as JSON data and is written there as text.
 """
 
@@ -27,13 +27,14 @@ from typing import Annotated, Any
 from fastapi import FastAPI, Query, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from sqlalchemy.exc import SQLAlchemyError
 from starlette.datastructures import MutableHeaders
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from joseki.book.errors import StoreError
-from joseki.book.store import Store, current_revision, head_revision
+from joseki.book.store.database import Store, current_revision
+from joseki.book.store.errors import StoreError
+from joseki.book.store.files import head_revision
+from joseki.core.errors import BadInput, UserError
 from joseki.core.geometry import Corner
 from joseki.core.limits import MAX_UPLOAD_BYTES, beyond
 from joseki.web import gamerefs_views, views
@@ -63,7 +64,7 @@ def open_store(db: str | None, writable: bool) -> Store:
     store = Store(db, upgrade=writable)
     if writable:
         from joseki.book.importer import import_file
-        from joseki.book.resources import starter_book
+        from joseki.book.store.files import starter_book
 
         if store.collection_count() == 0:
             report = import_file(store, starter_book(), "starter")
@@ -106,19 +107,13 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
                   openapi_url="/api/openapi.json",
                   description="The joseki book over HTTP: each view's data is the CLI's --json plus drawing keys.")
 
-    @app.exception_handler(ValueError)
-    async def bad_input(request: Request, exc: ValueError) -> JSONResponse:
+    @app.exception_handler(UserError)
+    async def bad_input(request: Request, exc: UserError) -> JSONResponse:
         return JSONResponse({"error": str(exc)}, status_code=400)
 
     @app.exception_handler(StoreError)
     async def bad_store(request: Request, exc: StoreError) -> JSONResponse:
         return JSONResponse({"error": str(exc)}, status_code=503)
-
-    @app.exception_handler(SQLAlchemyError)
-    async def database(request: Request, exc: SQLAlchemyError) -> JSONResponse:
-        from joseki.book.store import database_error
-
-        return JSONResponse({"error": database_error(exc, store.url) or "database error"}, status_code=503)
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
@@ -159,7 +154,7 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
         """Every corner of a game after MOVE moves (``joseki next --sgf G --move N --json``), with the board."""
         played = views.parse_played(game)
         if move is not None and move > len(played):
-            raise ValueError(f"move {move} is beyond the game's {len(played)} moves")
+            raise BadInput(f"move {move} is beyond the game's {len(played)} moves")
         played = played[:move] if move is not None else played
         key = ("review", tuple(played), _names(collection), profile or None, rank, top, favour)
         return await answered(key, ("review", (played, collection, profile, rank, top, favour == "all")))
@@ -171,14 +166,14 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
 
         data = await _body(request, MAX_UPLOAD_BYTES)
         if not data.strip():
-            raise ValueError("upload: empty file")
+            raise BadInput("upload: empty file")
         name = request.headers.get("x-file-name", "upload.sgf")[:200]
         try:
             game = game_from_bytes(data, name)
         except ValueError as exc:
-            raise ValueError(f"{name}: {exc}") from None
+            raise BadInput(f"{name}: {exc}") from None
         if game.size != 19:
-            raise ValueError(f"{name}: board size {game.size}: the book is for 19x19")
+            raise BadInput(f"{name}: board size {game.size}: the book is for 19x19")
         return {"game": views.game_json(game, name)}
 
     @app.get("/api/practise", response_model=dict[str, Any], responses=JSON)

@@ -5,8 +5,8 @@ sent again as the same bytes for the same normalised request (:meth:`Cache.get`;
 request exactly as it came, :meth:`Cache.get_raw`, before any routing); the focus corner's
 line (``joseki show``, about a third of a position's work) is kept apart (:meth:`Cache.line`), since
 many positions share it, and so is each corner's book answer (:meth:`Cache.corner`,
-:func:`joseki.book.query.answer_table`: the same corner comes back in many whole boards), and so are
-the book's own reads of nodes (:attr:`Cache.memo`, a :class:`joseki.book.memo.Memo`: children, main
+:func:`joseki.book.query.next.answer_table`: the same corner comes back in many whole boards), and so are
+the book's own reads of nodes (:attr:`Cache.memo`, a :class:`joseki.book.query.memo.Memo`: children, main
 lines, comments, for SQLite books read through sqlite3). All are bounded (the least recently used go
 first; the reads: all at once when full) and all are dropped whenever the store changes, whoever
 wrote it: before each request the store's version (:func:`store_version`: for SQLite the file's
@@ -33,13 +33,14 @@ import orjson
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import SQLAlchemyError
 
-from joseki.book.lookup import Lookup
-from joseki.book.memo import Memo
-from joseki.book.query import Candidate, CornerAnswer, Options, answer_table, move_numbers
-from joseki.book.reader import BookFile
-from joseki.book.store import Store
+from joseki.book.query.answer import Candidate, CornerAnswer, Options
+from joseki.book.query.lookup import Lookup
+from joseki.book.query.memo import Memo
+from joseki.book.query.next import answer_table, move_numbers
+from joseki.book.store.bookfile import BookFile
+from joseki.book.store.database import Store
 from joseki.core.corners import CornerTable
-from joseki.core.steps import Color
+from joseki.core.steps import Colour
 from joseki.web.views import line_json, line_key
 
 DEFAULT_MB = 64
@@ -207,8 +208,8 @@ class Cache:
                     self._lines.popitem(last=False)
         return data
 
-    def corner(self, lookup: Lookup, table: CornerTable, first: Color, options: Options) -> CornerAnswer:
-        """:func:`joseki.book.query.answer_table`, remembered (a :data:`~joseki.book.query.AnswerTable`).
+    def corner(self, lookup: Lookup, table: CornerTable, first: Colour, options: Options) -> CornerAnswer:
+        """:func:`joseki.book.query.next.answer_table`, remembered (a :data:`~joseki.book.query.next.AnswerTable`).
 
         The answer depends on the corner's own moves, the options and the collections, and on
         two things only some answers read: the game's move numbers (only where the corner left
@@ -216,13 +217,13 @@ class Cache:
         ladder checks: one per ladder condition, whatever the board). So the entry under the
         corner alone says which of the two its answer read, and the answer is kept under the
         corner plus those: one answer serves every board and game that it did not read.
-        Callers re-rank and trim what they get (:mod:`joseki.book.context_next`), so each gets
+        Callers re-rank and trim what they get (:mod:`joseki.book.query.rerank`), so each gets
         its own copy.
         """
         if not self.enabled or self.max_corners <= 0:
             return answer_table(lookup, table, first, options)
         b = table.builder
-        own = (table.corner, b.first_color, b.steps_to_move(), b.swap, first if b.first_color is None else None,
+        own = (table.corner, b.first_colour, b.steps_to_move(), b.swap, first if b.first_colour is None else None,
                replace(options, board=None), None if lookup.collection_ids is None else tuple(lookup.collection_ids))
         numbers = tuple(move_numbers(table))
         with self._lock:

@@ -3,7 +3,7 @@
 A view is named by a :data:`Call` (the view's name and its arguments, plain data that pickles) and
 computed by :func:`compute`, wherever it runs, so a request gives the same bytes either way.
 
-A view is all interpreter work once the book's reads are kept (:mod:`joseki.book.memo`; on
+A view is all interpreter work once the book's reads are kept (:mod:`joseki.book.query.memo`; on
 PostgreSQL too, where the rest is waiting on the server), and one process runs it one thread at
 a time: in the server's own threads, players asking at once queue behind each other's first
 asks while the other cores idle. So a server over a store that other processes can open (a
@@ -28,9 +28,9 @@ from typing import Any
 
 import anyio.to_thread
 
-from joseki.book.store import Store
+from joseki.book.store.database import Store
 from joseki.core.geometry import Corner
-from joseki.core.steps import Color
+from joseki.core.steps import Colour
 from joseki.web import gamerefs_views, views
 from joseki.web.cache import Cache, encode
 from joseki.web.reads import Reads
@@ -46,7 +46,7 @@ FREEZE_EVERY = 100
 """How many views a process computes between two freezes of its heap (:class:`Heap`)."""
 
 
-def _explore(store: Store, cache: Cache, reads: Reads, tokens: list[str], colour: Color, corner: Corner,
+def _explore(store: Store, cache: Cache, reads: Reads, tokens: list[str], colour: Colour, corner: Corner,
              collections: list[str] | None, profile: str | None, rank: str, top: int | None,
              favour_all: bool) -> dict[str, Any]:
     return views.explore(store, tokens, colour, corner, collections, profile, rank, top, favour_all, cache.line,
@@ -59,12 +59,12 @@ def _review(store: Store, cache: Cache, reads: Reads, played: views.Played, coll
                         reads())
 
 
-def _practise(store: Store, cache: Cache, reads: Reads, tokens: list[str], colour: Color,
+def _practise(store: Store, cache: Cache, reads: Reads, tokens: list[str], colour: Colour,
               collections: list[str] | None, profile: str | None, seed: int | None) -> dict[str, Any]:
     return views.practise(store, tokens, colour, collections, profile, seed, cache.corner, reads())
 
 
-def _games(store: Store, cache: Cache, reads: Reads, tokens: list[str], colour: Color, profile: str | None,
+def _games(store: Store, cache: Cache, reads: Reads, tokens: list[str], colour: Colour, profile: str | None,
            order: str, limit: int) -> dict[str, Any]:
     return gamerefs_views.games_behind(store, tokens, colour, profile, order, limit)
 

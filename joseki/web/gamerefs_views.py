@@ -1,4 +1,4 @@
-"""The games behind a position: the routes over :mod:`joseki.book.gamerefs` (the store's references to games).
+"""The games behind a position: the routes over :mod:`joseki.book.gamerefs.read` (the store's references to games).
 
 ``/api/games`` lists the games that reached a corner's position (``joseki games --json``);
 ``/api/game/{key}`` opens one of them by its key, the only way a request reaches a game file.
@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 from fastapi import FastAPI, Query
 from starlette.responses import Response
 
-from joseki.book.query import check_legal, parse_moves
-from joseki.book.store import Store
+from joseki.book.query.next import check_legal, parse_moves
+from joseki.book.store.database import Store
 from joseki.core.corners import corner_tables
-from joseki.core.steps import Color
+from joseki.core.steps import Colour
 from joseki.web import views
 
 if TYPE_CHECKING:
@@ -41,16 +41,16 @@ def add_routes(app: FastAPI, store: Store, answered: Answers) -> None:
     @app.get("/api/game/{key}")
     def game(key: str) -> dict[str, Any]:
         """A game of the store by its key (from /api/games): its players, result and moves."""
-        from joseki.book.gamerefs import load_game
+        from joseki.book.gamerefs.read import load_game
 
         loaded = load_game(store, key)
         return {"game": {**views.game_json(loaded, loaded.source), "key": key}}
 
 
-def games_behind(store: Store, tokens: list[str], first: Color, profile: str | None, order: str,
+def games_behind(store: Store, tokens: list[str], first: Colour, profile: str | None, order: str,
                  limit: int) -> dict[str, Any]:
     """``joseki games --json`` for the focus corner after ``tokens`` (the moves as typed)."""
-    from joseki.book.gamerefs import games_at
+    from joseki.book.gamerefs.read import games_at
 
     played, _ = parse_moves(tokens, first)
     check_legal(played, tokens)
@@ -58,8 +58,8 @@ def games_behind(store: Store, tokens: list[str], first: Color, profile: str | N
     data: dict[str, Any] = {"moves": tokens, "profile": profile or "global", "order": order,
                             "corner": None if where is None else where.value}
     builder = corner_tables(played)[where].builder if where is not None else None
-    if builder is None or builder.first_color is None:
+    if builder is None or builder.first_colour is None:
         return {**data, "count": 0, "book_steps": None, "games": []}
-    found = games_at(store, builder.steps, first=builder.first_color.upper(), profile=profile or None,
+    found = games_at(store, builder.steps, first=builder.first_colour.upper(), profile=profile or None,
                      order=order, limit=limit)
     return {**data, **found.as_json()}

@@ -1,13 +1,13 @@
 """What a view's book reads run on: a current SQLite book read straight through sqlite3, one connection per thread.
 
-:func:`joseki.book.query.next_moves` and the rest of a corner's answer accept a
-:class:`joseki.book.reader.BookFile` (a read-only sqlite3 connection, no SQLAlchemy in between:
+:func:`joseki.book.query.next.next_moves` and the rest of a corner's answer accept a
+:class:`joseki.book.store.bookfile.BookFile` (a read-only sqlite3 connection, no SQLAlchemy in between:
 about 40 % less work for a position's corners on Kogo), and so does the line
-(:func:`joseki.book.show.show`); a BookFile is one connection, so each thread that computes
+(:func:`joseki.book.query.show.show`); a BookFile is one connection, so each thread that computes
 views gets its own. Any other store (PostgreSQL, a file the reader declines) is read through
 the store itself, as are the views the reader does not serve yet (the games behind a
 position, the catalogue). Either way the reads keep their answers in the server's memo: a store
-read directly is given it as its :attr:`~joseki.book.store.Store.memo` (the server never writes
+read directly is given it as its :attr:`~joseki.book.store.database.Store.memo` (the server never writes
 through it).
 """
 
@@ -17,9 +17,9 @@ import threading
 
 from sqlalchemy.engine import make_url
 
-from joseki.book.memo import Memo
-from joseki.book.reader import BookFile, open_book_file
-from joseki.book.store import Store
+from joseki.book.query.memo import Memo
+from joseki.book.store.bookfile import BookFile, open_book_file
+from joseki.book.store.database import Store
 
 
 class Reads:

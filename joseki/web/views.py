@@ -1,7 +1,7 @@
 """What each view of the explorer shows, as JSON: the CLI's ``--json`` data plus what a board draws.
 
-Every answer is built by the library functions the CLI uses (:func:`joseki.book.query.next_moves`,
-:func:`~joseki.book.query.next_in_game`, :func:`joseki.book.show.show`) and carries their
+Every answer is built by the library functions the CLI uses (:func:`joseki.book.query.next.next_moves`,
+:func:`~joseki.book.query.next.next_in_game`, :func:`joseki.book.query.show.show`) and carries their
 ``as_json`` data unchanged; the web adds only drawing keys beside it: each candidate's SGF
 ``point`` and board ``label``, the whole board's stones, the points conditions and comments name,
 and the book lines in board coordinates (``book_position_moves``, ``book_moves``).
@@ -14,32 +14,24 @@ from typing import Any
 
 from sqlalchemy import select
 
-from joseki.book.lookup import Lookup
-from joseki.book.profiles import require_profile
-from joseki.book.query import (
-    AnswerTable,
-    Candidate,
-    CornerAnswer,
-    Options,
-    answer_table,
-    check_legal,
-    next_in_game,
-    next_moves,
-    parse_moves,
-)
-from joseki.book.reader import BookFile
-from joseki.book.show import show
-from joseki.book.store import Store
+from joseki.book.learnt.profiles import require_profile
+from joseki.book.query.answer import Candidate, CornerAnswer, Options
+from joseki.book.query.lookup import Lookup
+from joseki.book.query.next import AnswerTable, answer_table, check_legal, next_in_game, next_moves, parse_moves
+from joseki.book.query.show import show
+from joseki.book.store.bookfile import BookFile
+from joseki.book.store.database import Store
 from joseki.core.corners import corner_tables, owner
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner, Point
 from joseki.core.limits import MAX_LINE_MOVES, beyond
 from joseki.core.notation import format_gtp_vertex, format_sgf_point
 from joseki.core.position import LocalBoard
-from joseki.core.steps import Color, other
+from joseki.core.steps import Colour, other
 from joseki.sgf.game import Game
 
 LABELS = "abcdefghijklmnopqrstuvwxyz"
-Played = list[tuple[Color, Point | None]]
+Played = list[tuple[Colour, Point | None]]
 
 
 def sgf(point: Point | None) -> str | None:
@@ -47,12 +39,12 @@ def sgf(point: Point | None) -> str | None:
     return None if point is None else format_sgf_point(point)
 
 
-def colour(text: str) -> Color:
-    """``b`` or ``w`` from ``b``, ``black``, ``W``...; ValueError otherwise."""
+def colour(text: str) -> Colour:
+    """``b`` or ``w`` from ``b``, ``black``, ``W``...; BadInput otherwise."""
     key = text.strip().lower()
     if key in ("b", "black", "w", "white"):
         return "b" if key[0] == "b" else "w"
-    raise ValueError(f"bad colour {text!r} (expected black or white)")
+    raise BadInput(f"bad colour {text!r} (expected black or white)")
 
 
 def split_moves(text: str) -> list[str]:
@@ -67,14 +59,14 @@ def parse_played(text: str) -> Played:
     """A game's moves from a URL parameter: ``bpdwdd...``, a colour then an SGF point each (``tt`` a pass)."""
     text = text.strip()
     if len(text) % 3:
-        raise ValueError("bad game moves: expected a colour and an SGF point each (bpdwdd...)")
+        raise BadInput("bad game moves: expected a colour and an SGF point each (bpdwdd...)")
     if len(text) // 3 > MAX_LINE_MOVES:
         raise beyond("a game", MAX_LINE_MOVES, "moves")
     played: Played = []
     for i in range(0, len(text), 3):
         c, x, y = text[i], text[i + 1], text[i + 2]
         if c not in "bw" or not ("a" <= x <= "s" or x == "t") or not ("a" <= y <= "s" or y == "t"):
-            raise ValueError(f"bad game move {text[i : i + 3]!r} (move {i // 3 + 1})")
+            raise BadInput(f"bad game move {text[i : i + 3]!r} (move {i // 3 + 1})")
         played.append(("b" if c == "b" else "w", None if x + y == "tt" else (ord(x) - 97, ord(y) - 97)))
     return played
 
@@ -119,7 +111,7 @@ def corner_json(a: CornerAnswer) -> dict[str, Any]:
     return data
 
 
-def corner_first(a: CornerAnswer) -> Color:
+def corner_first(a: CornerAnswer) -> Colour:
     """The colour that played the corner's first local step."""
     return a.to_move if len(a.steps) // 2 % 2 == 0 else other(a.to_move)
 
@@ -149,7 +141,7 @@ LineFn = Callable[["Store | BookFile", CornerAnswer, "list[str] | None", "str | 
 """How a view gets the focus corner's line: :func:`line_json`, or a memory of it (:class:`joseki.web.cache.Cache`)."""
 
 
-def line_key(a: CornerAnswer) -> tuple[str, Color, Corner, bool]:
+def line_key(a: CornerAnswer) -> tuple[str, Colour, Corner, bool]:
     """What :func:`line_json` of ``a`` depends on besides the store, the collections and the profile."""
     return a.steps, corner_first(a), a.corner, a.transform.swap
 
@@ -166,7 +158,7 @@ def line_json(store: Store | BookFile, a: CornerAnswer, collections: list[str] |
     return {**shown.as_json(), "moves": moves}
 
 
-def explore(store: Store, moves: list[str], first: Color = "b", corner: Corner = Corner.TOP_RIGHT,
+def explore(store: Store, moves: list[str], first: Colour = "b", corner: Corner = Corner.TOP_RIGHT,
             collections: list[str] | None = None, profile: str | None = None, rank: str = "popularity",
             top: int | None = None, favour_all: bool = False, line: LineFn = line_json,
             answer: AnswerTable = answer_table, reads: Store | BookFile | None = None) -> dict[str, Any]:
@@ -220,7 +212,7 @@ def catalogue(store: Store) -> dict[str, Any]:
     return {"collections": collections, "profiles": profiles}
 
 
-def judge(store: Store | BookFile, moves: list[str], first: Color = "b", collections: list[str] | None = None,
+def judge(store: Store | BookFile, moves: list[str], first: Colour = "b", collections: list[str] | None = None,
           profile: str | None = None, answer: AnswerTable = answer_table) -> dict[str, Any]:
     """How the book judges the last of ``moves``: in book, its category, the moves the book played more often.
 
@@ -230,7 +222,7 @@ def judge(store: Store | BookFile, moves: list[str], first: Color = "b", collect
     played, _ = parse_moves(moves, first)
     check_legal(played, moves)
     if not played:
-        raise ValueError("no move to judge")
+        raise BadInput("no move to judge")
     mover, point = played[-1]
     before = corner_tables(played[:-1])
     where = owner(point, before) if point is not None else None
@@ -255,7 +247,7 @@ def judge(store: Store | BookFile, moves: list[str], first: Color = "b", collect
             "more_popular": [c.move for c in (offered if index is None else offered[:index])][:5]}
 
 
-def practise(store: Store, moves: list[str], first: Color = "b", collections: list[str] | None = None,
+def practise(store: Store, moves: list[str], first: Colour = "b", collections: list[str] | None = None,
              profile: str | None = None, seed: int | None = None, answer: AnswerTable = answer_table,
              reads: Store | BookFile | None = None) -> dict[str, Any]:
     """The player's last move judged (:func:`judge`) and the book's answer by the GTP proxy's policy, each corner

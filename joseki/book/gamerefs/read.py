@@ -1,8 +1,8 @@
 """The games behind a book position: who played it, when, how strong, and where the record is.
 
-:func:`games_at` finds the position's book node as every command does (:func:`joseki.book.walk.walk`,
+:func:`games_at` finds the position's book node as every command does (:func:`joseki.book.query.walk.walk`,
 transpositions included) and lists the games ``learn`` and ``mine`` credited there under a
-profile, newest or strongest first, from the bounded references :mod:`joseki.book.refstore`
+profile, newest or strongest first, from the bounded references :mod:`joseki.book.gamerefs.write`
 keeps; ``count`` is every game credited there (the node's statistics), kept or not.
 :func:`load_game` opens one of those games again, by key: only a file the store itself holds.
 """
@@ -15,15 +15,17 @@ from weakref import WeakKeyDictionary
 
 from sqlalchemy import Select, bindparam, desc, func, select
 
-from joseki.book.lookup import Lookup
-from joseki.book.profiles import GLOBAL, require_profile
-from joseki.book.query import check_legal, parse_moves
-from joseki.book.refstore import CORNERS, REFS_PER_NODE, UNKNOWN_STRENGTH
-from joseki.book.store import Store, node_id
-from joseki.book.walk import walk
+from joseki.book.gamerefs.write import CORNERS, REFS_PER_NODE, UNKNOWN_STRENGTH
+from joseki.book.learnt.profiles import GLOBAL, require_profile
+from joseki.book.query.lookup import Lookup
+from joseki.book.query.next import check_legal, parse_moves
+from joseki.book.query.walk import walk
+from joseki.book.store.database import Store
+from joseki.book.store.keys import node_id
 from joseki.core.corners import corner_tables
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner
-from joseki.core.steps import Color, canonical, parse_steps
+from joseki.core.steps import Colour, canonical, parse_steps
 from joseki.sgf.game import Game, read_game
 
 ORDERS = ("newest", "strongest")
@@ -71,11 +73,11 @@ class GamesAt:
         return {"count": self.count, "book_steps": self.steps, "games": [g.as_json() for g in self.games]}
 
 
-def _color(first: str) -> Color:
-    color = first.strip().lower()[:1]
-    if color not in ("b", "w") or first.strip().lower() not in ("b", "w", "black", "white"):
-        raise ValueError(f"first colour {first!r}: expected B or W")
-    return "b" if color == "b" else "w"
+def _colour(first: str) -> Colour:
+    colour = first.strip().lower()[:1]
+    if colour not in ("b", "w") or first.strip().lower() not in ("b", "w", "black", "white"):
+        raise BadInput(f"first colour {first!r}: expected B or W")
+    return "b" if colour == "b" else "w"
 
 
 _STATEMENTS: WeakKeyDictionary[Store, dict[str, Select[Any]]] = WeakKeyDictionary()
@@ -106,10 +108,10 @@ def games_at(store: Store, steps: str, *, first: str = "B", profile: str | None 
     A position off the book, or the empty corner, has no games.
     """
     if order not in ORDERS:
-        raise ValueError(f"unknown order {order!r} (expected one of {', '.join(ORDERS)})")
+        raise BadInput(f"unknown order {order!r} (expected one of {', '.join(ORDERS)})")
     if limit < 1:
-        raise ValueError(f"limit {limit}: expected at least 1")
-    color = _color(first)
+        raise BadInput(f"limit {limit}: expected at least 1")
+    colour = _colour(first)
     prefix, _ = canonical(parse_steps(steps))
     with store.read() as conn:
         lookup = Lookup(store, conn)
@@ -118,7 +120,7 @@ def games_at(store: Store, steps: str, *, first: str = "B", profile: str | None 
             require_profile(conn, profile)
         if not prefix or pid is None:
             return GamesAt(0)
-        route = walk(lookup, prefix, color, rejoin=False)
+        route = walk(lookup, prefix, colour, rejoin=False)
         if route.left_at is not None:
             return GamesAt(0)
         queries = _statements(store)
@@ -134,36 +136,36 @@ def games_at(store: Store, steps: str, *, first: str = "B", profile: str | None 
 def corner_steps(moves: list[str], first: str = "B") -> tuple[str, str]:
     """The play-step string and first colour (``B``/``W``) of typed moves (``Q16 R14``) in one corner.
 
-    ValueError when a move is illegal, or the moves are in no corner or in more than one.
+    BadInput when a move is illegal, or the moves are in no corner or in more than one.
     """
-    played, _ = parse_moves(moves, _color(first))
+    played, _ = parse_moves(moves, _colour(first))
     check_legal(played, moves)
-    active = [t for t in corner_tables(played).values() if t.builder.first_color is not None]
+    active = [t for t in corner_tables(played).values() if t.builder.first_colour is not None]
     if len(active) != 1:
         where = "no corner" if not active else f"{len(active)} corners ({', '.join(t.corner.value for t in active)})"
-        raise ValueError(f"the moves are in {where}; give the moves of one corner")
+        raise BadInput(f"the moves are in {where}; give the moves of one corner")
     builder = active[0].builder
-    assert builder.first_color is not None
-    return builder.steps, builder.first_color.upper()
+    assert builder.first_colour is not None
+    return builder.steps, builder.first_colour.upper()
 
 
 def load_game(store: Store, key: str) -> Game:
     """The game of ``key``, read again from the file the store recorded for it.
 
-    Only a file the store holds is opened; ValueError for an unknown key, a file gone or
+    Only a file the store holds is opened; BadInput for an unknown key, a file gone or
     unreadable, or one that no longer holds that game.
     """
     if len(key) != 32 or any(c not in "0123456789abcdef" for c in key):
-        raise ValueError(f"not a game key: {key!r}")
+        raise BadInput(f"not a game key: {key!r}")
     g = store.tables["game_record"]
     with store.read() as conn:
         source = conn.execute(select(g.c.source).where(g.c.game_key == key)).scalar()
     if source is None:
-        raise ValueError(f"no game {key} in the store")
+        raise BadInput(f"no game {key} in the store")
     try:
         game = read_game(source)
     except (ValueError, OSError) as exc:
-        raise ValueError(f"{source}: {exc}") from None
+        raise BadInput(f"{source}: {exc}") from None
     if game.key != key:
-        raise ValueError(f"{source}: the file no longer holds game {key} (changed since it was learnt)")
+        raise BadInput(f"{source}: the file no longer holds game {key} (changed since it was learnt)")
     return game

@@ -7,8 +7,8 @@ the book, and the corner is out of the book from there on. ``next``, ``annotate`
 (credits), ``mine`` (credits) and ``evaluate`` all read a corner through :func:`walk`, so they
 agree move for move on where it left the book and on the book node each step reached.
 
-The book is anything with :class:`Book`'s two reads: :class:`joseki.book.lookup.Lookup` (the
-store, optionally some collections) or :class:`joseki.book.index.BookIndex` (all of it, in memory).
+The book is anything with :class:`Book`'s two reads: :class:`joseki.book.query.lookup.Lookup` (the
+store, optionally some collections) or :class:`joseki.book.query.inmemory.InMemoryBook` (all of it, in memory).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from joseki.core.position import LocalBoard, position_key
-from joseki.core.steps import Color, iter_points, other
+from joseki.core.steps import Colour, iter_points, other
 
 
 class Book(Protocol):
@@ -57,16 +57,16 @@ class BookWalk:
         return self.nodes[index] != self.steps[: 2 * index + 2]
 
 
-def walk(book: Book, steps: str, first: Color = "b", rejoin: bool = True) -> BookWalk:
+def walk(book: Book, steps: str, first: Colour = "b", rejoin: bool = True) -> BookWalk:
     """Walk canonical ``steps`` through ``book`` (module docstring); ``rejoin``: find :attr:`~BookWalk.rejoined`."""
     result = BookWalk(steps)
     board = LocalBoard()
-    color = first
+    colour = first
     in_sequence = longest_line(book, steps)
     for index, zpoint in enumerate(iter_points(steps)):
         if zpoint is not None:
-            board.play(color, zpoint, lenient=True)
-        color = other(color)
+            board.play(colour, zpoint, lenient=True)
+        colour = other(colour)
         if result.left_at is not None:
             if not rejoin:
                 return result
@@ -74,13 +74,13 @@ def walk(book: Book, steps: str, first: Color = "b", rejoin: bool = True) -> Boo
         if index < in_sequence:
             result.nodes.append(steps[: 2 * index + 2])
             continue
-        via = book.by_position(position_key(board.stones, color))
+        via = book.by_position(position_key(board.stones, colour))
         if via is None:
             result.left_at = index
         else:
             result.nodes.append(via)
     if result.left_at is not None and result.left_at < len(steps) // 2 - 1:
-        result.rejoined = book.by_position(position_key(board.stones, color))
+        result.rejoined = book.by_position(position_key(board.stones, colour))
     return result
 
 

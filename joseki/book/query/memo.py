@@ -2,9 +2,9 @@
 
 A long-running reader (the explorer's server) asks the same nodes again and again: most
 positions share their first moves and their main lines. Whoever knows when the store changes
-gives the book a :class:`Memo` (:attr:`joseki.book.reader.BookFile.memo`; the server's cache,
+gives the book a :class:`Memo` (:attr:`joseki.book.store.bookfile.BookFile.memo`; the server's cache,
 :mod:`joseki.web.cache`, clears it whenever the store's version moves) and the reads
-(:class:`joseki.book.lookup.Lookup` and those built on it) keep their answers there, keyed by
+(:class:`joseki.book.query.lookup.Lookup` and those built on it) keep their answers there, keyed by
 what they read (the collections included). An answer computed under a memory cleared since
 the transaction began is not kept (:meth:`Memo.put` with the epoch it began under), so a view
 running while the store changed leaves nothing stale behind. Bounded: when full, all go.

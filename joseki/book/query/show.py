@@ -2,9 +2,9 @@
 
 For each move: where it is on the board, whether the book holds it, its category, the
 collections' comments and the conditions it depends on, its statistics (games credited to
-the player who chose it, :func:`joseki.book.profiles.records_for`) and source priors. For the line:
+the player who chose it, :func:`joseki.book.learnt.profiles.records_for`) and source priors. For the line:
 a diagram of its end, whether it is a complete record, and the influence model's verdict on
-its end (:mod:`joseki.book.favour`); a line that goes on in the book also gets its main line's.
+its end (:mod:`joseki.book.query.favour`); a line that goes on in the book also gets its main line's.
 """
 
 from __future__ import annotations
@@ -13,27 +13,28 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from joseki.book.favour import Favour, main_line, verdict
-from joseki.book.keys import node_id
-from joseki.book.lookup import Lookup
-from joseki.book.profiles import records_for
-from joseki.book.query import check_legal, parse_moves
-from joseki.book.reader import ReadConnection, rows
+from joseki.book.learnt.profiles import records_for
+from joseki.book.query.favour import Favour, main_line, verdict
+from joseki.book.query.lookup import Lookup
+from joseki.book.query.next import check_legal, parse_moves
+from joseki.book.store.bookfile import ReadConnection, rows
+from joseki.book.store.keys import node_id
 from joseki.core.category import category_label, combined, merge_sources
 from joseki.core.conditions import display, from_json
 from joseki.core.corners import corner_tables
 from joseki.core.diagram import corner_diagram, marks_of
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner, Point, Transform
 from joseki.core.notation import format_gtp_vertex
 from joseki.core.position import replay
 from joseki.core.priority import Record
-from joseki.core.steps import Color, canonical, iter_points, other, parse_steps
+from joseki.core.steps import Colour, canonical, iter_points, other, parse_steps
 from joseki.core.wording import SourceFrame, line_text, render, to_canonical
 from joseki.sgf.booknotes import source_frame
 
 if TYPE_CHECKING:
-    from joseki.book.reader import BookFile
-    from joseki.book.store import Store
+    from joseki.book.store.bookfile import BookFile
+    from joseki.book.store.database import Store
 
 NOTES = """
 SELECT nb.node_id, c.name, nb.paths, nb.category, nb.comment, nb.conditions, nb.prior_games, nb.prior_wins,
@@ -60,7 +61,7 @@ class MoveInfo:
     number: int
     token: str
     move: str
-    color: Color
+    colour: Colour
     in_book: bool = False
     paths: int = 0
     category: str | None = None
@@ -72,7 +73,7 @@ class MoveInfo:
     record: Record = field(default_factory=Record)
     prior_games: int = 0
     prior_wins: int = 0
-    setup: list[tuple[Point, Color]] = field(default_factory=list)
+    setup: list[tuple[Point, Colour]] = field(default_factory=list)
     sources: dict[str, str | None] = field(default_factory=dict)
     """Each collection holding the move and its verdict; ``category`` is their combined verdict."""
     comment_points: list[Point] = field(default_factory=list)
@@ -85,7 +86,7 @@ class MoveInfo:
 
     def as_json(self) -> dict[str, object]:
         return {"number": self.number, "step": self.token, "move": self.move,
-                "color": "black" if self.color == "b" else "white", "in_book": self.in_book, "paths": self.paths,
+                "color": "black" if self.colour == "b" else "white", "in_book": self.in_book, "paths": self.paths,
                 "category": self.category, "categories": dict(self.sources), "category_label": self.label,
                 "conditions": self.conditions,
                 "comments": [{"collection": c, "text": t} for c, t in self.comments],
@@ -100,7 +101,7 @@ class Shown:
 
     steps: str
     corner: Corner
-    first: Color
+    first: Colour
     transform: Transform
     moves: list[MoveInfo]
     records: list[str]
@@ -108,7 +109,7 @@ class Shown:
     favour: Favour
     main_line: str | None = None
     main_favour: Favour | None = None
-    stones: dict[Point, Color] = field(default_factory=dict)
+    stones: dict[Point, Colour] = field(default_factory=dict)
 
     def diagram(self) -> list[str]:
         """The corner at the end of the line, as text rows, with the points the conditions name marked."""
@@ -130,7 +131,7 @@ class Shown:
                 "diagram": self.diagram()}
 
 
-def show(store: Store | BookFile, moves: list[str] | None = None, steps: str | None = None, first: Color = "b",
+def show(store: Store | BookFile, moves: list[str] | None = None, steps: str | None = None, first: Colour = "b",
          corner: Corner = Corner.TOP_RIGHT, collections: list[str] | None = None,
          profile: str | None = None, swap: bool = False) -> Shown:
     """One line of the book, given as ``steps`` (in ``corner``, reflected when ``swap``) or as one corner's
@@ -155,36 +156,36 @@ def show(store: Store | BookFile, moves: list[str] | None = None, steps: str | N
     return shown
 
 
-def _line(moves: list[str] | None, steps: str | None, first: Color,
-          corner: Corner) -> tuple[str, bool, Color, Corner]:
+def _line(moves: list[str] | None, steps: str | None, first: Colour,
+          corner: Corner) -> tuple[str, bool, Colour, Corner]:
     """The canonical step string, its reflection, first colour and corner of the line asked for."""
     if steps is not None:
         line, swap = canonical(parse_steps(steps))
         if not line:
-            raise ValueError("empty step string: give at least one move")
+            raise BadInput("empty step string: give at least one move")
         return line, swap, first, corner
     played, _ = parse_moves(moves or [], first)
     check_legal(played, moves or [])
     active = [t for t in corner_tables(played).values() if t.moves]
     if len(active) != 1:
         where = ", ".join(t.corner.value for t in active) or "no corner"
-        raise ValueError(f"show takes the moves of one corner, these are in {where}")
+        raise BadInput(f"show takes the moves of one corner, these are in {where}")
     builder = active[0].builder
-    assert builder.first_color is not None
-    return builder.steps_to_move(), bool(builder.swap), builder.first_color, active[0].corner
+    assert builder.first_colour is not None
+    return builder.steps_to_move(), bool(builder.swap), builder.first_colour, active[0].corner
 
 
-def _moves(conn: ReadConnection, lookup: Lookup, line: str, first: Color, transform: Transform,
+def _moves(conn: ReadConnection, lookup: Lookup, line: str, first: Colour, transform: Transform,
            profile: str | None) -> list[MoveInfo]:
     """Each move of ``line`` with the book's notes and statistics."""
     prefixes = [line[: 2 * i] for i in range(1, len(line) // 2 + 1)]
     ids = {node_id(p): p for p in prefixes}
     infos: dict[str, MoveInfo] = {}
-    color = first
+    colour = first
     for number, (prefix, zpoint) in enumerate(zip(prefixes, iter_points(line), strict=True), start=1):
         move = "tenuki" if zpoint is None else format_gtp_vertex(transform.to_board(zpoint, 19))
-        infos[prefix] = MoveInfo(number, prefix[-2:], move, color)
-        color = other(color)
+        infos[prefix] = MoveInfo(number, prefix[-2:], move, colour)
+        colour = other(colour)
     books, params = lookup.books()
     for nid, name, paths, category, comment, conditions, prior_games, prior_wins, props, cid in rows(
             conn, NOTES.format(books=books), {**params, "nodes": list(ids)}):

@@ -19,10 +19,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from joseki.book.keys import ROOT_ID, node_id
-from joseki.book.lookup import Lookup
-from joseki.book.memo import MISSING
-from joseki.book.reader import ReadConnection, rows
+from joseki.book.query.lookup import Lookup
+from joseki.book.query.memo import MISSING
+from joseki.book.store.bookfile import ReadConnection, rows
+from joseki.book.store.keys import ROOT_ID, node_id
 from joseki.core.influence import assess, favourability
 from joseki.core.position import replay
 from joseki.core.zone import ZONE_BOARD_SIZE, in_zone
@@ -41,7 +41,7 @@ WHERE n.parent_id IN (:parents) {books} GROUP BY n.id, n.parent_id, n.steps"""
 """How many variations of the selected collections pass through each child of some nodes."""
 
 if TYPE_CHECKING:
-    from joseki.book.store import Store
+    from joseki.book.store.database import Store
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,7 +173,7 @@ def fill(store: Store, collections: list[str] | None = None,
     """Compute and store the verdict of every variation that lacks one; returns how many were computed."""
     from sqlalchemy import bindparam, select, update
 
-    from joseki.book.store import batched
+    from joseki.book.store.database import batched
 
     var, col = store.tables["variation"], store.tables["collection"]
     query = select(var.c.id, var.c.steps).where(var.c.favour_first.is_(None))

@@ -5,7 +5,7 @@
 or upgraded on first use. Writers take SQLite's write lock at the start of their transaction
 (``BEGIN IMMEDIATE``) and wait up to :data:`BUSY_TIMEOUT_S` for it, so that concurrent
 writers queue instead of failing. ``joseki next`` on a SQLite file already at the newest
-migration reads it without a store (:mod:`joseki.book.reader`), with the same SQL.
+migration reads it without a store (:mod:`joseki.book.store.bookfile`), with the same SQL.
 
 PostgreSQL (``postgresql+psycopg://user:password@host/db``; a plain ``postgresql://`` URL
 means psycopg 3, the ``postgres`` extra) runs transactions at READ COMMITTED: concurrent
@@ -26,20 +26,14 @@ from typing import Any
 
 from sqlalchemy import Connection, Engine, Table, create_engine, event, select
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, DBAPIError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, DBAPIError
 
-from joseki.book.errors import StoreError
-from joseki.book.keys import ROOT_ID as ROOT_ID
-from joseki.book.keys import node_id as node_id
-from joseki.book.location import ENV_VAR as ENV_VAR
-from joseki.book.location import default_path as default_path
-from joseki.book.location import sqlite_file
-from joseki.book.memo import Memo
-from joseki.book.models import metadata
-from joseki.book.reader import BUSY_TIMEOUT_S as BUSY_TIMEOUT_S
-from joseki.book.reader import CACHE_KIB, COLLECTION_COUNT, scalar
-from joseki.book.resources import head_revision as head_revision
-from joseki.book.resources import migrations_dir
+from joseki.book.query.memo import Memo
+from joseki.book.store.bookfile import BUSY_TIMEOUT_S, CACHE_KIB, COLLECTION_COUNT, scalar
+from joseki.book.store.errors import StoreError
+from joseki.book.store.files import ENV_VAR, head_revision, migrations_dir, sqlite_file
+from joseki.book.store.keys import node_id
+from joseki.book.store.schema import metadata
 
 BATCH = 500
 PG_MIGRATION_LOCK = 0x6A6F73656B69
@@ -167,8 +161,8 @@ VERSION_TABLE = "alembic_version"
 class Store:
     """An open database with a current schema.
 
-    ``memo``: where the book's reads keep their answers (:mod:`joseki.book.memo`), as for a
-    :class:`~joseki.book.reader.BookFile`; set only by an owner that never writes through this store and
+    ``memo``: where the book's reads keep their answers (:mod:`joseki.book.query.memo`), as for a
+    :class:`~joseki.book.store.bookfile.BookFile`; set only by an owner that never writes through this store and
     clears the memo whenever the store changes (the explorer's server, :mod:`joseki.web.reads`). None:
     nothing is kept."""
 
@@ -196,8 +190,10 @@ class Store:
                         from alembic import command
 
                         command.upgrade(alembic_config(conn), "head")
-        except DBAPIError as exc:
-            raise StoreError(f"cannot open the database {describe_url(self.url)}: {_reason(exc)}") from None
+        except StoreError as exc:
+            if not isinstance(exc.__cause__, DBAPIError):
+                raise
+            raise StoreError(f"cannot open the database {describe_url(self.url)}: {_reason(exc.__cause__)}") from None
         return before, head
 
     @property
@@ -211,7 +207,7 @@ class Store:
         On PostgreSQL, a table that the transaction grew a lot (see :func:`insert_rows`) is
         analysed after the commit, so that the next queries are planned with its new size.
         """
-        with self.engine.connect() as conn:
+        with database_errors(self.url), self.engine.connect() as conn:
             conn.info["write"] = True
             try:
                 with conn.begin():
@@ -226,7 +222,7 @@ class Store:
     @contextmanager
     def read(self) -> Iterator[Connection]:
         """One read transaction."""
-        with self.engine.connect() as conn, conn.begin():
+        with database_errors(self.url), self.engine.connect() as conn, conn.begin():
             yield conn
 
     def collection_count(self) -> int:
@@ -252,23 +248,37 @@ def _reason(exc: BaseException) -> str:
 
 
 def database_error(exc: BaseException, db: str | None = None) -> str | None:
-    """The one-line message for a database failure of any kind, naming the database; None for other errors.
+    """The one-line message for a database failure, naming the database; None for other errors.
 
-    SQLAlchemy's errors (those wrapping the driver's: the file is not a database or is
-    malformed, the disk is full, the store is read-only, the server went away) and the drivers'
-    own (sqlite3, psycopg) when raised outside SQLAlchemy.
+    The driver's errors, as SQLAlchemy wraps them (the file is not a database or is malformed,
+    the disk is full, the store is read-only or locked, the server went away) or raised
+    outside SQLAlchemy (sqlite3, psycopg). SQLAlchemy's own errors about a statement are bugs.
     """
     import sqlite3
 
     psycopg = sys.modules.get("psycopg")
     driver = (sqlite3.Error,) + ((psycopg.Error,) if psycopg is not None else ())
-    if not isinstance(exc, (SQLAlchemyError, *driver)):
+    if not isinstance(exc, (DBAPIError, *driver)):
         return None
     try:
         where = describe_url(resolve_url(db))
     except (StoreError, ArgumentError):
         where = "the database"
     return f"database {where}: {_reason(exc)}"
+
+
+@contextmanager
+def database_errors(db: str | None = None) -> Iterator[None]:
+    """Turn a database failure inside the block into a :class:`StoreError` naming the database."""
+    try:
+        yield
+    except StoreError:
+        raise
+    except Exception as exc:
+        message = database_error(exc, db)
+        if message is None:
+            raise
+        raise StoreError(message) from exc
 
 
 def advisory_lock(conn: Connection, name: str) -> None:

@@ -21,8 +21,8 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import Connection, bindparam, delete, func, select
 
-from joseki.book.query import move_numbers
-from joseki.book.store import FAST_DIALECTS, Store, batched, insert_rows
+from joseki.book.query.next import move_numbers
+from joseki.book.store.database import FAST_DIALECTS, Store, batched, insert_rows
 from joseki.core.corners import CornerTable
 from joseki.core.gameinfo import strength
 from joseki.core.geometry import Corner
@@ -80,7 +80,7 @@ def strongest_key(date: str, strength: int | None, key: str) -> tuple[int, str, 
     return (UNKNOWN_STRENGTH if strength is None else strength, date, key)
 
 
-def kept(games: Sequence[tuple[str, int | None, str]], bound: int = REFS_PER_NODE) -> set[str]:
+def chosen(games: Sequence[tuple[str, int | None, str]], bound: int = REFS_PER_NODE) -> set[str]:
     """The keys of (date, strength, key) ``games`` among the ``bound`` newest or the ``bound`` strongest."""
     if len(games) <= bound:
         return {key for _, _, key in games}
@@ -96,7 +96,7 @@ CornerMoves = tuple[int, list[int]]
 def corner_moves(tables: Iterable[CornerTable], steps: Sequence[int] | int) -> list[CornerMoves]:
     """Each corner with local moves, in the order :func:`joseki.games.credit.table_corners` lists them, with
     the game moves of its first ``steps`` steps (``steps[i]`` for the ``i``-th corner when a sequence)."""
-    played = [t for t in tables if t.builder.first_color is not None]
+    played = [t for t in tables if t.builder.first_colour is not None]
     limits = [steps] * len(played) if isinstance(steps, int) else steps
     return [(CORNERS.index(t.corner), move_numbers(t, limit) if limit else [])
             for t, limit in zip(played, limits, strict=True)]
@@ -146,7 +146,7 @@ def record_games(conn: Connection, store: Store, pid: int, games: Sequence[GameR
         if len(refs) <= REFS_PER_NODE:
             rows.extend((pid, nid, gid, number, corner) for _, gid, number, corner in refs)
             continue
-        keep = kept([order for order, _, _, _ in refs])
+        keep = chosen([order for order, _, _, _ in refs])
         rows.extend((pid, nid, gid, number, corner) for order, gid, number, corner in refs if order[2] in keep)
     rows.sort()
     columns = ("profile_id", "node_id", "game_id", "move_number", "corner")
@@ -195,7 +195,7 @@ def trim(conn: Connection, store: Store, pid: int, nodes: Iterable[int]) -> None
         for nid, date, power, key, gid in conn.execute(query):
             games.setdefault(int(nid), []).append((str(date), power, str(key), int(gid)))
         for nid, refs in sorted(games.items()):
-            keep = kept([(d, s, k) for d, s, k, _ in refs])
+            keep = chosen([(d, s, k) for d, s, k, _ in refs])
             drop.extend({"k_node": nid, "k_game": gid} for _, _, k, gid in sorted(refs, key=lambda r: r[3])
                         if k not in keep)
     if drop:

@@ -26,8 +26,8 @@ from joseki.core.steps import reflection_needed, swap_token
 if TYPE_CHECKING:
     from sqlalchemy import Connection
 
-    from joseki.book.lookup import Lookup
-    from joseki.book.store import Store
+    from joseki.book.query.lookup import Lookup
+    from joseki.book.store.database import Store
 
 BEYOND_MIN_GAMES = 2
 """Games a move needs after a mined line to be kept as played beyond the book (a move seen once is an anecdote)."""
@@ -45,13 +45,13 @@ class BeyondMove:
         return {"move": self.move, "games": self.games}
 
 
-def beyond_moves(counts: Iterable[tuple[str, int]], kept: set[str], min_games: int) -> dict[tuple[str, str], int]:
+def beyond_moves(counts: Iterable[tuple[str, int]], frequent: set[str], min_games: int) -> dict[tuple[str, str], int]:
     """(line, move) -> games for each prefix of ``counts`` (prefix, games) played in at least
     :data:`BEYOND_MIN_GAMES` and fewer than ``min_games`` games whose line without its last move is in
-    ``kept`` or empty."""
+    ``frequent`` or empty."""
     out: dict[tuple[str, str], int] = {}
     for prefix, games in counts:
-        if BEYOND_MIN_GAMES <= games < min_games and (len(prefix) == 2 or prefix[:-2] in kept):
+        if BEYOND_MIN_GAMES <= games < min_games and (len(prefix) == 2 or prefix[:-2] in frequent):
             out[prefix[:-2], prefix[-2:]] = games
     return out
 

@@ -12,17 +12,18 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
 from weakref import WeakKeyDictionary
 
-from joseki.book.keys import ROOT_ID, node_id
-from joseki.book.memo import Memo, kept
-from joseki.book.profiles import GLOBAL, profile_id_named, require_profile
-from joseki.book.reader import ReadConnection, rows
+from joseki.book.learnt.profiles import GLOBAL, profile_id_named, require_profile
+from joseki.book.query.memo import Memo, kept
+from joseki.book.store.bookfile import ReadConnection, rows
+from joseki.book.store.keys import ROOT_ID, node_id
 from joseki.core.category import combined, merge_sources
 from joseki.core.conditions import from_json
+from joseki.core.errors import BadInput
 from joseki.core.priority import Record
 
 if TYPE_CHECKING:
-    from joseki.book.reader import BookFile
-    from joseki.book.store import Store
+    from joseki.book.store.bookfile import BookFile
+    from joseki.book.store.database import Store
 
 T = TypeVar("T")
 _PROFILES: WeakKeyDictionary[Store | BookFile, dict[str, int]] = WeakKeyDictionary()
@@ -43,7 +44,7 @@ outcomes: one indexed query (``node.parent_id``, then primary keys)."""
 BEYOND = """
 SELECT nb.move, sum(nb.games) FROM beyond_book AS nb WHERE nb.parent_id = :parent {books}
 GROUP BY nb.move ORDER BY sum(nb.games) DESC, nb.move"""
-"""The moves played beyond the book after a line (:mod:`joseki.book.beyond`), over the selected collections."""
+"""The moves played beyond the book after a line (:mod:`joseki.book.learnt.beyond`), over the selected collections."""
 BY_POSITION = """
 SELECT n.steps, sum(nb.paths) AS paths FROM node AS n
 JOIN node_book AS nb ON nb.node_id = n.id {books}
@@ -67,7 +68,7 @@ class Child:
     prior_wins: int = 0
     record: Record = field(default_factory=Record)
     conditions: list[str] = field(default_factory=list)
-    local: Record = field(default_factory=Record)
+    judged: Record = field(default_factory=Record)
     """Judged corners (:mod:`joseki.engine.judge`) under the profile, or the global ones without a profile;
     unlike game results, a profile's local outcomes never fall back to the global ones (the judge's verdicts
     are about one opponent)."""
@@ -76,7 +77,7 @@ class Child:
 class Lookup:
     """Reads of the book on one connection, optionally restricted to some collections.
 
-    Its reads of nodes are kept in the store's :class:`~joseki.book.memo.Memo` when it has one
+    Its reads of nodes are kept in the store's :class:`~joseki.book.query.memo.Memo` when it has one
     (:meth:`kept`), keyed by the collections too."""
 
     def __init__(self, store: Store | BookFile, conn: ReadConnection, collections: list[str] | None = None) -> None:
@@ -89,7 +90,7 @@ class Lookup:
                                                                     "(:names)", {"names": collections})}
             missing = sorted(set(collections) - set(found))
             if missing:
-                raise ValueError(f"no collection named {', '.join(map(repr, missing))}")
+                raise BadInput(f"no collection named {', '.join(map(repr, missing))}")
             self.collection_ids = sorted(found.values())
         self.books_key = None if self.collection_ids is None else tuple(self.collection_ids)
         """The collections in a memory's keys."""
@@ -165,7 +166,7 @@ class Lookup:
             elif row[7] is not None:
                 child.record = Record(*row[7:11])
             if row[17] is not None:
-                child.local = Record(*row[17:21])
+                child.judged = Record(*row[17:21])
             for condition in from_json(row[15]):
                 if str(condition) not in child.conditions:
                     child.conditions.append(str(condition))
@@ -174,8 +175,8 @@ class Lookup:
         return list(merged.values())
 
     def beyond(self, steps: str) -> list[tuple[str, int]]:
-        """The moves played beyond the book after ``steps`` (:mod:`joseki.book.beyond`) with their games, most
-        played first; use :func:`joseki.book.beyond.beyond_book`, which leaves out the book's own moves."""
+        """The moves played beyond the book after ``steps`` (:mod:`joseki.book.learnt.beyond`) with their games, most
+        played first; use :func:`joseki.book.learnt.beyond.beyond_book`, which leaves out the book's own moves."""
         return list(self.kept(("beyond", self.books_key, steps), lambda: self._beyond(steps)))
 
     def _beyond(self, steps: str) -> list[tuple[str, int]]:

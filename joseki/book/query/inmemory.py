@@ -6,15 +6,16 @@ from dataclasses import dataclass, field
 
 from sqlalchemy import Connection, func, select
 
-from joseki.book.store import Store, node_id
+from joseki.book.store.database import Store
+from joseki.book.store.keys import node_id
 
 
 @dataclass(slots=True)
-class BookIndex:
-    """All collections' nodes; a :class:`joseki.book.walk.Book` that answers without the database.
+class InMemoryBook:
+    """All collections' nodes; a :class:`joseki.book.query.walk.Book` that answers without the database.
 
     For a position reached by several book lines it keeps the one
-    :meth:`joseki.book.lookup.Lookup.by_position` chooses (most paths, then the smallest string),
+    :meth:`joseki.book.query.lookup.Lookup.by_position` chooses (most paths, then the smallest string),
     so that a walk through the index and a walk through the store agree.
     """
 
@@ -22,7 +23,7 @@ class BookIndex:
     by_key: dict[int, str] = field(default_factory=dict)
 
     @classmethod
-    def load(cls, store: Store, conn: Connection | None = None) -> BookIndex:
+    def load(cls, store: Store, conn: Connection | None = None) -> InMemoryBook:
         """The index of the book as ``conn`` sees it (a new read connection when None)."""
         if conn is None:
             with store.read() as read:

@@ -1,7 +1,7 @@
 """The next-move query: each corner's state against the book and the book's moves for the side to move.
 
 A corner's state, decided by walking its play-step string through the book
-(:func:`joseki.book.walk.walk`, the rule every command shares):
+(:func:`joseki.book.query.walk.walk`, the rule every command shares):
 
 - ``empty``: no local move yet; the candidates are the book's first moves.
 - ``in-book``: the string is a book prefix; the candidates are its continuations.
@@ -24,150 +24,34 @@ row, which on the board is the move on the corner's vertical side (R14, not O17,
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from itertools import islice
 from typing import TYPE_CHECKING
 
-from joseki.book.beyond import BeyondMove, beyond_book
-from joseki.book.favour import Favour, main_lines, verdicts
-from joseki.book.ladders import candidate_ladders
-from joseki.book.lookup import Child, Lookup
-from joseki.book.profiles import require_profile
-from joseki.book.walk import walk
-from joseki.core.category import NEVER_FIRST, category_label, combined, merge_sources
+from joseki.book.learnt.beyond import BeyondMove, beyond_book
+from joseki.book.learnt.profiles import require_profile
+from joseki.book.query.answer import Candidate, CornerAnswer, Options
+from joseki.book.query.favour import Favour, main_lines, verdicts
+from joseki.book.query.ladders import candidate_ladders
+from joseki.book.query.lookup import Child, Lookup
+from joseki.book.query.rerank import apply_context
+from joseki.book.query.walk import walk
+from joseki.core.category import NEVER_FIRST, combined, merge_sources
 from joseki.core.conditions import display
 from joseki.core.corners import CornerTable, corner_tables
+from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner, Point, Transform
 from joseki.core.ladder import board_of
-from joseki.core.ladder_check import LadderCheck, board_after
+from joseki.core.ladder_check import board_after
 from joseki.core.notation import TENUKI, format_gtp_vertex, format_sgf_point, parse_move
 from joseki.core.position import LocalBoard, position_key, replay
-from joseki.core.priority import NEUTRAL, RANKS, Record, priority
-from joseki.core.steps import Color, canonical, iter_points, other, parse_steps, reflect, to_move
-from joseki.core.wording import line_text, point_format
+from joseki.core.priority import RANKS, Record, priority
+from joseki.core.steps import Colour, canonical, iter_points, other, parse_steps, reflect, to_move
+from joseki.core.wording import point_format
 
 if TYPE_CHECKING:
-    from joseki.book.reader import BookFile
-    from joseki.book.store import Store
-
-
-@dataclass(slots=True)
-class Candidate:
-    """One book move, in the caller's frame and notation."""
-
-    token: str
-    move: str
-    point: Point | None
-    paths: int
-    priority: float = NEUTRAL
-    category: str | None = None
-    record: Record = field(default_factory=Record)
-    local: Record = field(default_factory=Record)
-    """Judged corners (:attr:`joseki.book.lookup.Child.local`)."""
-    prior_games: int = 0
-    prior_wins: int = 0
-    conditions: list[str] = field(default_factory=list)
-    """The conditions in the caller's frame and colours (:func:`joseki.core.conditions.display`)."""
-    named: list[Point] = field(default_factory=list)
-    """The board points the conditions name, for the diagram."""
-    setup: dict[Point, Color] = field(default_factory=dict)
-    """The setup stones the conditions put down."""
-    favour: Favour | None = None
-    mover_first: bool = True
-    sources: dict[str, str | None] = field(default_factory=dict)
-    """Each collection holding the move and its verdict (None: silent); ``category`` is their
-    :func:`~joseki.core.category.combined` verdict, what ordering and priority use."""
-    ladders: list[LadderCheck] = field(default_factory=list)
-    """Its ladder conditions read on the whole board, when the board is known (:mod:`joseki.core.ladder_check`)."""
-    context_games: int | None = None
-    """Games that played the move in the corner's whole-board context (:mod:`joseki.book.context_next`)."""
-
-    @property
-    def label(self) -> str:
-        """The category as shown, naming its sources where they differ (:func:`joseki.core.category.category_label`)."""
-        return category_label(self.sources) if self.sources else self.category or ""
-
-    @property
-    def mover_favour(self) -> float | None:
-        """The favourability of the candidate's main line for the player who would play it."""
-        if self.favour is None:
-            return None
-        return self.favour.first if self.mover_first else self.favour.second
-
-    def as_json(self) -> dict[str, object]:
-        rate = self.record.win_rate
-        return {"move": self.move, "paths": self.paths, "priority": round(self.priority, 4),
-                "category": self.category, "categories": dict(self.sources), "category_label": self.label,
-                "games": self.record.games, "corners": self.record.corners, "wins": self.record.wins,
-                "win_rate": None if rate is None else round(rate, 4), "conditions": self.conditions,
-                "ladders": [check.as_json() for check in self.ladders],
-                "local": {"corners": self.local.corners, "wins": self.local.wins, "losses": self.local.losses,
-                          "draws": self.local.draws},
-                **({} if self.context_games is None else {"context_games": self.context_games}),
-                "favourability": None if self.favour is None else {**self.favour.as_json(),
-                                                                   "mover": round(self.mover_favour or 0.0, 4)}}
-
-
-@dataclass(slots=True)
-class CornerAnswer:
-    """The book's view of one corner."""
-
-    corner: Corner
-    steps: str
-    state: str
-    to_move: Color
-    transform: Transform
-    candidates: list[Candidate] = field(default_factory=list)
-    alternatives: list[Candidate] = field(default_factory=list)
-    book_steps: str = ""
-    left_at: int | None = None
-    left_move: str | None = None
-    left_move_number: int | None = None
-    """The game move that left the book (for a tenuki, the move played elsewhere), when known."""
-    in_book: int = 0
-    """How many local steps are in the book."""
-    via: str | None = None
-    via_reflected: bool = False
-    """Whether the book position ``via`` is the reflection of this corner's (its moves then go through the other)."""
-    stones: dict[Point, Color] = field(default_factory=dict)
-    sgf: bool = False
-    """Whether the caller typed SGF points, so moves are shown that way."""
-    context: str | None = None
-    """The corner's whole-board context signature when the board was known (:mod:`joseki.core.context`)."""
-    statistics: str | None = None
-    """Which statistics ordered the candidates then: ``context`` or ``back-off`` (too few games in it)."""
-    context_games: int = 0
-    beyond: list[BeyondMove] = field(default_factory=list)
-    """Moves played after the corner's book line in too few games to be book moves (:mod:`joseki.book.beyond`)."""
-
-    def line(self, steps: str, reflected: bool = False) -> str:
-        """The moves of a canonical step string of this corner (``Q16 R14``), for people to read."""
-        return line_text(steps, self.transform.reflected() if reflected else self.transform, point_format(self.sgf))
-
-    def as_json(self, candidates: Callable[[list[Candidate]], list[dict[str, object]]] | None = None
-                ) -> dict[str, object]:
-        """The corner's JSON; ``candidates`` writes the candidates' and alternatives' lists (default: each one's
-        :meth:`Candidate.as_json`), for a caller that draws them (:func:`joseki.web.views.corner_json`)."""
-        listed = candidates or _candidates_json
-        data: dict[str, object] = {
-            "corner": self.corner.value, "steps": self.steps, "state": self.state,
-            "to_move": "black" if self.to_move == "b" else "white",
-            "candidates": listed(self.candidates)}
-        data["in_book_steps"] = self.in_book
-        if self.left_at is not None:
-            data["book_steps"] = self.book_steps
-            data["alternatives"] = listed(self.alternatives)
-            data.update(left_at=self.left_at, left_move=self.left_move, left_move_number=self.left_move_number)
-        if self.via is not None:
-            data["book_position_steps"] = self.via
-        if self.statistics is not None:
-            data.update(context=self.context, statistics=self.statistics, context_games=self.context_games)
-        data["beyond"] = [b.as_json() for b in self.beyond]
-        return data
-
-
-def _candidates_json(candidates: list[Candidate]) -> list[dict[str, object]]:
-    return [c.as_json() for c in candidates]
+    from joseki.book.store.bookfile import BookFile
+    from joseki.book.store.database import Store
 
 
 def rank_key(rank: str = "popularity") -> Callable[[Candidate], tuple[bool, float, float, str]]:
@@ -181,7 +65,7 @@ def rank_key(rank: str = "popularity") -> Callable[[Candidate], tuple[bool, floa
     program facing one opponent wants what wins against it.
     """
     if rank not in RANKS:
-        raise ValueError(f"unknown rank {rank!r} (expected one of {', '.join(RANKS)})")
+        raise BadInput(f"unknown rank {rank!r} (expected one of {', '.join(RANKS)})")
 
     def key(c: Candidate) -> tuple[bool, float, float, str]:
         rate = c.record.win_rate
@@ -229,7 +113,7 @@ def merge_symmetric(base: str, children: list[Child]) -> list[Child]:
             merge_sources(kept.sources, child.sources)
             kept.category = combined(kept.sources)
             kept.record = kept.record + child.record
-            kept.local = kept.local + child.local
+            kept.judged = kept.judged + child.judged
             kept.prior_games += child.prior_games
             kept.prior_wins += child.prior_wins
             kept.conditions = kept.conditions + [c for c in child.conditions if c not in kept.conditions]
@@ -246,30 +130,14 @@ def orientation(book_steps: str, steps: str) -> bool:
     return book_rel != mine_rel
 
 
-@dataclass(frozen=True, slots=True)
-class Options:
-    """How to answer: how many candidates, in what order, with whose statistics, in what notation."""
-
-    top: int | None = None
-    rank: str = "popularity"
-    profile: str | None = None
-    sgf: bool = False
-    favour: bool = False
-    """Judge each shown candidate by its main line's favourability (:mod:`joseki.book.favour`)."""
-    favour_corner: Corner | None = None
-    """Judge the candidates of this corner only (the one a board shows the table of), when not ``favour``."""
-    board: tuple[tuple[Point, Color], ...] | None = None
-    """The whole board's stones when known (moves, a game): the candidates' ladder conditions are read on it."""
-
-
 def book_candidates(lookup: Lookup, base: str, children: list[Child],
                     options: Options) -> list[tuple[Child, Record, float]]:
     """The book's continuations of ``base`` (symmetric ones merged) with their records and priorities."""
-    return [(ch, ch.record, priority(ch.record, ch.category, ch.prior_games, ch.prior_wins, ch.local))
+    return [(ch, ch.record, priority(ch.record, ch.category, ch.prior_games, ch.prior_wins, ch.judged))
             for ch in merge_symmetric(base, children)]
 
 
-def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first: Color,
+def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first: Colour,
                   options: Options = Options(), move_numbers: list[int] | None = None) -> CornerAnswer:
     """The book's answer for one corner whose canonical play-step string is ``steps``."""
     transform = Transform(corner, swap)
@@ -286,7 +154,7 @@ def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first:
         for ch, record, prio in book_candidates(lookup, base, children, options):
             cand = _candidate(reflect(ch.token) if reflected else ch.token, ch.paths, ch.category, transform,
                               options.sgf, ch.sources)
-            cand.record, cand.priority, cand.local = record, prio, ch.local
+            cand.record, cand.priority, cand.judged = record, prio, ch.judged
             cand.prior_games, cand.prior_wins = ch.prior_games, ch.prior_wins
             for shown_condition in (display(c, frame, first, fmt) for c in ch.conditions):
                 cand.conditions.append(shown_condition.text)
@@ -345,7 +213,7 @@ def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first:
     return answer
 
 
-def _board_stones(steps: str, first: Color, transform: Transform) -> dict[Point, Color]:
+def _board_stones(steps: str, first: Colour, transform: Transform) -> dict[Point, Colour]:
     """The corner's stones on the board after ``steps`` (local captures only)."""
     board, _ = replay(steps, first)
     return {transform.to_board(p, 19): c for p, c in board.stones.items()}
@@ -363,7 +231,7 @@ def move_numbers(table: CornerTable, limit: int | None = None) -> list[int]:
     return out
 
 
-def answer_table(lookup: Lookup, table: CornerTable, first: Color, options: Options = Options(),
+def answer_table(lookup: Lookup, table: CornerTable, first: Colour, options: Options = Options(),
                  pending: bool = True) -> CornerAnswer:
     """The book's answer for a corner of a game; an empty corner gets the book's first moves for ``first``.
 
@@ -373,48 +241,48 @@ def answer_table(lookup: Lookup, table: CornerTable, first: Color, options: Opti
     move); without, it holds only the tenukis that local moves followed (as for a whole game).
     """
     b = table.builder
-    if b.first_color is None:
+    if b.first_colour is None:
         return answer_corner(lookup, table.corner, "", False, first, options)
     return answer_corner(lookup, table.corner, b.steps_to_move() if pending else b.steps, bool(b.swap),
-                         b.first_color, options, move_numbers(table))
+                         b.first_colour, options, move_numbers(table))
 
 
-AnswerTable = Callable[[Lookup, CornerTable, Color, Options], CornerAnswer]
+AnswerTable = Callable[[Lookup, CornerTable, Colour, Options], CornerAnswer]
 """What :func:`next_moves` and :func:`next_in_game` answer each corner with: :func:`answer_table` or a stand-in."""
 
 
-def parse_moves(moves: list[str], first: Color = "b") -> tuple[list[tuple[Color, Point | None]], bool]:
+def parse_moves(moves: list[str], first: Colour = "b") -> tuple[list[tuple[Colour, Point | None]], bool]:
     """Colours and board points of typed moves (GTP or SGF, ``pass``), and whether they were SGF."""
-    color, out, sgf_count, points = first, [], 0, 0
+    colour, out, sgf_count, points = first, [], 0, 0
     for token in moves:
         point = parse_move(token)
         text = token.strip()
         if point is not None:
             points += 1
             sgf_count += len(text) == 2 and text.islower()
-        out.append((color, point))
-        color = other(color)
+        out.append((colour, point))
+        colour = other(colour)
     return out, points > 0 and sgf_count == points
 
 
-def check_legal(played: list[tuple[Color, Point | None]], tokens: list[str]) -> None:
-    """ValueError naming the first move that lands on a stone or is suicide."""
+def check_legal(played: list[tuple[Colour, Point | None]], tokens: list[str]) -> None:
+    """BadInput naming the first move that lands on a stone or is suicide."""
     board = LocalBoard()
-    for number, ((color, point), token) in enumerate(zip(played, tokens, strict=True), start=1):
+    for number, ((colour, point), token) in enumerate(zip(played, tokens, strict=True), start=1):
         if point is not None:
             try:
-                board.play(color, point)
+                board.play(colour, point)
             except ValueError as exc:
                 reason = "is suicide" if "suicide" in str(exc) else "lands on a stone"
-                raise ValueError(f"move {number} ({token}) {reason}") from None
+                raise BadInput(f"move {number} ({token}) {reason}") from None
 
 
-def next_moves(store: Store | BookFile, moves: list[str] | None = None, steps: str | None = None, first: Color = "b",
+def next_moves(store: Store | BookFile, moves: list[str] | None = None, steps: str | None = None, first: Colour = "b",
                corner: Corner = Corner.TOP_RIGHT, options: Options = Options(),
                collections: list[str] | None = None, context: bool = False,
                answer: AnswerTable | None = None) -> list[CornerAnswer]:
     """The book's answer for every corner of ``moves`` (or for ``steps`` in ``corner``); with ``context``,
-    moves from the empty board are a whole board and ranked by it (:mod:`joseki.book.context_next`);
+    moves from the empty board are a whole board and ranked by it (:mod:`joseki.book.query.rerank`);
     ``answer`` stands in for :func:`answer_table` (a memory of its answers)."""
     answer = answer or answer_table
     with store.read() as conn:
@@ -428,40 +296,36 @@ def next_moves(store: Store | BookFile, moves: list[str] | None = None, steps: s
         options = replace(options, sgf=sgf, board=whole_board(played))
         active = [t for t in corner_tables(played).values() if t.moves]
         if not active:
-            next_color = other(played[-1][0]) if played else first
-            return [answer_corner(lookup, corner, "", False, next_color, options)]
+            next_colour = other(played[-1][0]) if played else first
+            return [answer_corner(lookup, corner, "", False, next_colour, options)]
         if not context:
             return [answer(lookup, table, first, options) for table in active]
         answers = [answer(lookup, table, first, replace(options, top=None)) for table in active]
-        from joseki.book.context_next import apply_context  # it builds on this module
-
         apply_context(lookup, answers, played, options.profile, options.top)
         return answers
 
 
-def next_in_game(store: Store | BookFile, played: list[tuple[Color, Point | None]], options: Options = Options(),
-                 collections: list[str] | None = None, setup: dict[Point, Color] | None = None,
+def next_in_game(store: Store | BookFile, played: list[tuple[Colour, Point | None]], options: Options = Options(),
+                 collections: list[str] | None = None, setup: dict[Point, Colour] | None = None,
                  context: bool = False, answer: AnswerTable | None = None) -> list[CornerAnswer]:
     """Every corner's state and candidates after the moves of a game (all four corners), ``setup`` stones first;
-    with ``context``, ranked by each corner's whole-board context (:mod:`joseki.book.context_next`);
+    with ``context``, ranked by each corner's whole-board context (:mod:`joseki.book.query.rerank`);
     ``answer`` stands in for :func:`answer_table`."""
     answer = answer or answer_table
-    next_color = other(played[-1][0]) if played else "b"
+    next_colour = other(played[-1][0]) if played else "b"
     options = replace(options, board=whole_board(played, setup))
     with store.read() as conn:
         require_profile(conn, options.profile)
         lookup = Lookup(store, conn, collections)
         asked = replace(options, top=None) if context else options
-        answers = [answer(lookup, table, next_color, asked) for table in corner_tables(played).values()]
+        answers = [answer(lookup, table, next_colour, asked) for table in corner_tables(played).values()]
         if context:
-            from joseki.book.context_next import apply_context  # it builds on this module
-
             apply_context(lookup, answers, played, options.profile, options.top)
         return answers
 
 
-def whole_board(played: list[tuple[Color, Point | None]],
-                setup: dict[Point, Color] | None = None) -> tuple[tuple[Point, Color], ...]:
+def whole_board(played: list[tuple[Colour, Point | None]],
+                setup: dict[Point, Colour] | None = None) -> tuple[tuple[Point, Colour], ...]:
     """The stones on the board after ``setup`` and ``played``, with captures: what ladders are read on."""
     return tuple(sorted(board_after(played, setup=setup).stones.items()))
 

@@ -1,7 +1,7 @@
 """A candidate's ladder conditions read on the whole board, with the book's own line to find the ladder.
 
 The reading is :mod:`joseki.core.ladder_check`'s; this adds what only the book knows: the main
-line after the candidate (:func:`joseki.book.favour.main_line`), along which a ladder its words
+line after the candidate (:func:`joseki.book.query.favour.main_line`), along which a ladder its words
 mean ("Black must have the ladder") shows up.
 """
 
@@ -9,17 +9,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from joseki.book.favour import main_line
-from joseki.book.lookup import Child, Lookup
+from joseki.book.query.favour import main_line
+from joseki.book.query.lookup import Child, Lookup
 from joseki.core.conditions import display
 from joseki.core.geometry import Point, Transform
 from joseki.core.ladder_check import AHEAD, LadderCheck, Setting, check_ladders
 from joseki.core.position import LocalBoard
-from joseki.core.steps import Color, iter_points
+from joseki.core.steps import Colour, iter_points
 
 
 def candidate_ladders(lookup: Lookup, board: LocalBoard, base: str, child: Child, point: Point | None,
-                      mover: Color, frame: Transform, first: Color, fmt: Callable[[Point], str]) -> list[LadderCheck]:
+                      mover: Colour, frame: Transform, first: Colour, fmt: Callable[[Point], str]) -> list[LadderCheck]:
     """The checks of ``child``'s ladder conditions (a continuation of ``base``) on ``board``; none without one."""
     if not any(c.startswith("ladder:") for c in child.conditions):
         return []

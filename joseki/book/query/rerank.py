@@ -3,8 +3,8 @@
 When the whole board is known (``next --sgf``, moves typed from the empty board), each
 corner's context signature (:mod:`joseki.core.context`) is taken for the player to move there,
 and the book's moves after the corner's book line are ordered by the games played in that
-context (:func:`joseki.book.context.rank_in_context`), or left in their context-free order
-when the context has fewer than :data:`~joseki.book.context.CONTEXT_MIN_GAMES` games. The
+context (:func:`joseki.book.learnt.contexts.rank_in_context`), or left in their context-free order
+when the context has fewer than :data:`~joseki.book.learnt.contexts.CONTEXT_MIN_GAMES` games. The
 answer says which (``statistics``: ``context`` or ``back-off``) and each candidate how many
 games it had in the context. After a line whose stones all lie on the diagonal (a lone 4-4
 stone), the context picks the side: the candidate the book keeps on the vertical side is
@@ -14,25 +14,25 @@ name points of the side it was written for).
 
 from __future__ import annotations
 
-from joseki.book.context import coarse_key, coarse_moves, context_moves, rank_in_context
-from joseki.book.keys import node_id
-from joseki.book.lookup import Lookup
-from joseki.book.query import Candidate, CornerAnswer
+from joseki.book.learnt.contexts import coarse_key, coarse_moves, context_moves, rank_in_context
+from joseki.book.query.answer import Candidate, CornerAnswer
+from joseki.book.query.lookup import Lookup
+from joseki.book.store.keys import node_id
 from joseki.core.category import NEVER_FIRST
 from joseki.core.context import book_frame, signature
 from joseki.core.geometry import Point
 from joseki.core.notation import TENUKI, format_gtp_vertex, format_sgf_point
-from joseki.core.steps import Color, reflection_needed, swap_token
+from joseki.core.steps import Colour, reflection_needed, swap_token
 
 CONTEXT_STATES = ("empty", "in-book", "tenuki-variation", "in-book-by-transposition")
 """States whose candidates are the book's moves after the corner's line: the ones the context re-ranks."""
 
 
 def apply_context(lookup: Lookup, answers: list[CornerAnswer],
-                  played: list[tuple[Color, Point | None]], profile: str | None = None,
+                  played: list[tuple[Colour, Point | None]], profile: str | None = None,
                   top: int | None = None) -> None:
     """Re-rank each answer's candidates by its corner's context (module docstring), then keep ``top``."""
-    stones = [(color, point) for color, point in played if point is not None]
+    stones = [(colour, point) for colour, point in played if point is not None]
     for answer in answers:
         if answer.state in CONTEXT_STATES:
             _rerank(lookup, answer, stones, profile)
@@ -40,7 +40,7 @@ def apply_context(lookup: Lookup, answers: list[CornerAnswer],
             answer.candidates = answer.candidates[:top]
 
 
-def _rerank(lookup: Lookup, answer: CornerAnswer, stones: list[tuple[Color, Point]],
+def _rerank(lookup: Lookup, answer: CornerAnswer, stones: list[tuple[Colour, Point]],
             profile: str | None) -> None:
     base = "" if answer.state == "empty" else answer.via or answer.steps
     reflected = answer.via_reflected if answer.via is not None else False

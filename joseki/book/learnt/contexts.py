@@ -23,8 +23,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from joseki.book.profiles import GLOBAL, profile_names
-from joseki.book.reader import ReadConnection, rows
+from joseki.book.learnt.profiles import GLOBAL, profile_names
+from joseki.book.store.bookfile import ReadConnection, rows
 from joseki.core.context import CONTEXT_LEVELS, coarse, reflect_context
 from joseki.core.priority import Record
 from joseki.core.steps import swap_token
@@ -32,7 +32,7 @@ from joseki.core.steps import swap_token
 if TYPE_CHECKING:
     from sqlalchemy import Connection
 
-    from joseki.book.store import Store
+    from joseki.book.store.database import Store
 
 CONTEXT_MIN_GAMES = 1
 """Games a (book line, context) needs before its statistics re-rank the context-free ones (the
@@ -48,7 +48,7 @@ def add_context_records(conn: Connection, store: Store, pid: int, records: dict[
     """Add ``records`` to the profile's context statistics (sums, so concurrent writers lose nothing)."""
     from sqlalchemy import bindparam, select, update
 
-    from joseki.book.store import FAST_DIALECTS, batched, insert_rows
+    from joseki.book.store.database import FAST_DIALECTS, batched, insert_rows
 
     if not records:
         return

@@ -1,6 +1,6 @@
 """Node keys: the id of a book node is a hash of its canonical step string.
 
-Kept apart from the store so that reading a book (:mod:`joseki.book.reader`) needs no
+Kept apart from the store so that reading a book (:mod:`joseki.book.store.bookfile`) needs no
 SQLAlchemy.
 """
 

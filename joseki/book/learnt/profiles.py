@@ -1,7 +1,7 @@
 """Statistics per profile as the reads see them: the global profile, a profile's id, the check that a named
 profile exists, and nodes' records under a profile, falling back to the global ones.
 
-Statistics are kept per profile (:mod:`joseki.book.stats` writes them); ``global`` holds every
+Statistics are kept per profile (:mod:`joseki.book.learnt.results` writes them); ``global`` holds every
 game learnt or mined, whatever the profile.
 """
 
@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from joseki.book.reader import ReadConnection, rows, scalar
+from joseki.book.store.bookfile import ReadConnection, rows, scalar
+from joseki.core.errors import BadInput
 from joseki.core.priority import Record
 
 GLOBAL = "global"
@@ -27,15 +28,15 @@ def profile_id_named(conn: ReadConnection, name: str) -> int | None:
 
 
 def require_profile(conn: ReadConnection, name: str | None) -> None:
-    """ValueError unless profile ``name`` exists (None and ``global`` always do): for commands that only read.
+    """BadInput unless profile ``name`` exists (None and ``global`` always do): for commands that only read.
 
     Commands that write statistics (learn, mine, match --learn) create a profile instead
-    (:func:`joseki.book.stats.profile_id` with ``create``); one that reads must not fall back silently.
+    (:func:`joseki.book.learnt.results.profile_id` with ``create``); one that reads must not fall back silently.
     """
     if not name or name == GLOBAL or profile_id_named(conn, name) is not None:
         return
     known = ", ".join(str(n) for (n,) in rows(conn, "SELECT name FROM profile ORDER BY name"))
-    raise ValueError(f"no profile named {name!r} (profiles: {known or 'none'}); "
+    raise BadInput(f"no profile named {name!r} (profiles: {known or 'none'}); "
                      "learn, mine or match --learn create one")
 
 

@@ -4,7 +4,7 @@
 indexed SELECTs, while importing SQLAlchemy alone costs 0.22 s, more than the whole
 answer. So the queries that answer a position are written once, as portable SQL with
 ``:name`` parameters (a list or tuple value stands for an ``IN`` list), and :func:`rows` runs
-them on either kind of connection: a SQLAlchemy one for any store (:class:`joseki.book.store.Store`),
+them on either kind of connection: a SQLAlchemy one for any store (:class:`joseki.book.store.database.Store`),
 or a read-only sqlite3 one from :func:`open_book_file`, which SQLAlchemy is never imported for.
 Anything else (an empty, missing or older file, a URL) is left to the store, which creates,
 upgrades and fills.
@@ -20,9 +20,9 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from joseki.book.location import sqlite_file
-from joseki.book.memo import Memo
-from joseki.book.resources import head_revision
+from joseki.book.query.memo import Memo
+from joseki.book.store.errors import StoreError
+from joseki.book.store.files import head_revision, sqlite_file
 
 if TYPE_CHECKING:
     from sqlalchemy import Connection, TextClause
@@ -87,9 +87,9 @@ def scalar(conn: ReadConnection, sql: str, params: Mapping[str, Any] | None = No
 class BookFile:
     """A SQLite store at the current migration holding a book, opened read-only without SQLAlchemy.
 
-    It serves the reads that :class:`~joseki.book.store.Store` serves (``read``, ``collection_count``),
+    It serves the reads that :class:`~joseki.book.store.database.Store` serves (``read``, ``collection_count``),
     with sqlite3 connections for :func:`rows`. ``memo``: where the reads keep their answers, given by an owner
-    that clears it whenever the file changes (:mod:`joseki.book.memo`); None: nothing is kept.
+    that clears it whenever the file changes (:mod:`joseki.book.query.memo`); None: nothing is kept.
     """
 
     memo: Memo | None = None
@@ -98,18 +98,28 @@ class BookFile:
         self.path = path
         self.url = f"sqlite:///{path}"
         self.is_sqlite = True
-        self._conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S,
-                                     isolation_level=None, check_same_thread=False, cached_statements=1024)
-        self._conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
+        with self._file_errors():
+            self._conn = sqlite3.connect(f"{path.as_uri()}?mode=ro", uri=True, timeout=BUSY_TIMEOUT_S,
+                                         isolation_level=None, check_same_thread=False, cached_statements=1024)
+            self._conn.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
+
+    @contextmanager
+    def _file_errors(self) -> Iterator[None]:
+        """A failure of the file (not a database, malformed, locked) as a StoreError naming it."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise StoreError(f"database {self.path}: {' '.join(str(exc).split())}") from exc
 
     @contextmanager
     def read(self) -> Iterator[sqlite3.Connection]:
-        """One read transaction."""
-        self._conn.execute("BEGIN")
-        try:
-            yield self._conn
-        finally:
-            self._conn.execute("ROLLBACK")
+        """One read transaction; a failure of the file is a StoreError."""
+        with self._file_errors():
+            self._conn.execute("BEGIN")
+            try:
+                yield self._conn
+            finally:
+                self._conn.execute("ROLLBACK")
 
     def collection_count(self) -> int:
         """How many collections the store holds."""
@@ -130,7 +140,7 @@ def open_book_file(db: str | None = None) -> BookFile | None:
     """The SQLite file ``db`` names, opened read-only, if it is at the current migration and holds a collection.
 
     None in every other case (a URL, no such file, not a database, an older schema, an empty
-    store): the caller opens a :class:`~joseki.book.store.Store`, which says what is wrong or
+    store): the caller opens a :class:`~joseki.book.store.database.Store`, which says what is wrong or
     puts it right.
     """
     path = sqlite_file(db)
@@ -138,7 +148,7 @@ def open_book_file(db: str | None = None) -> BookFile | None:
         return None
     try:
         book = BookFile(path)
-    except sqlite3.Error:
+    except StoreError:
         return None
     try:
         with book.read() as conn:
@@ -148,7 +158,7 @@ def open_book_file(db: str | None = None) -> BookFile | None:
             versions = [v for (v,) in rows(conn, "SELECT version_num FROM alembic_version")]
             if versions != [head_revision()] or not scalar(conn, COLLECTION_COUNT):
                 raise LookupError
-    except (LookupError, sqlite3.Error):
+    except (LookupError, StoreError):
         book.close()
         return None
     return book

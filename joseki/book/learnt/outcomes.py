@@ -1,6 +1,6 @@
 """Local outcomes in the store: judged corners per book move and profile, and the games already judged.
 
-Beside :mod:`joseki.book.stats` (game results), with the same rules: writes add counts, rows
+Beside :mod:`joseki.book.learnt.results` (game results), with the same rules: writes add counts, rows
 go in key order, a game judged once under a profile is not judged again.
 """
 
@@ -11,8 +11,8 @@ from datetime import UTC, datetime
 
 from sqlalchemy import Connection, bindparam, select, update
 
-from joseki.book.stats import profile_id
-from joseki.book.store import Store, batched
+from joseki.book.learnt.results import profile_id
+from joseki.book.store.database import Store, batched
 from joseki.core.priority import Record
 
 COLUMNS = ("corners", "wins", "losses", "draws", "margin")
@@ -37,7 +37,7 @@ def claim_judged(conn: Connection, store: Store, pid: int, games: Sequence[tuple
     return set(fresh)
 
 
-def add_local(conn: Connection, store: Store, pid: int, rows: dict[int, list[float]]) -> None:
+def add_judged(conn: Connection, store: Store, pid: int, rows: dict[int, list[float]]) -> None:
     """Add ``rows`` (node id -> [corners, wins, losses, draws, margin]) to the profile's local outcomes."""
     if not rows:
         return
@@ -61,7 +61,7 @@ def _values(row: list[float]) -> dict[str, float]:
             "margin": float(row[4])}
 
 
-def local_for(conn: Connection, store: Store, profile: str | None) -> dict[int, tuple[Record, float]]:
+def judged_for(conn: Connection, store: Store, profile: str | None) -> dict[int, tuple[Record, float]]:
     """Each node's local record (``games`` = corners) and summed margin under ``profile``."""
     pid = profile_id(conn, store, profile)
     if pid is None:

@@ -6,8 +6,8 @@ importing ``sqlalchemy.orm``.
 - ``collection``: a named book (a file stem by default).
 - ``source_file``: one imported file, by content hash, so that re-importing adds nothing.
 - ``variation``: the flat records, one canonical step string per root-to-leaf path, with
-  the influence model's verdict on its end position (:mod:`joseki.book.favour`) once computed.
-- ``node``: every prefix of every record, once, keyed by :func:`joseki.book.store.node_id` of its
+  the influence model's verdict on its end position (:mod:`joseki.book.query.favour`) once computed.
+- ``node``: every prefix of every record, once, keyed by :func:`joseki.book.store.keys.node_id` of its
   step string; the next-move query reads a node's children through ``parent_id``, and finds
   transpositions through ``position_key`` (:mod:`joseki.core.position`).
 - ``node_book``: a node's membership in a collection: how many of its variations pass
@@ -176,7 +176,7 @@ game_record = Table(
     Column("moves", Integer, nullable=False),
     Column("strength", Integer),
 )
-"""A learnt or mined game's facts, once per game (:mod:`joseki.book.gamerefs`): players, ranks
+"""A learnt or mined game's facts, once per game (:mod:`joseki.book.gamerefs.read`): players, ranks
 ('' unknown), ISO date ('' unknown), result, the SGF file (absolute path), main-line moves, and
 the strength the ``strongest`` order sorts by (:func:`joseki.core.gameinfo.strength`)."""
 
@@ -190,7 +190,7 @@ game_ref = Table(
     sqlite_with_rowid=False,
 )
 """The games behind a book node under a profile, bounded: the newest and the strongest
-:data:`joseki.book.gamerefs.REFS_PER_NODE` of those credited there (the full count is ``node_stats.games``);
+:data:`joseki.book.gamerefs.read.REFS_PER_NODE` of those credited there (the full count is ``node_stats.games``);
 the game move that reached the node (from 1) and the corner (index in :class:`joseki.core.geometry.Corner`)."""
 
 context_stats = Table(
@@ -205,7 +205,7 @@ context_stats = Table(
     Column("draws", Integer, nullable=False),
     sqlite_with_rowid=False,
 )
-"""Learnt and mined results per whole-board context (:mod:`joseki.book.context`): the move played
+"""Learnt and mined results per whole-board context (:mod:`joseki.book.learnt.contexts`): the move played
 after book line ``parent_id`` (a node id, that of the empty line for the root) in ``context``
 (:mod:`joseki.core.context`), as a token in the frame of that line and context."""
 
@@ -218,8 +218,8 @@ beyond_book = Table(
     sqlite_with_rowid=False,
 )
 """Moves played after a mined book line (``parent_id``, a node id, that of the empty line for the root) in too few
-games to be book moves of collection ``collection_id`` (:mod:`joseki.book.beyond`): a line's end still says what was
-played there."""
+games to be book moves of collection ``collection_id`` (:mod:`joseki.book.learnt.beyond`): a line's end still says
+what was played there."""
 
 pattern_game = Table(
     "pattern_game", metadata,

@@ -1,18 +1,35 @@
-"""Where the files that ship with the package are: Alembic migrations and the starter book; the head migration.
+"""Where the store's files are: the default SQLite file, the shipped migrations and starter book, the head migration.
 
-An installed wheel carries them inside the package (``joseki/_migrations``, ``joseki/_db``);
-a source checkout or an editable install finds them at the top of the repository.
+Kept apart from the store so that finding and reading a SQLite book (:mod:`joseki.book.store.bookfile`)
+needs no SQLAlchemy. An installed wheel carries the migrations and the starter book inside the package
+(``joseki/_migrations``, ``joseki/_db``); a source checkout or an editable install finds them at the top
+of the repository.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from functools import lru_cache
 from pathlib import Path
 
-from joseki.book.errors import StoreError
+from joseki.book.store.errors import StoreError
 
-_PACKAGE = Path(__file__).resolve().parent.parent
+ENV_VAR = "JOSEKI_DB"
+_PACKAGE = Path(__file__).resolve().parent.parent.parent
+
+
+def default_path() -> Path:
+    """Where the default SQLite store lives: the user's data directory (``~/.local/share/joseki`` on Linux)."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("joseki", appauthor=False)) / "joseki.sqlite"
+
+
+def sqlite_file(db: str | None = None) -> Path | None:
+    """The SQLite file that ``db`` (else ``$JOSEKI_DB``, else the default) names as a plain path; None for a URL."""
+    value = db or os.environ.get(ENV_VAR) or str(default_path())
+    return None if "://" in value else Path(value).expanduser().resolve()
 
 
 def _shipped(installed: str, source: str) -> Path:
