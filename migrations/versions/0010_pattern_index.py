@@ -1,4 +1,4 @@
-"""The pattern index: each game's facts and its move list with captures, for ``joseki search``.
+"""The pattern index: each game's facts, and the sorted arrays of its segments as chunked BLOBs.
 
 Revision ID: 0010
 Revises: 0009
@@ -32,9 +32,26 @@ def upgrade() -> None:
         sa.Column("winner", sa.String(1), nullable=False),
         sa.Column("event", sa.String(200), nullable=False),
         sa.Column("moves", sa.Integer(), nullable=False),
-        sa.Column("record", sa.LargeBinary(), nullable=False),
+    )
+    op.create_table(
+        "pattern_segment",
+        sa.Column("id", sa.Integer(), primary_key=True),
+        sa.Column("level", sa.Integer(), nullable=False),
+        sa.Column("games", sa.Integer(), nullable=False),
+        sa.Column("records", sa.Integer(), nullable=False),
+        sa.Column("bytes", sa.BigInteger(), nullable=False),
+    )
+    op.create_table(
+        "pattern_chunk",
+        sa.Column("segment_id", sa.Integer(), sa.ForeignKey("pattern_segment.id", ondelete="CASCADE"),
+                  primary_key=True),
+        sa.Column("name", sa.String(16), primary_key=True),
+        sa.Column("part", sa.Integer(), primary_key=True),
+        sa.Column("data", sa.LargeBinary(), nullable=False),
     )
 
 
 def downgrade() -> None:
+    op.drop_table("pattern_chunk")
+    op.drop_table("pattern_segment")
     op.drop_table("pattern_game")

@@ -17,6 +17,8 @@ importing ``sqlalchemy.orm``.
 - ``profile``, ``node_stats``: game results credited to the player who chose each book move,
   per profile (``global`` by default); ``learnt_game``: the games already learnt, by key.
 - ``beyond_book``: the moves a mined book saw after its lines in too few games to keep them.
+- ``pattern_game``, ``pattern_segment``, ``pattern_chunk``: the pattern index, its games' facts and the sorted
+  arrays of its segments (:mod:`joseki.book.patterns`).
 """
 
 from __future__ import annotations
@@ -236,9 +238,27 @@ pattern_game = Table(
     Column("winner", String(1), nullable=False),
     Column("event", String(200), nullable=False),
     Column("moves", Integer, nullable=False),
-    Column("record", LargeBinary, nullable=False),
 )
-"""The pattern index (:mod:`joseki.book.patternindex`): one row per game indexed or learnt, in the order added
-(``id``), with its facts (the folder it was indexed from, the file relative to it, players, ranks, ISO date,
-result, ``b``/``w``/``d`` winner or '', event, main-line moves) and its move list with captures
-(:mod:`joseki.core.movelist`)."""
+"""A game of the pattern index (:mod:`joseki.book.patterns.storage`), in the order added (``id``): the folder it
+was indexed from, its file relative to it, players, ranks, ISO date, result, ``b``/``w``/``d`` winner or '', event
+and main-line moves. Its moves live in the segment that holds it."""
+
+pattern_segment = Table(
+    "pattern_segment", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("level", Integer, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("records", Integer, nullable=False),
+    Column("bytes", BigInteger, nullable=False),
+)
+"""A segment of the pattern index (:mod:`joseki.book.patterns.segment`): how many merges made it (``level``), its
+games, move-list records and stored bytes."""
+
+pattern_chunk = Table(
+    "pattern_chunk", metadata,
+    Column("segment_id", Integer, ForeignKey("pattern_segment.id", ondelete="CASCADE"), primary_key=True),
+    Column("name", String(16), primary_key=True),
+    Column("part", Integer, primary_key=True),
+    Column("data", LargeBinary, nullable=False),
+)
+"""A segment's arrays: array ``name`` is its parts' ``data`` in ``part`` order, little-endian."""

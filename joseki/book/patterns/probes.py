@@ -1,0 +1,211 @@
+"""What to look up in the index for a pattern: at each point that could trigger it, the keys its letters allow.
+
+A pattern comes into being at the move of some event at one of its points (:mod:`joseki.book.patterns.windows`):
+a stone placed on an ``X`` or ``O`` point, or a stone taken off a point whose letter does not allow that colour
+(``.``, ``x``, ``o``). So the candidates of an image (:class:`Images`) are the events, at any of its trigger
+points, whose key agrees with the pattern's letters around that point. For every image family, trigger point,
+kind of event and shape, a :class:`Probes` row holds the key ranges those letters allow and the band bits they
+require; points outside the pattern allow any state, off the board only :data:`~windows.OFF` (for every place
+of the family, or for some places only: then both). Keys are enumerated from their most significant point
+down; when that would give more than :data:`MAX_KEYS` keys, the points left are free and the row's keys are
+ranges. Nothing here depends on the games: a search computes its probes once and looks them up in every
+segment.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+import numpy.typing as npt
+
+from joseki.book.patterns.windows import (
+    BAND_CELLS,
+    EMPTIED_BLACK,
+    EMPTIED_WHITE,
+    KEY_CELLS,
+    KIND_SHIFT,
+    PLACED_BLACK,
+    PLACED_WHITE,
+    SHAPES,
+)
+from joseki.core.movelist import SIZE
+from joseki.core.pattern import LETTERS, Family, Pattern
+
+I64 = npt.NDArray[np.int64]
+MAX_KEYS = 27
+"""Keys a row enumerates at most before leaving its remaining points free."""
+OUTSIDE = len(LETTERS)
+"""The letter code of a point outside the pattern."""
+KINDS: dict[str, tuple[int, ...]] = {"X": (PLACED_BLACK,), "O": (PLACED_WHITE,), ".": (EMPTIED_BLACK, EMPTIED_WHITE),
+                                     "x": (EMPTIED_WHITE,), "o": (EMPTIED_BLACK,), "*": ()}
+"""The events that can make a point's letter hold when it did not."""
+OPTIONS: tuple[tuple[int, ...], ...] = ((0,), (1,), (2,), (3,), (0, 1), (0, 2), (0, 1, 2), (0, 1, 2, 3))
+"""The states a key point may hold, by option code: a letter's, off the board, unknown, unknown or off."""
+_LETTER_OPTION = np.array([0, 1, 2, 4, 5, 6], dtype=np.int64)
+"""The option code of each letter of LETTERS."""
+_LETTER_BAND = np.array([0, 1, 1, -1, -1, -1], dtype=np.int64)
+"""The band bit each letter requires (-1: none)."""
+ON, OFF_ALL, MIXED = 0, 1, 2
+
+
+class Images:
+    """The families of a query as arrays: for each *place* (a family at one offset) the board index of each cell,
+    its letter, and the place's rectangle."""
+
+    def __init__(self, pattern: Pattern, fams: list[Family]) -> None:
+        self.fams = fams
+        self.width, self.height = pattern.width, pattern.height
+        offsets = [np.array(fam.offsets, dtype=np.int64).reshape(-1, 2) for fam in fams]
+        self.family = np.repeat(np.arange(len(fams), dtype=np.int64), [len(o) for o in offsets])
+        step = np.array([[fam.step_x, fam.step_y] for fam in fams], dtype=np.int64).reshape(-1, 2, 2)
+        shift = np.concatenate([o @ step[f] for f, o in enumerate(offsets)]).reshape(-1, 2)
+        base_x = np.array([[x for x, _ in fam.points] for fam in fams], dtype=np.int64)
+        base_y = np.array([[y for _, y in fam.points] for fam in fams], dtype=np.int64)
+        self.x = base_x[self.family] + shift[:, :1]
+        self.y = base_y[self.family] + shift[:, 1:]
+        self.index = self.x * SIZE + self.y
+        """Board index of each cell (column) at each place (row)."""
+        codes = np.array([[LETTERS.index(ch) for ch in fam.letters] for fam in fams], dtype=np.int64)
+        self.letter = codes[self.family]
+        self.x0, self.x1 = self.x.min(axis=1), self.x.max(axis=1)
+        self.y0, self.y1 = self.y.min(axis=1), self.y.max(axis=1)
+        self.swapped = np.array([fam.swapped for fam in fams], dtype=bool)[self.family]
+        self.first_place = np.searchsorted(self.family, np.arange(len(fams) + 1))
+        """Family ``f``'s places are ``first_place[f]`` to ``first_place[f + 1]``."""
+
+    def __len__(self) -> int:
+        return len(self.family)
+
+    def cell_of(self, place: I64, point: I64) -> I64:
+        """The cell number (``dy * width + dx``) of board index ``point`` at each ``place`` (it must be inside)."""
+        px, py = point // SIZE, point % SIZE
+        found = (self.x[place] == px[:, None]) & (self.y[place] == py[:, None])
+        cells: I64 = np.argmax(found, axis=1)
+        return cells
+
+
+@dataclass(frozen=True, slots=True)
+class Probes:
+    """The rows to look up: each a family, trigger cell, kind of event and shape, with its band requirement
+    (``band_mask`` bits that must equal ``band_value``) and its key ranges ``[low, high)`` (``range_row`` says
+    whose). A row's *group* is its family, cell and kind: one shape of a group is enough."""
+
+    family: I64
+    cell: I64
+    kind: I64
+    shape: I64
+    group: I64
+    band_mask: I64
+    band_value: I64
+    range_row: I64
+    low: I64
+    high: I64
+
+    def __len__(self) -> int:
+        return len(self.family)
+
+
+def _steps(cells: str) -> tuple[I64, I64]:
+    chosen = [d for shape in SHAPES for d in (shape.key if cells == "key" else shape.band)]
+    return np.array([d[0] for d in chosen], dtype=np.int64), np.array([d[1] for d in chosen], dtype=np.int64)
+
+
+_KEY_DX, _KEY_DY = _steps("key")
+_BAND_DX, _BAND_DY = _steps("band")
+
+
+def _around(images: Images, f: int, dx: I64, dy: I64) -> tuple[I64, I64]:
+    """For each cell of family ``f`` and step: the letter code there (:data:`OUTSIDE` if none) and whether that
+    point is on the board (:data:`ON`), off it at every place (:data:`OFF_ALL`) or at some (:data:`MIXED`)."""
+    lo, hi = images.first_place[f], images.first_place[f + 1]
+    xs, ys = images.x[lo:hi], images.y[lo:hi]
+    x, y = xs[0][:, None] + dx[None, :], ys[0][:, None] + dy[None, :]
+    x0, y0 = xs[0].min() - 4, ys[0].min() - 4
+    canvas = np.full((xs[0].max() - x0 + 5, ys[0].max() - y0 + 5), OUTSIDE, dtype=np.int64)
+    canvas[xs[0] - x0, ys[0] - y0] = images.letter[lo]
+    letter = canvas[x - x0, y - y0]
+    xmin, xmax = xs.min(axis=0)[:, None] + dx, xs.max(axis=0)[:, None] + dx
+    ymin, ymax = ys.min(axis=0)[:, None] + dy, ys.max(axis=0)[:, None] + dy
+    all_off = (xmax < 0) | (xmin >= SIZE) | (ymax < 0) | (ymin >= SIZE)
+    all_on = (xmin >= 0) & (xmax < SIZE) & (ymin >= 0) & (ymax < SIZE)
+    return letter, np.where(all_on, ON, np.where(all_off, OFF_ALL, MIXED))
+
+
+def _options(letter: I64, where: I64) -> I64:
+    inside = letter < OUTSIDE
+    outside = np.where(where == OFF_ALL, 3, np.where(where == MIXED, 7, 6))
+    return np.where(inside, _LETTER_OPTION[np.minimum(letter, OUTSIDE - 1)], outside)
+
+
+def _band(letter: I64, where: I64) -> I64:
+    inside = letter < OUTSIDE
+    return np.where(inside, _LETTER_BAND[np.minimum(letter, OUTSIDE - 1)], np.where(where == OFF_ALL, 0, -1))
+
+
+@lru_cache(maxsize=65536)
+def key_ranges(kind: int, options: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """The key ranges ``[low, high)`` of an event of ``kind`` whose key points may hold ``OPTIONS[options[i]]``:
+    enumerated from the most significant point down while there are at most :data:`MAX_KEYS`, then the points
+    left free; neighbouring ranges are joined."""
+    prefixes = [kind]
+    ranges: list[tuple[int, int]] = []
+    for i in range(KEY_CELLS - 1, -1, -1):
+        states = OPTIONS[options[i]]
+        if len(prefixes) * len(states) > MAX_KEYS or all(len(OPTIONS[o]) == 4 for o in options[: i + 1]):
+            width = 1 << (2 * (i + 1))
+            ranges = [(p * width, (p + 1) * width) for p in prefixes]
+            break
+        prefixes = [p << 2 | state for p in prefixes for state in states]
+    else:
+        ranges = [(p, p + 1) for p in prefixes]
+    joined: list[tuple[int, int]] = []
+    for low, high in sorted(ranges):
+        if joined and joined[-1][1] == low:
+            joined[-1] = (joined[-1][0], high)
+        else:
+            joined.append((low, high))
+    return tuple(joined)
+
+
+@lru_cache(maxsize=65536)
+def _ranges_array(kind: int, options: tuple[int, ...]) -> I64:
+    return np.array(key_ranges(kind, options), dtype=np.int64).reshape(-1, 2)
+
+
+def _family_rows(images: Images, f: int) -> tuple[I64, I64, I64, I64, I64, I64]:
+    """Family ``f``'s rows: cell, kind, shape, band mask and value, and the key point options."""
+    key_letter, key_where = _around(images, f, _KEY_DX, _KEY_DY)
+    band_letter, band_where = _around(images, f, _BAND_DX, _BAND_DY)
+    options = _options(key_letter, key_where).reshape(-1, len(SHAPES), KEY_CELLS)
+    band = _band(band_letter, band_where).reshape(-1, len(SHAPES), BAND_CELLS)
+    bits = np.int64(1) << np.arange(BAND_CELLS, dtype=np.int64)
+    mask = ((band >= 0) * bits).sum(axis=2)
+    value = ((band == 1) * bits).sum(axis=2)
+    pairs = [(k, kind) for k, code in enumerate(images.letter[images.first_place[f]])
+             for kind in KINDS[LETTERS[int(code)]]]
+    cell = np.repeat(np.array([k for k, _ in pairs], dtype=np.int64), len(SHAPES))
+    kind = np.repeat(np.array([t for _, t in pairs], dtype=np.int64), len(SHAPES))
+    shape = np.tile(np.arange(len(SHAPES), dtype=np.int64), len(pairs))
+    return cell, kind, shape, mask[cell, shape], value[cell, shape], options[cell, shape]
+
+
+def probes(images: Images) -> Probes:
+    """Every row to look up for the images' families (see the module's docstring)."""
+    found = [_family_rows(images, f) for f in range(len(images.fams))]
+    family = np.concatenate([np.full(len(rows[0]), f, dtype=np.int64) for f, rows in enumerate(found)])
+    cell, kind, shape, mask, value = (np.concatenate([rows[i] for rows in found]) for i in range(5))
+    options = np.concatenate([rows[5] for rows in found]).reshape(-1, KEY_CELLS)
+    signatures, inverse = np.unique(np.column_stack([kind, options]), axis=0, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    sig_ranges = [_ranges_array(int(sig[0]), tuple(int(o) for o in sig[1:])) for sig in signatures]
+    counts = np.array([len(r) for r in sig_ranges], dtype=np.int64)
+    flat = np.concatenate(sig_ranges)
+    offsets = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    per_row = counts[inverse]
+    range_row = np.repeat(np.arange(len(family), dtype=np.int64), per_row)
+    within = np.arange(len(range_row)) - np.repeat(np.cumsum(per_row) - per_row, per_row)
+    chosen = flat[np.repeat(offsets[inverse], per_row) + within]
+    group = (family * 10000 + cell) * 4 + kind
+    return Probes(family, cell, kind, shape, group, mask, value, range_row, chosen[:, 0], chosen[:, 1])
