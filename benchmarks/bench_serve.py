@@ -1,4 +1,4 @@
-"""``joseki serve`` under load: 20 concurrent clients on loopback, p50/p99 per endpoint.
+"""``joseki serve`` as players meet it: clients on loopback (one player: ``--clients 1``), p50/p99 per endpoint.
 
 The store holds Kogo's dictionary and learnt games (by default the fox-pro set,
 ../shared/data/games/fox-pro), built once into benchmarks/.cache/serve.sqlite; ``--db URL``
@@ -16,9 +16,9 @@ length (1 to 12 moves), asked as a position (``/api/explore``), as the games beh
 process's: on a machine with few cores they compete with the server for them), and the load
 average, since on a shared machine the tail is the scheduler's.
 
-The server keeps the answers it gave (:mod:`joseki.web.cache`); each response says whether it
+The server caches the answers it gave (:mod:`joseki.web.cache`); each response says whether it
 was one of them (``X-Cache``), so the latencies are reported for the whole run and split into
-``cold`` (computed: the first request of its key, in that worker) and ``warm`` (sent again).
+``cold`` (computed: a player's first ask of its key, in that worker) and ``warm`` (sent again).
 The JSON says how many distinct positions the requests ask (``distinct_positions``, and of the explores
 alone): a bounded set that players reach, with repeats, as on a real server. Before the run, the server is
 warmed by requests drawn with another seed (imports, the
@@ -26,7 +26,7 @@ database's pages), which shares the answers only a real second user would share.
 ``--cache-mb 0`` runs without the cache.
 
 Usage: python benchmarks/bench_serve.py [--games 2000] [--requests 4000] [--clients 20] [--workers 1]
-       [--seconds 300] [--db URL] [--cache-mb 64] [--processes N]
+       [--seconds 300] [--db URL] [--cache-mb 64]
 """
 
 from __future__ import annotations
@@ -118,10 +118,9 @@ def requests_of(games: list[Path], count: int, rng: random.Random) -> Work:
     return out
 
 
-def start_server(db: str, port: int, workers: int, cache_mb: int,
-                 processes: int | None = None) -> subprocess.Popen[bytes]:
+def start_server(db: str, port: int, workers: int, cache_mb: int) -> subprocess.Popen[bytes]:
     command = [*joseki_command(), "--db", db, "serve", "--port", str(port), "--workers", str(workers),
-               "--cache-mb", str(cache_mb), *([] if processes is None else ["--processes", str(processes)])]
+               "--cache-mb", str(cache_mb)]
     server = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline:
@@ -189,7 +188,6 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=300)
     parser.add_argument("--db", default=None)
     parser.add_argument("--cache-mb", type=int, default=64)
-    parser.add_argument("--processes", type=int, default=None, help="serve's --processes (default: serve's)")
     args = parser.parse_args()
     games = sorted(need(GAMES).rglob("*.sgf"))[: args.games]
     CACHE.mkdir(parents=True, exist_ok=True)
@@ -197,7 +195,7 @@ def main() -> None:
     build(db, games)
     work = requests_of(games, args.requests, random.Random(1))
     port = free_port()
-    server = start_server(db, port, args.workers, args.cache_mb, args.processes)
+    server = start_server(db, port, args.workers, args.cache_mb)
     load_before = os.getloadavg()[0]
     try:
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=60) as warm:  # the server warmed once
@@ -216,7 +214,7 @@ def main() -> None:
     done = sum(len(v) for v in latencies.values())
     figures: dict[str, object] = {"backend": "postgresql" if "://" in db and db.startswith("postgres") else "sqlite",
                                   "workers": args.workers, "clients": args.clients, "games": len(games),
-                                  "cache_mb": args.cache_mb, "processes": cache.get("processes", 0),
+                                  "cache_mb": args.cache_mb,
                                   "requests": done,
                                   "distinct_positions": len({position for *_, position in work}),
                                   "distinct_explore_positions": len({position for kind, *_, position in work
@@ -228,9 +226,7 @@ def main() -> None:
                                   "load_average_before": round(load_before, 2),
                                   "load_average_after": round(os.getloadavg()[0], 2),
                                   "cache_one_worker": {k: cache[k] for k in ("entries", "bytes", "hits", "misses",
-                                                                            "evictions")}
-                                  | {f"{part}_{count}": cache[part][count] for part in ("lines", "corners")
-                                     for count in ("hits", "misses")}}
+                                                                            "shared", "evictions")}}
     for kind in sorted({kind for kind, _ in latencies}):
         for part in ("all", "cold", "warm"):
             values = [v for (k, p), vs in latencies.items() if k == kind and part in ("all", p) for v in vs]

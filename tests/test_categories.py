@@ -11,15 +11,20 @@ import pytest
 
 from joseki.book.importer import import_file
 from joseki.book.query.answer import Candidate
-from joseki.book.query.next import next_moves, parse_moves
+from joseki.book.query.next import next_moves
 from joseki.book.query.show import show
 from joseki.book.store.database import Store
 from joseki.cli.main import app
-from joseki.core.category import DISPUTED, NEVER_FIRST, categorise, category_label, combined
+from joseki.core.category import DISPUTED, NEVER_FIRST, category_label, combined
+from joseki.core.geometry import Corner
+from joseki.core.moves import typed_moves
 from joseki.core.priority import NEUTRAL
 from joseki.engine.policy import BookPlayer
 from joseki.sgf.booknotes import book_notes
-from joseki.sgf.forest import flatten_bytes
+from joseki.sgf.dialects.gnugo import GnuGo
+from joseki.sgf.dialects.node import Node
+from joseki.sgf.forest import NodeNote, Variation, flatten_bytes
+from joseki.sgf.movenotes import BookNotes
 
 from .conftest import JOSEKI, KOGO, Databases, need
 
@@ -104,13 +109,18 @@ def test_show_gives_each_moves_sources(kogo_gnugo: Store) -> None:
     ("t", "tenuki-ok"), ("T", "trick"), ("0", "mistake"), ("a", "mistake"), ("A", "mistake"),
     ("", "good"), ("#hasami", "good"), ("F", "good"), (":8,sj", "good")])
 def test_gnugo_class_letters(comment: str, category: str) -> None:
-    assert categorise(comment, {"MA": ("mj",)}, "gnugo") == category
-    assert categorise(comment, {"SQ": ("mj",)}, "gnugo") == category
-    assert categorise(comment, {}, "gnugo") is None
-    assert categorise(comment, {"MA": ("mj",)}, "gnugo", stone=False) is None
+    def own(properties: dict[str, tuple[str, ...]], stone: bool = True) -> list[str | None]:
+        note = NodeNote(1, comment, tuple(properties.items()), (1,), True, False, () if stone else (1,))
+        line = Variation("DD", "b", Corner.TOP_RIGHT, False, 0, "0", (note,), False)
+        return GnuGo().own_verdicts(Node(BookNotes("gnugo"), line, note))
+
+    assert own({"MA": ("mj",)}) == [category]
+    assert own({"SQ": ("mj",)}) == [category]
+    assert own({}) == []
+    assert own({"MA": ("mj",)}, stone=False) == []
 
 
-def test_gnugo_judges_marked_stone_moves_only() -> None:
+def test_gnugo_rates_marked_stone_moves_only() -> None:
     found = notes("(;FF[4]SZ[19];B[pd]C[0];W[qf]MA[mj]C[T];B[tt]MA[mj]C[0];W[qh]C[0]MA[mj])", GNUGO)
     assert found == {"DD": None, "DDCF": "trick", "DDCFXX": None, "DDCFXXCH": "mistake"}
 
@@ -118,7 +128,7 @@ def test_gnugo_judges_marked_stone_moves_only() -> None:
 # Free text: the move a verdict names
 
 
-def test_a_label_on_a_tenuki_node_judges_the_labelled_move() -> None:
+def test_a_label_on_a_tenuki_node_rates_the_labelled_move() -> None:
     found = notes("(;FF[4]SZ[19];B[pd];W[qf];B[]LB[qd:b]C[Black plays elsewhere. White 'b' is a trick.];W[qd])")
     assert found.get("DDCFXX") is None and found["DDCFXXCD"] == "trick"
 
@@ -129,7 +139,7 @@ def test_a_number_names_a_stone_of_its_colour() -> None:
         "DDCFXXCD": "trick"}
     # counted with the pass (as an SGF editor numbers moves): White 4 is W[qd] too
     assert notes("(;FF[4]SZ[19];B[pd];W[qf];B[];W[qd]C[White 4 is a trick play.])") == {"DDCFXXCD": "trick"}
-    # a number whose colour fits no stone judges nothing
+    # a number whose colour fits no stone rates nothing
     assert notes("(;FF[4]SZ[19];B[pd];W[qf];B[qh];W[qc]C[White 3 is a mistake.])") == {"DDCFCHCC": None}
     assert notes("(;FF[4]SZ[19];B[pd];W[qf];B[qh];W[qc]C[Black 3 is a mistake.])")["DDCFCH"] == "mistake"
 
@@ -181,8 +191,8 @@ def test_a_disputed_move_is_offered_but_not_preferred(new_db: Callable[..., str]
     assert disputed.sources == {"one": "ideal", "two": "mistake"} and disputed.category == DISPUTED
     assert disputed.label == "ideal (one) / mistake (two)"
     assert disputed.priority < plain.priority == NEUTRAL
-    moves, _ = parse_moves(["Q16", "R14"])
-    chosen = {BookPlayer(store, seed=seed).choose(moves, "b", 19) for seed in range(20)}
+    moves = typed_moves(["Q16", "R14"])
+    chosen = {BookPlayer(store, seed=seed).choose_after(moves, "b") for seed in range(20)}
     assert disputed.point in chosen and plain.point in chosen
 
 
@@ -191,8 +201,7 @@ def test_a_mistake_in_one_collection_alone_is_never_played(new_db: Callable[...,
                                         "two": "(;FF[4]SZ[19];B[pd];W[qf];B[qh])"})
     warned = candidate(store, "DDCF", "R12")
     assert warned.sources == {"one": "mistake", "two": None} and warned.label == "mistake (one)"
-    moves, _ = parse_moves(["Q16", "R14"])
-    assert BookPlayer(store, seed=1).choose(moves, "b", 19) is None
+    assert BookPlayer(store, seed=1).choose_after(typed_moves(["Q16", "R14"]), "b") is None
 
 
 def test_next_json_maps_sources(new_db: Callable[..., str], tmp_path: Path) -> None:

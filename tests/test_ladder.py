@@ -162,9 +162,10 @@ def test_what_the_words_need(text: str, needed: str | None) -> None:
     from joseki.core.conditions import Condition
     from joseki.core.geometry import Corner
     from joseki.core.ladder_check import Setting, check_ladders
+    from joseki.sgf.dialects import ladder_questions
 
     setting = Setting(board_of({}), (15, 3), "b", Transform(Corner.TOP_RIGHT), "b")
-    [check] = check_ladders([Condition("ladder", text)], setting)
+    [check] = check_ladders(ladder_questions([Condition("ladder", text)]), setting)
     assert check.needed == needed and check.ladder == "unknown" and check.holds is None  # nothing to ladder here
 
 
@@ -172,18 +173,19 @@ def test_pachi_key_on_a_hand_made_board() -> None:
     from joseki.core.conditions import Condition
     from joseki.core.geometry import Corner
     from joseki.core.ladder_check import Setting, check_ladders
+    from joseki.sgf.dialects import ladder_questions
 
     # White (the side to play, "own") ataris at E4 (zone point of the lower-left frame) a two-liberty Black stone
     stones = {(3, 15): "b", (2, 15): "w", (3, 14): "w", (4, 16): "w"}
     corner = Transform(Corner.BOTTOM_LEFT)
     key = "{p:" + "".join(chr(65 + v) for v in corner.to_zone((3, 16), 19)) + "}"
     setting = Setting(board_of(stones), None, "w", corner, "b")
-    [works] = check_ladders([Condition("ladder", f"ladder_own = {key}")], setting)
+    [works] = check_ladders(ladder_questions([Condition("ladder", f"ladder_own = {key}")]), setting)
     assert (works.ladder, works.needed, works.holds, works.chaser) == ("works", "works", True, "w")
-    [against] = check_ladders([Condition("ladder", f"noladder_own = {key}")], setting)
+    [against] = check_ladders(ladder_questions([Condition("ladder", f"noladder_own = {key}")]), setting)
     assert (against.ladder, against.holds) == ("works", False)
     # a setup stone of the other side's (Black) on the way breaks it
     setup = "{p:" + "".join(chr(65 + v) for v in corner.to_zone((10, 8), 19)) + "}"
-    [broken] = check_ladders([Condition("ladder", f"ladder_own = {key}"),
-                              Condition("ladder", f"ladder_own_setup_other = {setup}")], setting)
+    [broken] = check_ladders(ladder_questions([Condition("ladder", f"ladder_own = {key}"),
+                                               Condition("ladder", f"ladder_own_setup_other = {setup}")]), setting)
     assert (broken.ladder, broken.holds) == ("fails", False) and "breaker" in broken.reason

@@ -20,6 +20,7 @@ from joseki.book.store.database import Store
 from joseki.core.limits import MAX_FILE_BYTES, MAX_LINE_MOVES, MAX_NODES, MAX_VALUE_BYTES, LimitError
 from joseki.sgf.forest import flatten_bytes, flatten_file, read_sgf_bytes
 from joseki.sgf.game import game_from_bytes
+from joseki.sgf.lint import SHOWN_MOVES, LintReport, lint
 
 from .conftest import KOGO, OGS, need
 from .generated import HEAD, distinct_lines, ko_moves, line_sgf, scaled
@@ -139,3 +140,31 @@ def test_ten_times_the_largest_real_collection_is_read(tmp_path: Path) -> None:
     forest = flatten_file(path)
     assert forest.nodes == 10 * KOGO_NODES
     assert len(forest.variations) + forest.refused == 10 * KOGO_PATHS
+
+
+def far_line(moves: int) -> bytes:
+    """One line whose moves after the first (Q16) are a ko fought in another corner: each is outside the zone."""
+    return line_sgf([(15, 3), *ko_moves(moves - 1)])
+
+
+def test_lint_memory_grows_linearly(tmp_path: Path) -> None:
+    peaks = []
+    found: list[LintReport] = []
+    for moves in (1000, 2000):
+        path = tmp_path / f"far{moves}.sgf"
+        path.write_bytes(far_line(moves))
+        peaks.append(_peak(lambda path=path: found.append(lint(path))))  # type: ignore[misc]
+        assert found[-1].counts() == {"outside-zone": moves - 1}
+    assert peaks[1] / peaks[0] < 2.4  # each finding keeps the last moves, not the whole line
+
+
+def test_a_lint_finding_shows_the_last_moves_of_its_line(tmp_path: Path) -> None:
+    path = tmp_path / "far.sgf"
+    path.write_bytes(far_line(100))
+    last = lint(path).findings[-1]
+    assert (last.move, len(last.line), last.earlier) == (100, SHOWN_MOVES, 100 - SHOWN_MOVES)
+    assert last.where() == f"game 1, move 100 (... {' '.join(last.line)})" and last.line[-1] == "W C18"
+    assert last.as_json()["earlier"] == 70
+    first = lint(path).findings[0]
+    assert (first.move, first.line, first.earlier) == (2, ("B Q16", "W A18"), 0)
+    assert first.where() == "game 1, move 2 (B Q16 W A18)"

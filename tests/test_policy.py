@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from joseki.book.query.next import next_moves, parse_moves
+from joseki.book.query.next import next_moves
 from joseki.book.store.database import Store
 from joseki.core.geometry import Corner
+from joseki.core.moves import typed_moves
 from joseki.engine.policy import BookPlayer, corner_to_answer
 
 
@@ -15,7 +16,7 @@ def offered(store: Store, moves: list[str], corner: Corner) -> set[tuple[int, in
 
 
 def choices(store: Store, moves: list[str], colour: str) -> set[tuple[int, int] | None]:
-    played, _ = parse_moves(moves)
+    played = list(typed_moves(moves).played)
     return {BookPlayer(store, seed=seed).choose(played, colour, 19) for seed in range(12)}
 
 
@@ -44,7 +45,7 @@ def test_a_tenuki_the_book_has_no_answer_to_leaves_the_move_to_the_engine(book: 
 
 def test_the_corner_to_answer() -> None:
     def corner(*moves: str) -> Corner | None:
-        return corner_to_answer(parse_moves(list(moves))[0])
+        return corner_to_answer(typed_moves(moves))
 
     assert corner("Q16") is Corner.TOP_RIGHT
     assert corner("Q16", "D4") is Corner.BOTTOM_LEFT

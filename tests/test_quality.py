@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -24,10 +25,10 @@ from joseki.core.conditions import Condition, display, from_json
 from joseki.core.errors import UserError
 from joseki.core.geometry import Corner, Transform
 from joseki.core.influence import assess, favourability
-from joseki.core.judgement import judge
 from joseki.core.position import replay
 from joseki.core.priority import Record
 from joseki.sgf.booknotes import book_notes
+from joseki.sgf.dialects.verdicts import verdicts
 from joseki.sgf.forest import flatten_bytes, flatten_file
 from joseki.sgf.lint import lint
 
@@ -50,11 +51,25 @@ def book_rows(store: Store, collection: str) -> dict[str, tuple[str | None, list
         return {steps: (category, from_json(conditions), pg, pw) for steps, category, conditions, pg, pw in rows}
 
 
-def records(store: Store, collection: str) -> set[str]:
+def setup_rows(store: Store, collection: str) -> dict[tuple[str, str], tuple[int, str | None, list[Condition]]]:
+    """Each move of a collection played with setup stones, by stones and steps: paths, category, conditions."""
+    t = store.tables
+    n, sb, c = t["node"], t["setup_book"], t["collection"]
+    with store.read() as conn:
+        rows = conn.execute(select(sb.c.setup, n.c.steps, sb.c.paths, sb.c.category, sb.c.conditions)
+                            .join(sb, sb.c.node_id == n.c.id).join(c, c.c.id == sb.c.collection_id)
+                            .where(c.c.name == collection))
+        return {(stones, steps): (paths, category, from_json(conditions))
+                for stones, steps, paths, category, conditions in rows}
+
+
+def records(store: Store, collection: str) -> set[tuple[str, str]]:
+    """A collection's records: steps and setup stones."""
     t = store.tables
     with store.read() as conn:
-        return set(conn.execute(select(t["variation"].c.steps).join(t["collection"])
-                                .where(t["collection"].c.name == collection)).scalars())
+        return {(steps, stones) for steps, stones in conn.execute(
+            select(t["variation"].c.steps, t["variation"].c.setup_stones).join(t["collection"])
+            .where(t["collection"].c.name == collection))}
 
 
 def global_stats(store: Store) -> dict[str, tuple[int, int, int, int]]:
@@ -89,9 +104,9 @@ def sgf_store(new_db: Callable[..., str], tmp_path: Path, text: str, name: str =
 # Categories
 
 
-def test_free_text_judges_the_moves_it_names() -> None:
+def test_free_text_rates_the_moves_it_names() -> None:
     def targets(comment: str) -> list[tuple[str, object, str]]:
-        return [(j.target.kind, j.target.key, j.category) for j in judge(comment)]
+        return [(v.target.kind, v.target.key, v.category) for v in verdicts(comment)]
 
     assert targets("'a' is correct. 'b' is a mistake.") == [("label", "a", "ideal"), ("label", "b", "mistake")]
     assert targets("White continues with 'a'. White 'b' is not recommended.") == [
@@ -107,7 +122,7 @@ def test_free_text_judges_the_moves_it_names() -> None:
     assert targets("If White made the mistake to play White 4 without the ladder, Black punishes on 'b'.") == []
 
 
-def test_a_comment_about_other_moves_does_not_judge_its_own(new_db: Callable[..., str], tmp_path: Path) -> None:
+def test_a_comment_about_other_moves_does_not_rate_its_own(new_db: Callable[..., str], tmp_path: Path) -> None:
     store = sgf_store(new_db, tmp_path, "(;FF[4]SZ[19];B[pd];W[qf]C['a' is correct. 'b' is a mistake. White 2 is "
                                         "joseki.]LB[nc:a][pf:b](;B[nc])(;B[pf];W[pg]C[* Joseki *]))")
     rows = book_rows(store, "book")
@@ -121,16 +136,16 @@ def test_a_comment_about_other_moves_does_not_judge_its_own(new_db: Callable[...
 def test_kogo_categories_are_plentiful_and_precise(kogo: Store) -> None:
     rows = book_rows(kogo, "kogo")
     counts: dict[str | None, int] = {}
-    for category, *_ in rows.values():
+    for category in [r[0] for r in rows.values()] + [r[1] for r in setup_rows(kogo, "kogo").values()]:
         counts[category] = counts.get(category, 0) + 1
     assert counts["ideal"] > 1000 and counts["good"] > 4000 and counts["mistake"] > 1500
     assert counts["question"] > 800 and counts["trick"] > 50 and counts["tenuki-ok"] >= 1
-    judged = {v.steps[: 2 * n.step] for v in flatten_file(KOGO).variations for n in v.notes
-              if n.own and n.comment == "'a' is correct. 'b' is a mistake."}
-    assert len(judged) > 150
-    assert sum(rows[p][0] == "mistake" for p in judged) < len(judged) / 20
-    warned = sum(any(rows[c][0] == "mistake" for c in rows if c[:-2] == p) for p in judged)
-    assert warned > 0.95 * len(judged)
+    rated = {v.steps[: 2 * n.step] for v in flatten_file(KOGO).variations if not v.setup for n in v.notes
+             if n.own and n.comment == "'a' is correct. 'b' is a mistake."}
+    assert len(rated) > 150
+    assert sum(rows[p][0] == "mistake" for p in rated) < len(rated) / 20
+    warned = sum(any(rows[c][0] == "mistake" for c in rows if c[:-2] == p) for p in rated)
+    assert warned > 0.95 * len(rated)
 
 
 def test_the_gnugo_dialect_is_told_by_the_file(new_db: Callable[..., str], tmp_path: Path) -> None:
@@ -140,7 +155,7 @@ def test_the_gnugo_dialect_is_told_by_the_file(new_db: Callable[..., str], tmp_p
     assert plain.dialect == "text" and plain.moves["DD"].category is None
     gnugo = book_notes(flatten_bytes(b"This is GNU Go, a Go program.\n" + text.encode()))
     assert gnugo.dialect == "gnugo"
-    # an unmarked node makes no GNU Go pattern, so its class letter judges nothing
+    # an unmarked node makes no GNU Go pattern, so its class letter rates nothing
     assert gnugo.moves["DD"].category is None and gnugo.moves["DDCF"].category == "mistake"
     assert gnugo.moves["DDCFCH"].category == "ideal"
 
@@ -154,7 +169,10 @@ def test_real_dialects_give_their_categories() -> None:
                 found[note.category] = found.get(note.category, 0) + 1
         return notes.dialect, found
 
-    assert counts(PACHI_44) == ("pachi", {"mistake": 77, "tenuki-ok": 16, "ideal": 2, "good": 1})
+    # on a board without setup stones; its lines from setup stones (below) speak of their own positions
+    assert counts(PACHI_44) == ("pachi", {"mistake": 60, "tenuki-ok": 17, "ideal": 2, "good": 1})
+    from_setup = book_notes(flatten_file(PACHI_44)).positions.values()
+    assert Counter(n.category for n in from_setup if n.category) == {"mistake": 32, "tenuki-ok": 3}
     dialect, ogs = counts(OGS)
     assert dialect == "ogs" and ogs["ideal"] > 600 and ogs["mistake"] == 11
     dialect, gnugo = counts(GNUGO_KOMOKU)
@@ -208,12 +226,16 @@ def test_conditions_from_comments_setup_and_keys(new_db: Callable[..., str], tmp
     assert display(rows["DDCFFCEC"][1][0], lower_left_swapped, "w").text == \
         "nearby: C5 if Black is in the lower right."
     assert rows["DDCFFC"][1] == []
-    assert rows["DDCFCH"][1] == [Condition("setup", "black PP; white DP")]
+    # the move after setup stones is another position than the same move without them, and depends on them
+    assert "DDCFCH" not in rows
+    assert setup_rows(store, "book") == {("black PP; white DP", "DDCFCH"): (1, None, [
+        Condition("setup", "black PP; white DP")])}
 
 
 def test_real_conditions(kogo: Store) -> None:
     kinds: dict[str, int] = {}
-    for _, conditions, _, _ in book_rows(kogo, "kogo").values():
+    for conditions in [r[1] for r in book_rows(kogo, "kogo").values()] + [
+            r[2] for r in setup_rows(kogo, "kogo").values()]:
         for c in conditions:
             kinds[c.kind] = kinds.get(c.kind, 0) + 1
     assert kinds["ladder"] > 500 and kinds["nearby"] > 200 and kinds["setup"] > 100
@@ -246,7 +268,7 @@ def test_favourability_of_hand_worked_positions() -> None:
 def test_stored_favourability_matches_a_direct_computation(new_db: Callable[..., str]) -> None:
     store = Store(new_db("pachi"))
     import_file(store, need(PACHI_44), "pachi")
-    assert fill(store) == 263
+    assert fill(store) == 297
     assert fill(store) == 0
     var = store.tables["variation"]
     with store.read() as conn:
@@ -279,7 +301,7 @@ def test_show_a_line(kogo: Store) -> None:
     assert shown.steps == "DDCFEC" and [m.move for m in shown.moves] == ["Q16", "R14", "P17"]
     assert shown.moves[0].in_book and shown.moves[0].category == "ideal" and shown.moves[0].comments
     assert shown.favour == measure("DDCFEC")
-    lines = sorted(records(kogo, "kogo"))
+    lines = sorted(steps for steps, stones in records(kogo, "kogo") if not stones)
     record = next(r for r, after in zip(lines, [*lines[1:], ""], strict=True) if not after.startswith(r))
     full = show(kogo, steps=record)
     assert full.records == ["kogo"] and all(m.in_book for m in full.moves) and full.main_line is None
@@ -310,7 +332,7 @@ def test_export_round_trip(path: Path, new_db: Callable[..., str], tmp_path: Pat
         pid = profile_id(conn, source, None, create=True)
         assert pid is not None
         some = sorted(records(source, "book"))[:5]
-        add_records(conn, source, pid, {node_id(s[:4]): Record(7, 4, 2, 1) for s in some})
+        add_records(conn, source, pid, {node_id(s[:4]): Record(7, 4, 2, 1) for s, _ in some})
     out = tmp_path / "export.sgf"
     report = export(source, out, "book")
     assert report.records == len(records(source, "book"))
@@ -318,6 +340,7 @@ def test_export_round_trip(path: Path, new_db: Callable[..., str], tmp_path: Pat
     assert import_file(again, out, "book").error is None
     assert records(again, "book") == records(source, "book")
     assert book_rows(again, "book") == book_rows(source, "book")
+    assert setup_rows(again, "book") == setup_rows(source, "book")
     assert global_stats(again) == global_stats(source) != {}
     assert import_file(again, out, "copy").error is None
     assert global_stats(again) == global_stats(source)
@@ -356,10 +379,12 @@ def test_stats_count_what_the_store_holds(new_db: Callable[..., str]) -> None:
     found = {s.name: s for s in stats(store)}
     assert set(found) == {"pachi", "gnugo"}
     pachi = found["pachi"]
-    assert pachi.records == len(records(store, "pachi")) == 263 and pachi.files == 1
-    rows = book_rows(store, "pachi")
-    assert pachi.moves == len(rows) and sum(pachi.categories.values()) + pachi.uncategorised == len(rows)
-    assert pachi.categories == {"ideal": 2, "good": 1, "tenuki-ok": 16, "mistake": 77}
+    # 263 records of moves alone, and 34 more that play the same moves as one of them from setup stones
+    assert pachi.records == len(records(store, "pachi")) == 297 and pachi.files == 1
+    rows, from_setup = book_rows(store, "pachi"), setup_rows(store, "pachi")
+    assert pachi.moves == len(rows) + len(from_setup) and pachi.setup_moves == len(from_setup)
+    assert sum(pachi.categories.values()) + pachi.uncategorised == pachi.moves
+    assert pachi.categories == {"ideal": 2, "good": 1, "tenuki-ok": 20, "mistake": 92}
     assert pachi.conditions == {"setup": 12} and pachi.favour_records == 0
     fill(store, ["gnugo"])
     assert {s.name: s.favour_records for s in stats(store)} == {"gnugo": 89, "pachi": 0}
@@ -392,7 +417,8 @@ def test_lint_finds_what_an_editor_should_fix(tmp_path: Path) -> None:
 
 def test_lint_real_collections() -> None:
     pachi = lint(need(PACHI_44))
-    assert pachi.dialect == "pachi" and pachi.counts()["duplicate"] == 35
+    # a line from setup stones is another record than the same moves without them
+    assert pachi.dialect == "pachi" and pachi.counts()["duplicate"] == 1
     assert "untagged-pass" not in pachi.counts()
     kogo = lint(need(KOGO))
-    assert kogo.counts()["outside-zone"] > 1000 and kogo.counts()["duplicate"] == 17
+    assert kogo.counts()["outside-zone"] > 1000 and kogo.counts()["duplicate"] == 5

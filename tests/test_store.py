@@ -9,13 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from joseki.book.importer import import_files, prefix_counts
+from joseki.book.importer import import_files, position_counts
 from joseki.book.query.next import next_moves
 from joseki.book.store.database import Store, current_revision
 from joseki.book.store.files import head_revision
 from joseki.core.geometry import ALL_TRANSFORMS, Corner, Transform
 from joseki.core.notation import format_gtp_vertex, parse_gtp_vertex
 from joseki.sgf.forest import flatten_file
+from joseki.sgf.setups import placements, stored_stones
 
 from .conftest import JOSEKI, KOGO, KOGO_ZH, OGS, Databases, need
 
@@ -33,13 +34,16 @@ def kogo_store(databases: Databases) -> Iterator[Store]:
 
 def test_kogo_imports_every_distinct_path(kogo_store: Store) -> None:
     forest = flatten_file(KOGO)
-    distinct = {v.steps for v in forest.variations}
+    distinct = {(v.steps, stored_stones(placements(v), v.steps)) for v in forest.variations}  # moves and setup stones
     with kogo_store.read() as conn:
-        rows = conn.exec_driver_sql("SELECT count(*), count(DISTINCT steps) FROM variation").one()
+        rows = conn.exec_driver_sql(
+            "SELECT count(*), count(DISTINCT steps || '/' || setup_stones) FROM variation").one()
         assert tuple(rows) == (len(distinct), len(distinct))
         root_paths = conn.exec_driver_sql(
             "SELECT sum(paths) FROM node_book JOIN node ON node.id = node_book.node_id WHERE node.depth = 1").scalar()
-        assert root_paths == len(distinct)
+        from_setup = conn.exec_driver_sql(
+            "SELECT sum(paths) FROM setup_book JOIN node ON node.id = setup_book.node_id WHERE node.depth = 1").scalar()
+        assert root_paths + (from_setup or 0) == len(distinct)
         assert current_revision(conn) == head_revision()
 
 
@@ -72,11 +76,13 @@ def test_two_files_into_one_collection_count_each_path_once(new_db: Callable[...
     first, second = import_files(store, [need(KOGO), need(KOGO_ZH)], "kogo")
     assert second.new > 0 and second.duplicates > 0  # the translation shares most lines, not all
     with store.read() as conn:
-        lines = list(conn.exec_driver_sql("SELECT steps FROM variation").scalars())
+        lines = [(str(a), str(b)) for a, b in conn.exec_driver_sql("SELECT steps, setup_stones FROM variation")]
         paths: dict[str, int] = dict(conn.exec_driver_sql(
             "SELECT node.steps, node_book.paths FROM node_book JOIN node ON node.id = node_book.node_id").all())
+        from_setup = {(str(s), str(p)): n for s, p, n in conn.exec_driver_sql(
+            "SELECT setup, node.steps, setup_book.paths FROM setup_book JOIN node ON node.id = setup_book.node_id")}
     assert len(lines) == first.new + second.new
-    assert paths == prefix_counts(lines)
+    assert (paths, from_setup) == position_counts(lines)
 
 
 def test_the_head_revision_read_from_the_scripts_is_alembics() -> None:
@@ -100,7 +106,7 @@ def test_malformed_notes_write_nothing(tmp_path: Path) -> None:
     book = tmp_path / "book.sqlite"
     with Store(str(book)) as store:
         (good,) = import_files(store, [need(KOGO)], "kogo")
-    assert good.error is None and good.new == 7702  # 7704 lines less the 2 with an illegal move
+    assert good.error is None and good.new == 7714  # 7721 lines less the 2 with an illegal move and 5 duplicates
     bad = tmp_path / "bad.sgf"
     bad.write_text("(;FF[4]SZ[19];B[pd]JS[1,2];W[qf])")
     before = book.read_bytes()

@@ -65,11 +65,10 @@ def new_book(databases: Databases, tmp: Path, name: str) -> Iterator[tuple[str, 
 
 
 @contextmanager
-def running(store: Store, writable: bool = False, cache_mb: int = DEFAULT_MB, processes: int = 0) -> Iterator[str]:
-    """The base URL of a real server over ``store`` until the block ends (waits for start-up, 120 s at most);
-    ``processes``: computing views in that many processes of its own (:mod:`joseki.web.compute`)."""
+def running(store: Store, writable: bool = False, cache_mb: int = DEFAULT_MB) -> Iterator[str]:
+    """The base URL of a real server over ``store`` until the block ends (waits for start-up, 120 s at most)."""
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(store, writable, cache_mb=cache_mb, processes=processes),
+    server = uvicorn.Server(uvicorn.Config(create_app(store, writable, cache_mb=cache_mb),
                                            host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

@@ -1,7 +1,8 @@
 """``joseki stats``: what each collection holds, counted: records, moves, categories, conditions, verdicts.
 
-Moves are counted per collection (a move two collections share counts in both); a move's
-conditions are counted by kind. The influence model's verdict is summarised over the
+Moves are counted per collection (a move two collections share counts in both), a move played
+with setup stones once more for each set of stones (``setup_moves`` of them); a move's conditions
+are counted by kind. The influence model's verdict is summarised over the
 records that have one stored (:func:`joseki.book.query.favour.fill` computes the others).
 """
 
@@ -27,6 +28,7 @@ class CollectionStats:
     records: int = 0
     setup_records: int = 0
     moves: int = 0
+    setup_moves: int = 0
     categories: dict[str, int] = field(default_factory=dict)
     uncategorised: int = 0
     conditions: dict[str, int] = field(default_factory=dict)
@@ -36,7 +38,8 @@ class CollectionStats:
 
     def as_json(self) -> dict[str, object]:
         return {"collection": self.name, "files": self.files, "records": self.records,
-                "setup_records": self.setup_records, "moves": self.moves, "categories": self.categories,
+                "setup_records": self.setup_records, "moves": self.moves, "setup_moves": self.setup_moves,
+                "categories": self.categories,
                 "uncategorised": self.uncategorised, "conditions": self.conditions, "prior_moves": self.prior_moves,
                 "favourability": {"records": self.favour_records,
                                   "mean_first": None if self.favour_first is None else round(self.favour_first, 4)}}
@@ -63,22 +66,23 @@ def stats(store: Store, collections: list[str] | None = None) -> list[Collection
                 s = out[cid]
                 s.records, s.setup_records, s.favour_records = records, int(setups or 0), favoured
                 s.favour_first = None if mean is None else float(mean)
-        query = select(nb.c.collection_id, nb.c.category, func.count(), func.count(nb.c.prior_games)).group_by(
-            nb.c.collection_id, nb.c.category)
-        for cid, category, count, priors in conn.execute(query):
-            if cid in out:
-                s = out[cid]
-                s.moves += count
-                s.prior_moves += priors
-                if category is None:
-                    s.uncategorised += count
-                else:
-                    s.categories[category] = count
         kinds: dict[int, Counter[str]] = {cid: Counter() for cid in out}
-        for cid, conditions in conn.execute(select(nb.c.collection_id, nb.c.conditions)
-                                            .where(nb.c.conditions.is_not(None))):
-            if cid in kinds:
-                kinds[cid].update(condition.kind for condition in from_json(conditions))
+        for book in (nb, t["setup_book"]):
+            query = select(book.c.collection_id, book.c.category, func.count(), func.count(book.c.prior_games))
+            for cid, category, count, priors in conn.execute(query.group_by(book.c.collection_id, book.c.category)):
+                if cid in out:
+                    s = out[cid]
+                    s.moves += count
+                    s.setup_moves += count if book is not nb else 0
+                    s.prior_moves += priors
+                    if category is None:
+                        s.uncategorised += count
+                    else:
+                        s.categories[category] = s.categories.get(category, 0) + count
+            for cid, conditions in conn.execute(select(book.c.collection_id, book.c.conditions)
+                                                .where(book.c.conditions.is_not(None))):
+                if cid in kinds:
+                    kinds[cid].update(condition.kind for condition in from_json(conditions))
     for cid, s in out.items():
         s.categories = {name: s.categories[name] for name in CATEGORIES if name in s.categories}
         s.conditions = {kind: kinds[cid][kind] for kind in KINDS if kinds[cid][kind]}

@@ -18,8 +18,6 @@ if TYPE_CHECKING:
     from joseki.book.query.show import Shown
 
 _STEPS = re.compile(r"(?:[A-Z]{2})+")
-COMMENT_CHARS = 400
-"""Comments longer than this are cut in the text output of ``show`` (``--json`` has them whole)."""
 
 
 def register(app: typer.Typer) -> None:
@@ -89,9 +87,8 @@ def _print_shown(s: Shown, show_steps: bool = False) -> None:
                       Text("\n".join(m.conditions)))
     print_beside(Text("\n".join(s.diagram()), style="bold"), table)
     for m in s.moves:
-        for name, comment in m.comments:
-            shown = comment if len(comment) <= COMMENT_CHARS else comment[:COMMENT_CHARS].rstrip() + " [...]"
-            out.print(Text(f"{m.number} ({m.move}) [{name}]: ", style="dim") + Text(shown))
+        for name, words in m.words:
+            out.print(Text(f"{m.number} ({m.move}) [{name}]: ", style="dim") + Text(words.summary))
     out.print(f"favourability at the end (influence model): {_favour_text(s.favour, first, second)}",
               highlight=False)
     if s.main_line is not None and s.main_favour is not None:

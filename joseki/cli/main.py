@@ -134,8 +134,9 @@ def next_command(
 ) -> None:
     """The book's next moves for each corner of MOVES, of --steps, or of a game (--sgf)."""
     from joseki.book.query.answer import Options
-    from joseki.book.query.next import check_legal, next_in_game, next_moves, parse_moves, rank_key
+    from joseki.book.query.next import next_in_game, next_moves, rank_key
     from joseki.core.geometry import Corner
+    from joseki.core.moves import Moves, game_moves, typed_moves
     from joseki.core.steps import parse_steps
 
     first_colour = _colour(first or "black")
@@ -146,23 +147,24 @@ def next_command(
         raise BadInput("--move needs --sgf (it picks a move of the game record)")
     if sgf is not None and (first is not None or corner is not None):
         raise BadInput("--first and --corner have no effect with --sgf (the game record says both)")
-    played: list[tuple[str, tuple[int, int] | None]] | None = None
-    setup: dict[tuple[int, int], str] = {}
+    game: Moves | None = None
+    typed: Moves | None = None
     if sgf is not None:
-        played, setup = _game_moves(sgf, move)
+        game = game_moves(*_game_moves(sgf, move))
     elif steps is not None:
         parse_steps(steps)
     else:
-        typed, _ = parse_moves(moves or [], first_colour)
-        check_legal(typed, moves or [])
+        typed = typed_moves(moves or [], first_colour)
     rank_key(rank)
     options = Options(top=top, rank=rank, profile=profile, favour=True)
     with open_book() as store:
-        if played is not None:
-            answers = next_in_game(store, played, options, collection, setup, context=True)
+        if game is not None:
+            answers = next_in_game(store, game, options, collection, context=True)
+        elif typed is not None:
+            answers = next_moves(store, typed, corner=where, options=options, collections=collection, context=True)
         else:
-            answers = next_moves(store, moves, steps, first_colour, where, options, collection,
-                                 context=steps is None)
+            answers = next_moves(store, steps=steps, first=first_colour, corner=where, options=options,
+                                 collections=collection)
     if as_json:
         out.print_json(data={"corners": [a.as_json() for a in answers]})
         return
@@ -308,14 +310,11 @@ def db_upgrade() -> None:
 @user_errors
 def db_info(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     """Where the database is, its schema revision and what it holds."""
-    from sqlalchemy import func, select
+    from joseki.book.store.contents import summary
 
-    from joseki.book.store.database import current_revision
-
-    with open_store() as store, store.read() as conn:
-        counts = {name: conn.execute(select(func.count()).select_from(store.tables[name])).scalar_one()
-                  for name in ("collection", "source_file", "variation", "node")}
-        data = {"url": store.display_url, "revision": current_revision(conn), **counts}
+    with open_store() as store:
+        held = summary(store)
+        data = {"url": store.display_url, "revision": held.revision, **held.counts}
     if as_json:
         out.print_json(data=data)
     else:

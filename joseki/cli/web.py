@@ -20,16 +20,13 @@ def serve_command(
     port: Annotated[int, typer.Option(help="Port to listen on.", min=1, max=65535)] = 8000,
     writable: Annotated[bool, typer.Option("--writable", help="Allow writes: upgrade the schema, load the starter "
                                            "book into an empty store.")] = False,
-    workers: Annotated[int, typer.Option(help="Server processes (for a PostgreSQL store).", min=1)] = 1,
-    cache_mb: Annotated[int, typer.Option(help="Memory for answers already given, per process, in MiB (0: none; "
-                                          "the parts of answers kept take about as much again); dropped whenever "
-                                          "the store changes.", min=0)] = 64,
-    processes: Annotated[int | None, typer.Option(help="Processes computing answers not given before, per server "
-                                                  "process (default: one a core on a SQLite store served by one "
-                                                  "worker, else none: the server's threads).", min=0)] = None,
+    workers: Annotated[int, typer.Option(help="Server processes, each with its own cache (more players at once; "
+                                         "for many, a PostgreSQL store).", min=1)] = 1,
+    cache_mb: Annotated[int, typer.Option(help="Memory for answers already given, per process, in MiB (0: none); "
+                                          "dropped whenever the store changes.", min=0)] = 64,
 ) -> None:
     """A joseki explorer in the browser: explore the book, see its games, review a game, practise."""
     from joseki.web.app import serve
 
-    serve(GLOBALS.db, host, port, writable, workers, cache_mb=cache_mb, processes=processes,
+    serve(GLOBALS.db, host, port, writable, workers, cache_mb=cache_mb,
           announce=lambda url: err.print(f"joseki explorer on {url} (Ctrl-C to stop)", style="dim", highlight=False))

@@ -1,6 +1,7 @@
 """Conditions: what a variation depends on besides its own moves, as data.
 
-A condition has a kind and the collection's own words:
+A condition has a kind and the collection's own words (each dialect finds its own,
+:mod:`joseki.sgf.dialects`):
 
 - ``ladder``: a ladder must work (or fail) for the line to be right: Kogo's and OGS's
   comments ("White must have the ladder to play this way"), OGS's ``### Ladder`` heading,
@@ -22,31 +23,17 @@ shows any condition in the frame and colours a reader asked for, setup stones as
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import lru_cache
 
 from joseki.core.errors import BadInput
 from joseki.core.geometry import Point, Transform
-from joseki.core.judgement import SELF, Target, sentences, subjects
 from joseki.core.notation import format_gtp_vertex, format_zone_point, parse_zone_point
-from joseki.core.regex import LazyPattern
 from joseki.core.steps import Colour
 from joseki.core.wording import SourceFrame, render, to_canonical, vertices_to_canonical
 
 KINDS = ("ladder", "nearby", "setup", "reading")
 SETUP_COLOURS = {"AB": "black", "AW": "white", "AE": "empty"}
-MAX_TEXT = 240
-
-_LADDER = LazyPattern(r"\bladders?\b|\bshicho\b", re.I)
-_NEARBY = LazyPattern(
-    r"\b(?:if|when|unless|given|depend\w*|provided|requires?|needs?|only|with|without)\b.*"
-    r"\b(?:support|stones?|extension|help|pincer|enclosure|position|situation|circumstances|strategy|"
-    r"surroundings?|side of interest|triangled|marked|as shown|upper|lower|top|bottom|left side|right side)\b",
-    re.I)
-_NEARBY_HINT = LazyPattern(r"\b(?:if|when|unless|given|depend|provided|requires?|needs?|only|with|without)\b")
-_PACHI_LADDER = LazyPattern(r"^\s*((?:no)?ladder_\w+)\s*=\s*(.+?)\s*$", re.M)
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -77,44 +64,6 @@ def to_json(conditions: list[Condition]) -> str | None:
 def from_json(text: str | None) -> list[Condition]:
     """The conditions of a stored JSON value."""
     return [Condition(kind, value) for kind, value in json.loads(text)] if text else []
-
-
-def _short(text: str) -> str:
-    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 3].rstrip() + "..."
-
-
-@lru_cache(maxsize=1 << 16)
-def from_text(comment: str) -> tuple[tuple[Target, Condition], ...]:
-    """Ladders and nearby stones a free-text comment (Kogo, OGS) makes a move depend on.
-
-    The condition goes to the moves the sentence names ("'b' depends on the ladder", "This
-    play makes sense if White has support at the top"); a ladder the sentence names no move
-    for is the node's own move's ("White must have the ladder to play this way").
-    """
-    found: list[tuple[Target, Condition]] = []
-    low = comment.lower()
-    if "ladder" not in low and "shicho" not in low and not _NEARBY_HINT.search(low):
-        return ()
-    for sentence in sentences(comment):
-        kind = "ladder" if _LADDER.search(sentence) else "nearby" if _NEARBY.search(sentence) else None
-        if kind is None:
-            continue
-        heading = sentence.lstrip("#").strip()
-        targets = subjects(sentence) or ([Target(SELF)] if kind == "ladder" else [])
-        found.extend((t, Condition(kind, _short(heading))) for t in targets)
-    return tuple(found)
-
-
-def from_pachi(comment: str) -> list[Condition]:
-    """The ladder keys of a Pachi josekifix ``[override]`` section."""
-    if not comment.startswith("[override]"):
-        return []
-    return [Condition("ladder", f"{key} = {value}") for key, value in _PACHI_LADDER.findall(comment)]
-
-
-def from_gnugo(comment: str) -> list[Condition]:
-    """GNU Go's constraint lines (``;`` first), checked by its tactical reading."""
-    return [Condition("reading", line.strip()) for line in comment.splitlines() if line.startswith(";")]
 
 
 def setup(properties: dict[str, tuple[str, ...]], transform: Transform, first: Colour = "b") -> Condition | None:
@@ -151,6 +100,26 @@ def setup_points(condition: Condition) -> dict[str, list[Point]]:
     return out
 
 
+def merged_setup(conditions: Iterable[Condition]) -> Condition | None:
+    """The stones of ``setup`` conditions put down one after another, as one condition (None for none).
+
+    A later one's point replaces an earlier one's; the text is written as :func:`setup` writes it, so
+    one condition merged alone is itself. BadInput if one is malformed.
+    """
+    last: dict[Point, str] = {}
+    for condition in conditions:
+        for key, points in setup_points(condition).items():
+            for point in points:
+                last.pop(point, None)
+                last[point] = key
+    parts = []
+    for key, colour in SETUP_COLOURS.items():
+        points = sorted(p for p, k in last.items() if k == key)
+        if points:
+            parts.append(f"{colour} " + " ".join(format_zone_point(z) for z in points))
+    return Condition("setup", "; ".join(parts)) if parts else None
+
+
 def sgf_points(value: str) -> list[Point]:
     """The board points of an SGF point or compressed rectangle (``aa:cc``); BadInput if malformed."""
     corners = value.strip().split(":")
@@ -165,15 +134,13 @@ def sgf_points(value: str) -> list[Point]:
 def in_frame(condition: Condition, frame: SourceFrame, vertices: bool = False) -> Condition:
     """A free-text condition with the source's words as placeholders (:func:`joseki.core.wording.to_canonical`).
 
-    Pachi's ladder keys (``ladder_own = E5``), and with ``vertices`` any text, also get their GTP
-    vertices as placeholders (:func:`~joseki.core.wording.vertices_to_canonical`).
+    With ``vertices``, its GTP vertices too (:func:`~joseki.core.wording.vertices_to_canonical`).
     """
     if condition.kind not in ("ladder", "nearby"):
         return condition
-    key = _PACHI_LADDER.fullmatch(condition.text) is not None
-    text = condition.text if key else to_canonical(condition.text, frame)
-    if key or vertices:
-        text = vertices_to_canonical(text.replace("{", "(").replace("}", ")") if key else text, frame)
+    text = to_canonical(condition.text, frame)
+    if vertices:
+        text = vertices_to_canonical(text, frame)
     return Condition(condition.kind, text)
 
 

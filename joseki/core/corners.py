@@ -10,6 +10,7 @@ square holds it (:func:`~joseki.core.zone.can_start`) takes it; else nobody does
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from joseki.core.geometry import MAX_SIZE, Corner, Point, Transform, check_point, nearest_corner
@@ -38,6 +39,10 @@ class CornerTable:
         self.builder.local(colour, zpoint)
         self.moves.append((number, colour, point))
         self.bits |= _near(point)[1]
+
+    def copy(self) -> CornerTable:
+        """A table that later moves to this one leave as it is."""
+        return CornerTable(self.corner, self.builder.copy(), list(self.moves), self.bits)
 
     def distance(self, point: Point) -> int | None:
         """Manhattan distance from ``point`` to this corner's nearest local stone, if at most REACH
@@ -129,7 +134,18 @@ def _join(point: Point, tables: dict[Corner, CornerTable], size: int) -> tuple[C
     return chosen
 
 
-def corner_tables(moves: list[tuple[Colour, Point | None]], size: int = ZONE_BOARD_SIZE) -> dict[Corner, CornerTable]:
+def add_move(tables: dict[Corner, CornerTable], number: int, colour: Colour, point: Point,
+             size: int = ZONE_BOARD_SIZE) -> Corner | None:
+    """Add move ``number`` to the table it joins (:func:`owner`); that table's corner, None if it joins none."""
+    joined = _join(point, tables, size)
+    if joined is None:
+        return None
+    tables[joined[0]].add(number, colour, point, joined[1])
+    return joined[0]
+
+
+def corner_tables(moves: Sequence[tuple[Colour, Point | None]],
+                  size: int = ZONE_BOARD_SIZE) -> dict[Corner, CornerTable]:
     """Every corner's step table after ``moves`` (colour and board point, None for a pass).
 
     A move that is not local to a corner is "elsewhere" for it; as only the colour of the
@@ -139,9 +155,7 @@ def corner_tables(moves: list[tuple[Colour, Point | None]], size: int = ZONE_BOA
     tables = {c: CornerTable(c) for c in Corner}
     for number, (colour, point) in enumerate(moves, start=1):
         if point is not None:
-            joined = _join(point, tables, size)
-            if joined is not None:
-                tables[joined[0]].add(number, colour, point, joined[1])
+            add_move(tables, number, colour, point, size)
     if moves:
         for table in tables.values():
             table.builder.elsewhere(moves[-1][0])

@@ -1,34 +1,31 @@
 """Ladder conditions read on the board asked: does the ladder a book line needs work here?
 
-A book move may hold only if a ladder works (or fails): Pachi's josekifix keys say exactly
-which (``ladder_own = H3`` with its setup stones: the side to play ataris at H3), Kogo's and
-OGS's comments say it in words ("White must have the ladder to play this way"). Each ladder
-condition of a candidate becomes a :class:`LadderCheck`: whether the ladder works, fails, or
-is ``unknown`` on this board, what the line needs, and why.
+A book move may hold only if a ladder works (or fails). A collection's dialect says which ladder
+(:func:`joseki.sgf.dialects.ladder_questions`), as one of two questions read here on the board:
 
-- Pachi's keys: ``[no]ladder_{own,other}[2] = P`` with ``..._setup_{own,other} = P Q``: "own"
-  is the side to play the candidate, the setup stones are put down first, then the side the
-  key names ataris at ``P`` the two-liberty string next to it (Pachi's own check); ``no``: the
-  line needs the ladder to fail.
-- Words: the sentence must say who needs the ladder and which way ("{c:2:White} must have the
-  ladder", "needs a favourable ladder", "if the ladder is unfavourable"; a sentence naming
-  several moves or both ways is ``unknown``). The words never say which stones, so the ladder is
-  the one the rest of the board decides: after the candidate, the one string of the other side
-  in this corner with two liberties that the needer, to move, captures in a ladder reading the
-  corner's stones alone, with a chase that runs out of the corner; if there is none, the same
-  after each of the next :data:`AHEAD` moves of the book's main line where the needer is to move
-  (the ladder the book's line leads to). None, or several at once: ``unknown``.
+- :class:`NamedLadder`: a source that names the ladder exactly (Pachi's keys): the side that
+  ataris, at which point, after which setup stones; the setup stones are put down first, then
+  that side ataris the two-liberty string next to the point (Pachi's own check).
+- :class:`WordedLadder`: a sentence that says who needs the ladder and which way ("{c:2:White}
+  must have the ladder", "if the ladder is unfavourable"). The words never say which stones, so
+  the ladder is the one the rest of the board decides: after the candidate, the one string of the
+  other side in this corner with two liberties that the needer, to move, captures in a ladder
+  reading the corner's stones alone, with a chase that runs out of the corner; if there is none,
+  the same after each of the next :data:`AHEAD` moves of the book's main line where the needer is
+  to move (the ladder the book's line leads to). None, or several at once: ``unknown``.
+
+Each question becomes a :class:`LadderCheck`: whether the ladder works, fails, or is ``unknown``
+on this board, what the line needs, and why.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from joseki.core.conditions import Condition, parse_condition
+from joseki.core.conditions import Condition
 from joseki.core.geometry import Point, Transform
-from joseki.core.ladder import FAILS, UNKNOWN, WORKS, Reading, board_of, ladder_from, read_ladder, string_at
+from joseki.core.ladder import UNKNOWN, Reading, board_of, ladder_from, read_ladder, string_at
 from joseki.core.notation import format_gtp_vertex
 from joseki.core.position import LocalBoard
 from joseki.core.steps import Colour, other
@@ -36,21 +33,39 @@ from joseki.core.zone import in_zone
 
 AHEAD = 6
 """How many moves of the book's main line after the candidate are searched for the ladder its words mean."""
-_KEY = re.compile(r"^(no)?ladder_(own|other)(2?)(?:_setup_(own|other))?\s*=\s*(.*)$")
-_ZONE = re.compile(r"\{p:([A-S]{2})\}")
-_COLOUR = re.compile(r"\{c:([12]):[^{}]*\}")
-_FAVOURABLE = r"(?:a |the )?(?:favou?rable |good )?(?:ladder|shicho)"
-_NEEDS = re.compile(r"\{c:([12]):[^{}]*\}\s+(?:must|should|needs? to|has to)\s+have\s+"
-                    + _FAVOURABLE + r"|\{c:([12]):[^{}]*\}\s+needs\s+" + _FAVOURABLE
-                    + r"|\b(?:if|when)\s+\{c:([12]):[^{}]*\}\s+(?:has|have|gets)\s+" + _FAVOURABLE, re.I)
-_FAVOURS = re.compile(r"\bwith\s+(?:a|the)\s+favou?rable\s+ladder"
-                      r"|\b(?:if|when)\s+the\s+ladder\s+(?:is\s+favou?rable|works|favou?rs)"
-                      r"|\bwith\s+the\s+ladder\b|\bneeds?\s+(?:a|the)\s+(?:favou?rable\s+)?ladder", re.I)
-_AGAINST = re.compile(r"\b(?:if|when)\s+(?:the\s+)?ladders?\s+(?:is|are)\s+(?:unfavou?rable|not\s+favou?rable|bad)"
-                      r"|\bwithout\s+(?:a|the)\s+(?:favou?rable\s+)?ladder|\b(?:does\s*n[o']t|do\s*n[o']t|does\s+not)\s+"
-                      r"have\s+(?:a|the)\s+(?:favou?rable\s+)?ladder"
-                      r"|\bladder\s+(?:does\s*n[o']t|does\s+not)\s+work", re.I)
-_MIXED = re.compile(r"\bif not\b|\botherwise\b|\bregardless\b|\beven (?:if|with)\b|\bmistake\b|\bor\b", re.I)
+
+
+@dataclass(frozen=True, slots=True)
+class NamedLadder:
+    """A ladder a source names exactly: who ataris at which point, after which setup stones, and what the line needs.
+
+    ``chaser`` and the setup stones' sides are ``own`` (the candidate's mover) or ``other``;
+    points are zone points of the book's canonical frame.
+    """
+
+    needed: str
+    """``works`` or ``fails``."""
+    chaser: str
+    points: tuple[Point, ...]
+    setup_own: tuple[Point, ...] = ()
+    setup_other: tuple[Point, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class WordedLadder:
+    """A ladder a sentence speaks of: what the line needs and whose ladder it is, or why the words decide nothing.
+
+    ``needer``: ``1`` the line's first player, ``2`` the other, None the candidate's mover.
+    """
+
+    needed: str | None
+    needer: str | None = None
+    undecided: str | None = None
+    """Why the words decide nothing ("the words do not say whose ladder"); None when they do."""
+
+
+LadderQuestion = NamedLadder | WordedLadder
+"""What a ladder condition asks of the board."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,56 +114,29 @@ class Setting:
     """The book's main line after the candidate (board points, None for a tenuki): where its ladder may show."""
 
 
-def check_ladders(stored: list[Condition] | list[str], setting: Setting,
+def check_ladders(questions: Sequence[tuple[Condition, LadderQuestion]], setting: Setting,
                   shown: Callable[[Condition], str] = str) -> list[LadderCheck]:
-    """A check for each ladder condition of a candidate (Pachi's setup keys go with their ladder key).
-
-    ``stored``: the conditions, or their ``kind: text`` forms as the book keeps them.
-    """
-    conditions = [c for c in map(_parsed, stored) if c is not None]
-    keys = [(m, c) for c in conditions if c.kind == "ladder" and (m := _KEY.match(c.text)) is not None]
-    setups: dict[tuple[str, str], dict[str, list[Point]]] = {}
-    for m, c in keys:
-        if m.group(4):
-            group = setups.setdefault((m.group(2), m.group(3)), {})
-            group.setdefault(m.group(4), []).extend(_points(c.text, setting.transform))
-    checks = []
-    for c in conditions:
-        if c.kind != "ladder":
-            continue
-        m = _KEY.match(c.text)
-        if m is None:
-            checks.append(_words(c, shown(c), setting))
-        elif not m.group(4):
-            checks.append(_pachi(m, shown(c), setting, setups.get((m.group(2), m.group(3)), {})))
-    return checks
+    """A check of each ladder question (with the condition that asks it, shown by ``shown``) on the board."""
+    return [_named(q, shown(c), setting) if isinstance(q, NamedLadder) else _worded(q, shown(c), setting)
+            for c, q in questions]
 
 
-def _parsed(condition: Condition | str) -> Condition | None:
-    if isinstance(condition, Condition):
-        return condition
-    try:
-        return parse_condition(condition)
-    except ValueError:
-        return None
+def _board(zone: Point, transform: Transform) -> Point:
+    return transform.to_board(zone, 19)
 
 
-def _points(text: str, transform: Transform) -> list[Point]:
-    return [transform.to_board((ord(z[0]) - 65, ord(z[1]) - 65), 19) for z in _ZONE.findall(text)]
-
-
-def _pachi(m: re.Match[str], text: str, setting: Setting, setup: dict[str, list[Point]]) -> LadderCheck:
-    needed = FAILS if m.group(1) else WORKS
-    points = _points(m.group(5), setting.transform)
+def _named(q: NamedLadder, text: str, setting: Setting) -> LadderCheck:
+    needed = q.needed
+    points = [_board(z, setting.transform) for z in q.points]
     if len(points) != 1:
         return LadderCheck(text, UNKNOWN, needed, "the key names no single point")
     board = setting.board.copy()
     own = setting.mover
-    for side, colour in (("own", own), ("other", other(own))):
-        for p in setup.get(side, []):
+    for stones, colour in ((q.setup_own, own), (q.setup_other, other(own))):
+        for p in (_board(z, setting.transform) for z in stones):
             if p not in board.stones:
                 board.play(colour, p, lenient=True)
-    chaser = own if m.group(2) == "own" else other(own)
+    chaser = own if q.chaser == "own" else other(own)
     reading = ladder_from(board, points[0], chaser)
     fmt = setting.fmt
     if reading is None:
@@ -158,23 +146,11 @@ def _pachi(m: re.Match[str], text: str, setting: Setting, setup: dict[str, list[
                        + explain(reading, fmt), chaser, reading.line)
 
 
-def _words(condition: Condition, text: str, setting: Setting) -> LadderCheck:
-    body = condition.text
-    needs, favours, against = _NEEDS.search(body), _FAVOURS.search(body), _AGAINST.search(body)
-    positive = needs is not None or favours is not None
-    if len(_ZONE.findall(body)) > 1 or _MIXED.search(body) or positive == (against is not None):
-        return LadderCheck(text, UNKNOWN, None, "the words do not say who needs which ladder")
-    colours = set(_COLOUR.findall(body))
-    if needs is not None:
-        role = next(g for g in needs.groups() if g)
-    elif len(colours) == 1:
-        role = colours.pop()
-    elif not colours:
-        role = None  # "with a favourable ladder": the player of the move
-    else:
-        return LadderCheck(text, UNKNOWN, None, "the words do not say whose ladder")
-    needer = setting.mover if role is None else setting.first if role == "1" else other(setting.first)
-    needed = FAILS if against is not None else WORKS
+def _worded(q: WordedLadder, text: str, setting: Setting) -> LadderCheck:
+    if q.undecided is not None:
+        return LadderCheck(text, UNKNOWN, q.needed, q.undecided)
+    needer = setting.mover if q.needer is None else setting.first if q.needer == "1" else other(setting.first)
+    needed = q.needed
     if setting.point is None:
         return LadderCheck(text, UNKNOWN, needed, "a tenuki: no ladder to read")
     board = setting.board.copy()

@@ -47,11 +47,16 @@ SUICIDE = "is suicide"
 
 
 class IllegalMoveError(BadInput):
-    """A move on an occupied point or a suicide; ``reason`` (:data:`OCCUPIED`, :data:`SUICIDE`) says which."""
+    """A move on an occupied point or a suicide; ``reason`` (:data:`OCCUPIED`, :data:`SUICIDE`) says which;
+    ``message`` names the move as its caller knows it (default: by its point)."""
 
-    def __init__(self, point: Point, reason: str) -> None:
-        super().__init__(f"move at {point} {reason}")
-        self.reason = reason
+    def __init__(self, point: Point, reason: str, message: str | None = None) -> None:
+        super().__init__(message or f"move at {point} {reason}")
+        self.point, self.reason = point, reason
+
+    def __reduce__(self) -> tuple[type[IllegalMoveError], tuple[Point, str, str]]:
+        """Pickled with its three arguments (a worker process's error reaches the caller whole)."""
+        return IllegalMoveError, (self.point, self.reason, str(self))
 
 
 class LocalBoard:

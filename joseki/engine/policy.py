@@ -24,11 +24,11 @@ from typing import TYPE_CHECKING
 from joseki.book.learnt.profiles import require_profile
 from joseki.book.query.answer import Options
 from joseki.book.query.lookup import Lookup
-from joseki.book.query.next import AnswerTable, answer_table, whole_board
+from joseki.book.query.next import answer_table
 from joseki.core.category import NEVER_FIRST
-from joseki.core.corners import corner_tables, owner
 from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner, Point
+from joseki.core.moves import Moves, game_moves
 from joseki.core.priority import thompson
 
 if TYPE_CHECKING:
@@ -41,16 +41,15 @@ CHOOSE = ("sample", "best")
 
 
 class BookPlayer:
-    """A :class:`joseki.engine.gtp_proxy.BookPolicy` backed by the store (or a book read through sqlite3);
-    ``answer`` answers a corner (:func:`joseki.book.query.next.answer_table`, or a server's memory of it)."""
+    """A :class:`joseki.engine.gtp_proxy.BookPolicy` backed by the store (or a book read through sqlite3).
+
+    Raises BadInput for an unknown choice rule or profile."""
 
     def __init__(self, store: Store | BookFile, profile: str | None = None, seed: int | None = None,
-                 collections: list[str] | None = None, choose: str = "sample",
-                 answer: AnswerTable = answer_table) -> None:
+                 collections: list[str] | None = None, choose: str = "sample") -> None:
         if choose not in CHOOSE:
             raise BadInput(f"unknown choice rule {choose!r} (expected {' or '.join(CHOOSE)})")
         self.store, self.profile, self.collections, self.choose_by = store, profile, collections, choose
-        self.answer = answer
         with store.read() as conn:
             require_profile(conn, profile)  # fail at start, not at the first book move
         self.rng = random.Random(seed)
@@ -59,13 +58,16 @@ class BookPlayer:
         """The book's move for ``colour`` after ``moves``, or None to let the engine play."""
         if size != 19 or not moves:
             return None
-        tables = corner_tables(moves)
+        return self.choose_after(game_moves(moves), colour)
+
+    def choose_after(self, moves: Moves, colour: str) -> Point | None:
+        """The book's move for ``colour`` after ``moves`` (a 19x19 board), or None to let the engine play."""
         corner = corner_to_answer(moves)
         if corner is None:
             return None
         with self.store.read() as conn:
-            answer = self.answer(Lookup(self.store, conn, self.collections), tables[corner], colour,
-                                 Options(profile=self.profile, rank="popularity", board=whole_board(moves)))
+            answer = answer_table(Lookup(self.store, conn, self.collections), moves.tables[corner], colour,
+                                 Options(profile=self.profile, rank="popularity", board=moves.board))
         if answer.state not in BOOK_STATES or answer.to_move != colour:
             return None
         offered = [c for c in answer.candidates if c.category not in NEVER_FIRST  # never a line whose ladder fails
@@ -79,16 +81,14 @@ class BookPlayer:
         return best.point
 
 
-def corner_to_answer(moves: list[tuple[str, Point | None]]) -> Corner | None:
+def corner_to_answer(moves: Moves) -> Corner | None:
     """The corner a book reply after ``moves`` belongs in: the one the last move joined; after a pass or a move
     that joins no corner, a tenuki, the corner played in last before it (whose book may say how to punish it)."""
-    last = moves[-1][1]
-    if last is not None:
-        joined = owner(last, corner_tables(moves[:-1]))
-        if joined is not None:
-            return joined
-    for i in range(len(moves) - 2, -1, -1):
-        point = moves[i][1]
+    if not moves.played:
+        return None
+    if moves.played[-1][1] is not None and moves.joined[-1] is not None:
+        return moves.joined[-1]
+    for (_, point), joined in zip(reversed(moves.played[:-1]), reversed(moves.joined[:-1]), strict=True):
         if point is not None:
-            return owner(point, corner_tables(moves[:i]))
+            return joined
     return None

@@ -47,6 +47,7 @@ NOTE_PROPERTIES = ("N", "BM", "TE", "DO", "IT", "GB", "GW", "UC", "DM", "HO",
 :mod:`joseki.book.export`)."""
 
 SETUP_PROPERTIES = frozenset({"AB", "AW", "AE"})
+GAME_INFO = ("GN", "DT", "C")
 _NOTE_ORDER = {key: i for i, key in enumerate(NOTE_PROPERTIES)}
 _WHITESPACE = bytes.maketrans(b"\t\f\v", b"   ")
 SHOWN_ILLEGAL = 20
@@ -96,6 +97,8 @@ class Forest:
     source: str
     encoding: str
     preamble: str = ""
+    game_info: dict[str, str] = field(default_factory=dict)
+    """The first game tree's own name, date and comment (``GN``, ``DT``, ``C``), as text, where it has them."""
     nodes: int = 0
     variations: list[Variation] = field(default_factory=list)
     skipped: int = 0
@@ -146,7 +149,11 @@ def read_sgf_bytes(path: Path) -> bytes:
             info = os.fstat(handle.fileno())
             if stat.S_ISREG(info.st_mode) and info.st_size > MAX_FILE_BYTES:
                 raise beyond("a file", MAX_FILE_BYTES, "bytes")
-            data = handle.read(MAX_FILE_BYTES + 1)
+            # a file's own size, not the limit, bounds what read() takes (one byte more: a file that grew is read on)
+            size = info.st_size + 1 if stat.S_ISREG(info.st_mode) else MAX_FILE_BYTES + 1
+            data = handle.read(size)
+            if len(data) == size < MAX_FILE_BYTES + 1:
+                data += handle.read(MAX_FILE_BYTES + 1 - size)
     except FileNotFoundError:
         raise BadInput("no such file") from None
     except IsADirectoryError:
@@ -192,7 +199,8 @@ def flatten_bytes(data: bytes, source: str = "<bytes>") -> Forest:
     decoder = _Decoder(declared)
     start = data.find(b"(")
     preamble = data[:start].decode(decoder.encoding, errors="replace").strip() if start > 0 else ""
-    forest = Forest(source=source, encoding=decoder.encoding, preamble=preamble)
+    info = {key: decoder.text(root_props[key][0], key).strip() for key in GAME_INFO if key in root_props}
+    forest = Forest(source=source, encoding=decoder.encoding, preamble=preamble, game_info=info)
     if decoder.unknown:
         forest.warnings.append(f"unknown charset CA[{decoder.unknown}], read as UTF-8")
     for game_index, game in enumerate(games):

@@ -1,10 +1,15 @@
-"""``joseki serve``: the explorer's web server, a FastAPI app under uvicorn.
+"""``joseki serve``: the explorer's web server, a FastAPI app under uvicorn: its routes and how it is served.
 
-FastAPI (over Starlette) because item 6 of the issue asks for a documented JSON API: it
-writes the OpenAPI description from the routes' signatures (``/api/openapi.json``, shown by
-the page ``/api``); its import (about 0.3 s) happens only inside ``serve``. The interactive
-docs FastAPI would load from a CDN are switched off: every file the page needs ships in
-``joseki/web/static``.
+FastAPI (over Starlette) because the explorer has a documented JSON API: it writes the OpenAPI
+description from the routes' signatures (``/api/openapi.json``, shown by the page ``/api``); its
+import (about 0.3 s) happens only inside ``serve``. The interactive docs FastAPI would load from a
+CDN are switched off: every file the page needs ships in ``joseki/web/static``.
+
+Each view's route turns its query into the view's request (:mod:`joseki.web.views`) and answers it
+through the one cache of answers (:mod:`joseki.web.cache`), computing it in a thread on a miss, on a
+store whose reads remember their answers (:mod:`joseki.book.query.memo`; a player's first asks share
+most of their reads with earlier ones). More players are served by more server processes
+(``workers``, uvicorn's own) and, for many, a PostgreSQL store.
 
 Safety: bound to 127.0.0.1 by default and answering only requests addressed to the host it
 serves (no DNS rebinding); read-only unless started ``writable`` (then it may upgrade the
@@ -16,40 +21,42 @@ the request; every SGF text reaches the page as JSON data and is written there a
 
 from __future__ import annotations
 
-import asyncio
-import gc
 import os
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import FastAPI, Query, Request
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import MutableHeaders
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from joseki.book.gamerefs.read import load_game
+from joseki.book.query.memo import Memo
+from joseki.book.store import contents
 from joseki.book.store.database import Store, current_revision
 from joseki.book.store.errors import StoreError
 from joseki.book.store.files import head_revision
 from joseki.core.errors import BadInput, UserError
 from joseki.core.geometry import Corner
 from joseki.core.limits import MAX_UPLOAD_BYTES, beyond
-from joseki.web import gamerefs_views, views
-from joseki.web.answers import Answers, KeptFirst
-from joseki.web.cache import DEFAULT_MB, Cache
-from joseki.web.compute import InProcesses, InThreads, default_processes
+from joseki.core.moves import parse_game_text, split_tokens
+from joseki.web import views
+from joseki.web.cache import DEFAULT_MB, Cache, encode
+from joseki.web.views import Explore, Games, Practise, Review
 
 STATIC = Path(__file__).resolve().parent / "static"
-DB_VAR, WRITABLE_VAR, HOSTS_VAR, CACHE_VAR, PROCESSES_VAR = "JOSEKI_DB", "JOSEKI_SERVE_WRITABLE", \
-    "JOSEKI_SERVE_HOSTS", "JOSEKI_SERVE_CACHE_MB", "JOSEKI_SERVE_PROCESSES"
-HTTP = "joseki.web.nodelay:NoDelay"
-"""uvicorn's HTTP protocol for the server (:mod:`joseki.web.nodelay`)."""
+DB_VAR, WRITABLE_VAR, HOSTS_VAR, CACHE_VAR = "JOSEKI_DB", "JOSEKI_SERVE_WRITABLE", "JOSEKI_SERVE_HOSTS", \
+    "JOSEKI_SERVE_CACHE_MB"
+MEMO_PER_MB = 1024
+"""The bound of the book's memo per MiB of ``cache_mb``, in entries (about a KiB each at the explorer's mix)."""
 JSON: dict[int | str, dict[str, Any]] = {200: {"content": {"application/json": {}}}}
 
-Moves = Annotated[str, Query(description="Moves in GTP (Q16) or SGF (pd) notation, comma separated; pass = tenuki.")]
+MovesText = Annotated[str, Query(description="Moves in GTP (Q16) or SGF (pd) notation, comma separated; "
+                                             "pass = tenuki.")]
 First = Annotated[str, Query(description="Colour of the first move: black or white.")]
 Collections = Annotated[list[str] | None, Query(alias="collection", description="Only these collections.")]
 Profile = Annotated[str | None, Query(description="Statistics of this profile (falling back to global).")]
@@ -59,9 +66,10 @@ Favour = Annotated[str, Query(pattern="^(focus|all)$", description="Favourabilit
                               "corner only (focus: the corner of the last local move, whose table is shown) or all.")]
 
 
-def open_store(db: str | None, writable: bool) -> Store:
-    """The store to serve: upgraded and given the starter book when writable, else checked to be current."""
-    store = Store(db, upgrade=writable)
+def open_store(db: str | None, writable: bool, cache_mb: int = 0) -> Store:
+    """The store to serve: upgraded and given the starter book when writable, else checked to be current; its reads
+    remembered in a memo of about ``cache_mb`` MiB (:mod:`joseki.book.query.memo`; 0: none)."""
+    store = Store(db, upgrade=writable, memo=Memo(cache_mb * MEMO_PER_MB) if cache_mb > 0 else None)
     if writable:
         from joseki.book.importer import import_file
         from joseki.book.store.files import starter_book
@@ -81,29 +89,25 @@ def open_store(db: str | None, writable: bool) -> Store:
 
 
 def create_app(store: Store, writable: bool = False, hosts: list[str] | None = None,
-               cache_mb: int = DEFAULT_MB, processes: int = 0) -> ASGIApp:
+               cache_mb: int = DEFAULT_MB) -> ASGIApp:
     """The app over ``store``; ``hosts``: the Host names it answers (default: loopback names); ``cache_mb``: the
-    bound of the answers kept (:mod:`joseki.web.cache`; 0: none); ``processes``: how many processes of its own
-    compute the views (:mod:`joseki.web.compute`; 0: the server's threads).
-
-    The FastAPI app sits inside the host check, the security headers and :class:`~joseki.web.answers.KeptFirst`,
-    in that order, so that an answer sent again passes through these three only (FastAPI's own middleware stack
-    costs about as much as sending the kept bytes)."""
+    bound of its cache of answers (:mod:`joseki.web.cache`; 0: none cached)."""
     cache = Cache(store, cache_mb << 20)
-    computer: InThreads | InProcesses = (InProcesses(store.url, processes, cache_mb << 20) if processes > 0
-                                         else InThreads(store, cache))
-    answered = Answers(cache, computer)
 
-    @asynccontextmanager
-    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        if isinstance(computer, InProcesses):
-            await asyncio.get_running_loop().run_in_executor(None, computer.start)
-        try:
-            yield
-        finally:
-            computer.close()
+    async def answered(request: views.Request) -> Response:
+        """The view's answer to ``request`` through the cache, computed in a thread on a miss."""
+        view = views.view_for(request)
 
-    app = FastAPI(lifespan=lifespan, title="joseki explorer", version="1", docs_url=None, redoc_url=None,
+        async def compute() -> bytes:
+            return await run_in_threadpool(lambda: encode(view.function(store, request)))
+
+        body, how = await cache.answer((view.name, request) if view.cacheable(request) else None, compute)
+        response = Response(body)
+        response.raw_headers = [(b"content-length", str(len(body)).encode()), (b"content-type", b"application/json"),
+                                (b"x-cache", how.encode())]
+        return response
+
+    app = FastAPI(title="joseki explorer", version="1", docs_url=None, redoc_url=None,
                   openapi_url="/api/openapi.json",
                   description="The joseki book over HTTP: each view's data is the CLI's --json plus drawing keys.")
 
@@ -126,23 +130,23 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
     @app.get("/api/catalogue")
     def catalogue() -> dict[str, Any]:
         """The collections and profiles of the store, and whether the server may write."""
-        return {**views.catalogue(store), "writable": writable}
+        held = contents.catalogue(store)
+        return {"collections": held.collections, "profiles": held.profiles, "writable": writable}
 
     @app.get("/api/stats")
     def stats() -> dict[str, Any]:
-        """This server process's memory of answers: its bound, size, hits and misses (:mod:`joseki.web.cache`)."""
-        return {"pid": os.getpid(), "cache": {**cache.stats(), **computer.parts()}}
+        """This server process's cache of answers (:mod:`joseki.web.cache`) and the book's memo of its reads
+        (:mod:`joseki.book.query.memo`): bounds, sizes, hits and misses."""
+        return {"pid": os.getpid(), "cache": cache.stats(), "memo": None if store.memo is None else store.memo.stats()}
 
     @app.get("/api/explore", response_model=dict[str, Any], responses=JSON)
-    async def explore(moves: Moves = "", first: First = "black", corner: str = "top-right",
+    async def explore(moves: MovesText = "", first: First = "black", corner: str = "top-right",
                       collection: Collections = None, profile: Profile = None, rank: Rank = "popularity",
                       top: Top = None, favour: Favour = "focus") -> Response:
         """The book after MOVES: every corner (``joseki next --json``), the focus corner's line (``joseki show
         --json``), the board; ``corner`` is the corner asked about on an empty board."""
-        tokens, colour, where = views.split_moves(moves), views.colour(first), Corner.parse(corner)
-        key = ("explore", tuple(tokens), colour, where, _names(collection), profile or None, rank, top, favour)
-        return await answered(key, ("explore", (tokens, colour, where, collection, profile, rank, top,
-                                                favour == "all")))
+        return await answered(Explore(tuple(split_tokens(moves)), views.colour(first), Corner.parse(corner),
+                                      _names(collection), profile or None, rank, top, favour == "all"))
 
     @app.get("/api/review", response_model=dict[str, Any], responses=JSON)
     async def review(game: Annotated[str, Query(description="A game's moves: colour + SGF point each, "
@@ -152,12 +156,11 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
                      collection: Collections = None, profile: Profile = None, rank: Rank = "popularity",
                      top: Top = None, favour: Favour = "focus") -> Response:
         """Every corner of a game after MOVE moves (``joseki next --sgf G --move N --json``), with the board."""
-        played = views.parse_played(game)
+        played = parse_game_text(game)
         if move is not None and move > len(played):
             raise BadInput(f"move {move} is beyond the game's {len(played)} moves")
-        played = played[:move] if move is not None else played
-        key = ("review", tuple(played), _names(collection), profile or None, rank, top, favour)
-        return await answered(key, ("review", (played, collection, profile, rank, top, favour == "all")))
+        return await answered(Review(tuple(played[:move] if move is not None else played), _names(collection),
+                                     profile or None, rank, top, favour == "all"))
 
     @app.post("/api/upload")
     async def upload(request: Request) -> dict[str, Any]:
@@ -177,21 +180,34 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
         return {"game": views.game_json(game, name)}
 
     @app.get("/api/practise", response_model=dict[str, Any], responses=JSON)
-    async def practise(moves: Moves = "", first: First = "black", collection: Collections = None,
+    async def practise(moves: MovesText = "", first: First = "black", collection: Collections = None,
                        profile: Profile = None,
                        seed: Annotated[int | None, Query(description="Seed of the book's choice "
                                                                      "(repeatable).")] = None,
                        ) -> Response:
-        """The player's last move judged against the book, and the book's answer (the GTP proxy's policy)."""
-        tokens, colour = views.split_moves(moves), views.colour(first)
-        key = None if seed is None else ("practise", tuple(tokens), colour, _names(collection), profile or None, seed)
-        return await answered(key, ("practise", (tokens, colour, collection, profile, seed)))
+        """The player's last move graded against the book, and the book's answer (the GTP proxy's policy)."""
+        return await answered(Practise(tuple(split_tokens(moves)), views.colour(first), _names(collection),
+                                       profile or None, seed))
 
-    gamerefs_views.add_routes(app, store, answered)
+    @app.get("/api/games", response_model=dict[str, Any], responses=JSON)
+    async def games(moves: Annotated[str, Query(description="Moves, as for /api/explore: the corner of the last "
+                                                            "local move is asked about.")] = "",
+                    first: str = "black",
+                    profile: Annotated[str | None, Query(description="Games learnt into this profile.")] = None,
+                    order: Annotated[str, Query(description="newest or strongest first.")] = "newest",
+                    limit: Annotated[int, Query(ge=1, le=100)] = 20) -> Response:
+        """The learnt or mined games that reached the position of the focus corner after MOVES (``joseki games
+        --json``), newest or strongest first."""
+        return await answered(Games(tuple(split_tokens(moves)), views.colour(first), profile or None, order, limit))
+
+    @app.get("/api/game/{key}")
+    def game(key: str) -> dict[str, Any]:
+        """A game of the store by its key (from /api/games): its players, result and moves."""
+        loaded = load_game(store, key)
+        return {"game": {**views.game_json(loaded, loaded.source), "key": key}}
+
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-
-    return TrustedHostMiddleware(SecurityHeaders(KeptFirst(app, cache)),
-                                 allowed_hosts=hosts or ["127.0.0.1", "localhost", "[::1]"])
+    return TrustedHostMiddleware(SecurityHeaders(app), allowed_hosts=hosts or ["127.0.0.1", "localhost", "[::1]"])
 
 
 class SecurityHeaders:
@@ -217,7 +233,7 @@ class SecurityHeaders:
 
 
 def _names(collections: list[str] | None) -> tuple[str, ...] | None:
-    """Collections as part of a request's key."""
+    """Collections as part of a request (None: all)."""
     return tuple(collections) if collections else None
 
 
@@ -243,40 +259,33 @@ def app_from_env() -> ASGIApp:
     """The app for a uvicorn worker process (several workers): the store and flags from the environment."""
     writable = os.environ.get(WRITABLE_VAR) == "1"
     hosts = [h for h in os.environ.get(HOSTS_VAR, "").split(",") if h] or None
-    app = create_app(open_store(os.environ.get(DB_VAR), writable), writable, hosts,
-                     int(os.environ.get(CACHE_VAR, DEFAULT_MB)), int(os.environ.get(PROCESSES_VAR, 0)))
-    gc.freeze()  # as in :func:`serve`
-    return app
+    cache_mb = int(os.environ.get(CACHE_VAR, DEFAULT_MB))
+    return create_app(open_store(os.environ.get(DB_VAR), writable, cache_mb), writable, hosts, cache_mb)
 
 
 def serve(db: str | None = None, host: str = "127.0.0.1", port: int = 8000, writable: bool = False,
           workers: int = 1, log_level: str = "warning", announce: Callable[[str], None] | None = None,
-          cache_mb: int = DEFAULT_MB, processes: int | None = None) -> None:
-    """Run the explorer until interrupted; with ``workers`` > 1 as that many processes (for a server database).
+          cache_mb: int = DEFAULT_MB) -> None:
+    """Run the explorer until interrupted; with ``workers`` > 1 as that many uvicorn processes (each with its own
+    cache: for a PostgreSQL store, or a SQLite file many players read).
 
-    ``announce`` is told the page's address once the store is open; ``cache_mb`` bounds each process's memory
-    of answers (:mod:`joseki.web.cache`); ``processes``: how many processes of its own each server process
-    computes views in (:mod:`joseki.web.compute`; default: one a core for a SQLite file served by one worker,
-    :func:`~joseki.web.compute.default_processes`).
-    """
+    ``announce`` is told the page's address once the store is open; ``cache_mb`` bounds each process's cache of
+    answers (:mod:`joseki.web.cache`). uvicorn runs its own choice of event loop and HTTP parser (uvloop and
+    httptools when installed; uvloop turns Nagle's algorithm off on every connection)."""
     import uvicorn
 
     hosts = _hosts(host, port)
-    store = open_store(db, writable)  # fail here, in one line, before any worker starts
-    if processes is None:
-        processes = default_processes(store) if workers <= 1 else 0
+    store = open_store(db, writable, cache_mb)  # fail here, in one line, before any worker starts
     if announce is not None:
         announce(f"http://{'[' + host + ']' if ':' in host else host}:{port}/")
     if workers <= 1:
-        app = create_app(store, writable, hosts, cache_mb, processes)
-        gc.freeze()  # what start-up built lives as long as the server: the collector need never walk it again
-        uvicorn.run(app, host=host, port=port, log_level=log_level, http=HTTP)
+        uvicorn.run(create_app(store, writable, hosts, cache_mb), host=host, port=port, log_level=log_level)
         return
     os.environ.update({DB_VAR: store.url, WRITABLE_VAR: "1" if writable else "0", HOSTS_VAR: ",".join(hosts),
-                       CACHE_VAR: str(cache_mb), PROCESSES_VAR: str(processes)})
+                       CACHE_VAR: str(cache_mb)})
     store.close()
     uvicorn.run("joseki.web.app:app_from_env", factory=True, host=host, port=port, workers=workers,
-                log_level=log_level, http=HTTP)
+                log_level=log_level)
 
 
 def _hosts(host: str, port: int) -> list[str]:

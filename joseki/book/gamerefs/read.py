@@ -18,13 +18,12 @@ from sqlalchemy import Select, bindparam, desc, func, select
 from joseki.book.gamerefs.write import CORNERS, REFS_PER_NODE, UNKNOWN_STRENGTH
 from joseki.book.learnt.profiles import GLOBAL, require_profile
 from joseki.book.query.lookup import Lookup
-from joseki.book.query.next import check_legal, parse_moves
 from joseki.book.query.walk import walk
 from joseki.book.store.database import Store
 from joseki.book.store.keys import node_id
-from joseki.core.corners import corner_tables
 from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner
+from joseki.core.moves import typed_moves
 from joseki.core.steps import Colour, canonical, parse_steps
 from joseki.sgf.game import Game, read_game
 
@@ -138,9 +137,7 @@ def corner_steps(moves: list[str], first: str = "B") -> tuple[str, str]:
 
     BadInput when a move is illegal, or the moves are in no corner or in more than one.
     """
-    played, _ = parse_moves(moves, _colour(first))
-    check_legal(played, moves)
-    active = [t for t in corner_tables(played).values() if t.builder.first_colour is not None]
+    active = [t for t in typed_moves(moves, _colour(first)).tables.values() if t.builder.first_colour is not None]
     if len(active) != 1:
         where = "no corner" if not active else f"{len(active)} corners ({', '.join(t.corner.value for t in active)})"
         raise BadInput(f"the moves are in {where}; give the moves of one corner")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from joseki.book.learnt.beyond import BeyondMove
 from joseki.book.query.favour import Favour
@@ -15,12 +14,10 @@ from joseki.core.priority import NEUTRAL, Record
 from joseki.core.steps import Colour
 from joseki.core.wording import line_text, point_format
 
-if TYPE_CHECKING:
-    pass
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Candidate:
-    """One book move, in the caller's frame and notation."""
+    """One book move, in the caller's frame and notation: a value (re-ranking makes new ones)."""
 
     token: str
     move: str
@@ -75,9 +72,9 @@ class Candidate:
                                                                    "mover": round(self.mover_favour or 0.0, 4)}}
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class CornerAnswer:
-    """The book's view of one corner."""
+    """The book's view of one corner: a value (re-ranking makes new ones)."""
 
     corner: Corner
     steps: str

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from joseki.book.query.lookup import Lookup
 from joseki.book.query.memo import MISSING
@@ -39,9 +39,21 @@ CHILD_PATHS = """
 SELECT n.parent_id, n.steps, sum(nb.paths) FROM node AS n JOIN node_book AS nb ON nb.node_id = n.id
 WHERE n.parent_id IN (:parents) {books} GROUP BY n.id, n.parent_id, n.steps"""
 """How many variations of the selected collections pass through each child of some nodes."""
+MAIN_LINES = """
+WITH RECURSIVE line(start, node, steps, depth) AS (
+    SELECT n.id, n.id, n.steps, 0 FROM node AS n WHERE n.id IN (:starts)
+    UNION ALL
+    SELECT line.start, n.id, n.steps, line.depth + 1 FROM line JOIN node AS n ON n.id = (
+        SELECT c.id FROM node AS c JOIN node_book AS nb ON nb.node_id = c.id {books}
+        WHERE c.parent_id = line.node GROUP BY c.id, c.steps ORDER BY sum(nb.paths) DESC, c.steps LIMIT 1))
+SELECT start, steps, depth FROM line"""
+"""Each start node's main line, node by node down to its end (its main child: that of :data:`CHILD_PATHS` with the
+most variations, then the first in step order), with each node's depth below its start."""
 
 if TYPE_CHECKING:
     from joseki.book.store.database import Store
+
+V = TypeVar("V")
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,25 +101,26 @@ def stored(conn: ReadConnection, lines: Sequence[str],
 
 
 def verdicts(lookup: Lookup, lines: Sequence[str]) -> dict[str, Favour]:
-    """Each line's stored verdict, else one measured now; remembered in the lookup's memory, the rest read in
-    one query."""
-    memo, found = lookup.memo, {}
-    todo = list(lines)
-    if memo is not None:
-        todo = []
-        for line in lines:
-            known = memo.get(("favour", lookup.books_key, line))
-            if known is MISSING:
-                todo.append(line)
-            else:
-                found[line] = known
+    """Each line's stored verdict (read in one query), else one measured now; each remembered for the lookup."""
+    return _each(lookup, "favour", lines, lambda todo: _verdicts(lookup, todo))
+
+
+def _verdicts(lookup: Lookup, lines: Sequence[str]) -> dict[str, Favour]:
+    read = stored(lookup.conn, lines, lookup.collection_ids)
+    return {line: read.get(line) or measure(line) for line in lines}
+
+
+def _each(lookup: Lookup, kind: str, items: Sequence[str],
+          compute: Callable[[list[str]], dict[str, V]]) -> dict[str, V]:
+    """Each item's answer: those the lookup remembers under ``kind``, the others computed in one call of
+    ``compute`` and remembered."""
+    known = {item: lookup.recall((kind, item)) for item in items}
+    todo = [item for item, found in known.items() if found is MISSING]
     if todo:
-        read = stored(lookup.conn, todo, lookup.collection_ids)
-        for line in todo:
-            found[line] = read.get(line) or measure(line)
-            if memo is not None:
-                memo.put(("favour", lookup.books_key, line), found[line], lookup.epoch)
-    return {line: found[line] for line in lines}
+        for item, value in compute(todo).items():
+            known[item] = value
+            lookup.remember((kind, item), value)
+    return {item: known[item] for item in items}
 
 
 def verdict(lookup: Lookup, steps: str) -> Favour:
@@ -117,37 +130,27 @@ def verdict(lookup: Lookup, steps: str) -> Favour:
 
 def main_lines(lookup: Lookup, starts: Sequence[str]) -> dict[str, str]:
     """Each start's main line: from it on, the continuation most variations of the lookup's collections take
-    (ties to the first in step order), down to a record's end. One query a depth serves all the starts; with a
-    memory, the end is kept for every node walked through (a node's main line is its main child's), so a start
-    on a line walked before is answered at once."""
-    memo, books = lookup.memo, lookup.books_key
-    current = {start: start for start in starts}
-    walked: dict[str, list[int]] = {start: [] for start in current}
-    ends: dict[str, str] = {}
-    active = set(current)
-    while active:
-        at: dict[int, list[str]] = {}
-        for start in active:
-            at.setdefault(node_id(current[start]) if current[start] else ROOT_ID, []).append(start)
-        if memo is not None:
-            for parent in list(at):
-                known = memo.get(("end", books, parent))
-                if known is not MISSING:
-                    ends.update(dict.fromkeys(at.pop(parent), known))
-        best = main_children(lookup, list(at)) if at else {}
-        active = set()
-        for parent, there in at.items():
-            for start in there:
-                walked[start].append(parent)
-                if parent in best:
-                    current[start] = best[parent]
-                    active.add(start)
-                else:
-                    ends[start] = current[start]
-    if memo is not None:
-        for start, path in walked.items():
-            for parent in path:
-                memo.put(("end", books, parent), ends[start], lookup.epoch)
+    (ties to the first in step order), down to a record's end; each remembered for the lookup."""
+    return _each(lookup, "end", starts, lambda todo: _main_lines(lookup, todo))
+
+
+def _main_lines(lookup: Lookup, starts: Sequence[str]) -> dict[str, str]:
+    """:func:`main_lines` of ``starts``: one query walks every start's line (:data:`MAIN_LINES`); the empty start
+    first takes its main child."""
+    firsts = main_children(lookup, [ROOT_ID]) if "" in starts else {}
+    begun = {start: firsts.get(ROOT_ID, "") if start == "" else start for start in starts}
+    ends = dict(begun)
+    walked = [node_id(line) for line in set(begun.values()) if line]
+    if walked:
+        books, restriction = lookup.books()
+        deepest: dict[int, tuple[int, str]] = {}
+        for start, steps, depth in rows(lookup.conn, MAIN_LINES.format(books=books),
+                                        {**restriction, "starts": walked}):
+            if start not in deepest or depth > deepest[start][0]:
+                deepest[start] = (int(depth), str(steps))
+        for start, line in begun.items():
+            if line and node_id(line) in deepest:
+                ends[start] = deepest[node_id(line)][1]
     return ends
 
 

@@ -1,6 +1,7 @@
 """A candidate's ladder conditions read on the whole board, with the book's own line to find the ladder.
 
-The reading is :mod:`joseki.core.ladder_check`'s; this adds what only the book knows: the main
+What each condition asks is its dialect's (:func:`joseki.sgf.dialects.ladder_questions`), the reading
+:mod:`joseki.core.ladder_check`'s; this adds what only the book knows: the main
 line after the candidate (:func:`joseki.book.query.favour.main_line`), along which a ladder its words
 mean ("Black must have the ladder") shows up.
 """
@@ -16,6 +17,7 @@ from joseki.core.geometry import Point, Transform
 from joseki.core.ladder_check import AHEAD, LadderCheck, Setting, check_ladders
 from joseki.core.position import LocalBoard
 from joseki.core.steps import Colour, iter_points
+from joseki.sgf.dialects import ladder_questions
 
 
 def candidate_ladders(lookup: Lookup, board: LocalBoard, base: str, child: Child, point: Point | None,
@@ -27,4 +29,4 @@ def candidate_ladders(lookup: Lookup, board: LocalBoard, base: str, child: Child
     ahead = list(iter_points(main_line(lookup, steps)[len(steps):]))[:AHEAD]
     continuation = tuple(None if z is None else frame.to_board(z, 19) for z in ahead)
     setting = Setting(board, point, mover, frame, first, fmt, continuation)
-    return check_ladders(child.conditions, setting, lambda c: display(c, frame, first, fmt).text)
+    return check_ladders(ladder_questions(child.conditions), setting, lambda c: display(c, frame, first, fmt).text)

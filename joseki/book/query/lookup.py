@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from weakref import WeakKeyDictionary
 
 from joseki.book.learnt.profiles import GLOBAL, profile_id_named, require_profile
-from joseki.book.query.memo import Memo, kept
+from joseki.book.query.memo import MISSING
 from joseki.book.store.bookfile import ReadConnection, rows
 from joseki.book.store.keys import ROOT_ID, node_id
 from joseki.core.category import combined, merge_sources
@@ -51,7 +51,7 @@ JOIN node_book AS nb ON nb.node_id = n.id {books}
 WHERE n.position_key = :key GROUP BY n.id, n.steps ORDER BY sum(nb.paths) DESC, n.steps LIMIT 1"""
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Child:
     """One continuation of a book position, over the selected collections.
 
@@ -75,15 +75,12 @@ class Child:
 
 
 class Lookup:
-    """Reads of the book on one connection, optionally restricted to some collections.
-
-    Its reads of nodes are kept in the store's :class:`~joseki.book.query.memo.Memo` when it has one
-    (:meth:`kept`), keyed by the collections too."""
+    """Reads of the book on one connection, optionally restricted to some collections; remembered in the store's
+    memo when it has one (:meth:`remembered`). Raises BadInput for a collection the store does not hold."""
 
     def __init__(self, store: Store | BookFile, conn: ReadConnection, collections: list[str] | None = None) -> None:
-        self.store, self.conn = store, conn
-        self.memo: Memo | None = getattr(store, "memo", None)
-        self.epoch = self.memo.epoch if self.memo is not None else 0
+        self.store, self.conn, self.memo = store, conn, store.memo
+        self.epoch = self.memo.begin(store.version()) if self.memo is not None else -1
         self.collection_ids: list[int] | None = None
         if collections:
             found = {str(name): int(cid) for name, cid in rows(conn, "SELECT name, id FROM collection WHERE name IN "
@@ -93,21 +90,36 @@ class Lookup:
                 raise BadInput(f"no collection named {', '.join(map(repr, missing))}")
             self.collection_ids = sorted(found.values())
         self.books_key = None if self.collection_ids is None else tuple(self.collection_ids)
-        """The collections in a memory's keys."""
 
-    def kept(self, key: Hashable, compute: Callable[[], T]) -> T:
-        """``compute()`` of this transaction's book, remembered under ``key`` if the store has a memo."""
-        return kept(self.memo, self.epoch, key, compute)
+    def remembered(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """``compute()``, a pure read of the lookup's collections named by ``key``, remembered in the store's memo
+        (:mod:`joseki.book.query.memo`) when it has one."""
+        found = self.recall(key)
+        if found is MISSING:
+            found = compute()
+            self.remember(key, found)
+        return found  # type: ignore[no-any-return]
+
+    def recall(self, key: Hashable) -> Any:
+        """What the store's memo holds for the read ``key`` of the lookup's collections, else
+        :data:`~joseki.book.query.memo.MISSING` (always without a memo)."""
+        return MISSING if self.memo is None else self.memo.get((key, self.books_key))
+
+    def remember(self, key: Hashable, value: Any) -> None:
+        """Remember ``value`` as the answer of the read ``key`` in the store's memo, if it has one."""
+        if self.memo is not None:
+            self.memo.put((key, self.books_key), value, self.epoch)
 
     def collection_name(self, collection_id: int) -> str:
-        """The name of a collection, by id; names once read are kept for the store (a collection keeps its name)."""
+        """The name of a collection, by id; names once read are remembered for the store (a collection keeps its
+        name)."""
         names = _NAMES.setdefault(self.store, {})
         if collection_id not in names:
             names.update((int(cid), str(name)) for cid, name in rows(self.conn, "SELECT id, name FROM collection"))
         return names[collection_id]
 
     def profile_id(self, name: str) -> int | None:
-        """The id of profile ``name`` (None if it does not exist); ids once found are kept for the store."""
+        """The id of profile ``name`` (None if it does not exist); ids once found are remembered for the store."""
         known = _PROFILES.setdefault(self.store, {})
         if name not in known:
             found = profile_id_named(self.conn, name)
@@ -124,7 +136,7 @@ class Lookup:
 
     def has(self, steps: str) -> bool:
         """True if a variation of the selected collections passes through ``steps``."""
-        return self.kept(("has", self.books_key, steps), lambda: self._has(steps))
+        return self.remembered(("has", steps), lambda: self._has(steps))
 
     def _has(self, steps: str) -> bool:
         books, params = self.books()
@@ -136,10 +148,9 @@ class Lookup:
         """Each continuation of ``steps`` in the book, merged over the selected collections, in one query.
 
         Each child carries its record under ``profile``, or the global record where the
-        profile has none. The children may be shared with the lookup's memory: read them, never change them.
+        profile has none.
         """
-        return list(self.kept(("children", self.books_key, steps, profile or None),
-                              lambda: self._children(steps, profile)))
+        return self.remembered(("children", steps, profile or None), lambda: self._children(steps, profile))
 
     def _children(self, steps: str, profile: str | None) -> list[Child]:
         global_id = self.profile_id(GLOBAL)
@@ -150,34 +161,38 @@ class Lookup:
                                      "profile_id": profile_id or -1,
                                      "local_id": profile_id or global_id or -1}
         books, restriction = self.books()
-        merged: dict[str, Child] = {}
+        by_move: dict[str, list[tuple[Any, ...]]] = {}
         for row in rows(self.conn, CHILDREN.format(books=books), {**params, **restriction}):
-            move, full, paths, category, comment, prior_games, prior_wins = row[:7]
-            if full[:-2] != steps:
-                raise RuntimeError(f"node key collision between {full!r} and a child of {steps!r}")
-            child = merged.setdefault(move, Child(move, 0, None))
-            child.paths += paths
-            merge_sources(child.sources, {self.collection_name(row[16]): category})
-            child.comment = child.comment or comment
-            child.prior_games += prior_games or 0
-            child.prior_wins += prior_wins or 0
+            if row[1][:-2] != steps:
+                raise RuntimeError(f"node key collision between {row[1]!r} and a child of {steps!r}")
+            by_move.setdefault(row[0], []).append(row)
+        return [self._child(move, found) for move, found in by_move.items()]
+
+    def _child(self, move: str, found: list[tuple[Any, ...]]) -> Child:
+        """One continuation from its rows of :data:`CHILDREN` (one a collection): paths and priors summed, sources
+        merged, conditions once each; the records of the last row that has them."""
+        sources: dict[str, str | None] = {}
+        conditions: list[str] = []
+        comment, record, judged = None, Record(), Record()
+        for row in found:
+            merge_sources(sources, {self.collection_name(row[16]): row[3]})
+            comment = comment or row[4]
             if row[11] is not None:
-                child.record = Record(*row[11:15])
+                record = Record(*row[11:15])
             elif row[7] is not None:
-                child.record = Record(*row[7:11])
+                record = Record(*row[7:11])
             if row[17] is not None:
-                child.judged = Record(*row[17:21])
-            for condition in from_json(row[15]):
-                if str(condition) not in child.conditions:
-                    child.conditions.append(str(condition))
-        for child in merged.values():
-            child.category = combined(child.sources)
-        return list(merged.values())
+                judged = Record(*row[17:21])
+            for condition in map(str, from_json(row[15])):
+                if condition not in conditions:
+                    conditions.append(condition)
+        return Child(move, sum(row[2] for row in found), combined(sources), sources, comment,
+                     sum(row[5] or 0 for row in found), sum(row[6] or 0 for row in found), record, conditions, judged)
 
     def beyond(self, steps: str) -> list[tuple[str, int]]:
         """The moves played beyond the book after ``steps`` (:mod:`joseki.book.learnt.beyond`) with their games, most
         played first; use :func:`joseki.book.learnt.beyond.beyond_book`, which leaves out the book's own moves."""
-        return list(self.kept(("beyond", self.books_key, steps), lambda: self._beyond(steps)))
+        return self.remembered(("beyond", steps), lambda: self._beyond(steps))
 
     def _beyond(self, steps: str) -> list[tuple[str, int]]:
         books, params = self.books()
@@ -186,7 +201,7 @@ class Lookup:
 
     def by_position(self, key: int) -> str | None:
         """The step string of the most travelled book node reaching the position ``key``, if any."""
-        return self.kept(("position", self.books_key, key), lambda: self._by_position(key))
+        return self.remembered(("position", key), lambda: self._by_position(key))
 
     def _by_position(self, key: int) -> str | None:
         books, params = self.books()

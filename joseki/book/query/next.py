@@ -23,8 +23,9 @@ row, which on the board is the move on the corner's vertical side (R14, not O17,
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from functools import partial
 from itertools import islice
 from typing import TYPE_CHECKING
 
@@ -38,13 +39,13 @@ from joseki.book.query.rerank import apply_context
 from joseki.book.query.walk import walk
 from joseki.core.category import NEVER_FIRST, combined, merge_sources
 from joseki.core.conditions import display
-from joseki.core.corners import CornerTable, corner_tables
+from joseki.core.corners import CornerTable
 from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner, Point, Transform
 from joseki.core.ladder import board_of
-from joseki.core.ladder_check import board_after
-from joseki.core.notation import TENUKI, format_gtp_vertex, format_sgf_point, parse_move
-from joseki.core.position import LocalBoard, position_key, replay
+from joseki.core.moves import Moves, game_moves, typed_moves
+from joseki.core.notation import TENUKI, format_gtp_vertex, format_sgf_point
+from joseki.core.position import position_key, replay
 from joseki.core.priority import RANKS, Record, priority
 from joseki.core.steps import Colour, canonical, iter_points, other, parse_steps, reflect, to_move
 from joseki.core.wording import point_format
@@ -87,13 +88,12 @@ def _token_point(token: str) -> Point:
     return (ord(token[0]) - 65, ord(token[1]) - 65)
 
 
-def _candidate(token: str, paths: int, category: str | None, transform: Transform, sgf: bool,
-               sources: dict[str, str | None] | None = None) -> Candidate:
+def _placed(token: str, transform: Transform, sgf: bool) -> tuple[str, Point | None]:
+    """A book token's move (as the caller writes it: SGF or GTP) and board point; ``tenuki`` and None for XX."""
     if token == TENUKI:
-        return Candidate(token, "tenuki", None, paths, category=category, sources=dict(sources or {}))
+        return "tenuki", None
     point = transform.to_board(_token_point(token), 19)
-    move = format_sgf_point(point) if sgf else format_gtp_vertex(point)
-    return Candidate(token, move, point, paths, category=category, sources=dict(sources or {}))
+    return (format_sgf_point(point) if sgf else format_gtp_vertex(point)), point
 
 
 def merge_symmetric(base: str, children: list[Child]) -> list[Child]:
@@ -107,19 +107,18 @@ def merge_symmetric(base: str, children: list[Child]) -> list[Child]:
         if child.token != TENUKI:
             after.play(mover, _token_point(child.token), lenient=True)
         key = position_key(after.stones, other(mover))
-        if key in groups:
-            kept = groups[key]
-            kept.paths += child.paths
-            merge_sources(kept.sources, child.sources)
-            kept.category = combined(kept.sources)
-            kept.record = kept.record + child.record
-            kept.judged = kept.judged + child.judged
-            kept.prior_games += child.prior_games
-            kept.prior_wins += child.prior_wins
-            kept.conditions = kept.conditions + [c for c in child.conditions if c not in kept.conditions]
-        else:
-            groups[key] = replace(child, sources=dict(child.sources))
+        groups[key] = child if key not in groups else _merged(groups[key], child)
     return list(groups.values())
+
+
+def _merged(first: Child, second: Child) -> Child:
+    """One continuation for two that reach the same position: ``first``'s move, both's paths, sources and records."""
+    sources = dict(first.sources)
+    merge_sources(sources, second.sources)
+    return replace(first, paths=first.paths + second.paths, sources=sources, category=combined(sources),
+                   record=first.record + second.record, judged=first.judged + second.judged,
+                   prior_games=first.prior_games + second.prior_games, prior_wins=first.prior_wins + second.prior_wins,
+                   conditions=first.conditions + [c for c in second.conditions if c not in first.conditions])
 
 
 def orientation(book_steps: str, steps: str) -> bool:
@@ -141,76 +140,65 @@ def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first:
                   options: Options = Options(), move_numbers: list[int] | None = None) -> CornerAnswer:
     """The book's answer for one corner whose canonical play-step string is ``steps``."""
     transform = Transform(corner, swap)
-    answer = CornerAnswer(corner, steps, "in-book", first if to_move(steps) == 0 else other(first), transform)
-    answer.stones = _board_stones(steps, first, transform)
-    answer.sgf = options.sgf
+    mover = first if to_move(steps) == 0 else other(first)
     order = rank_key(options.rank)
-
     whole = None if options.board is None else board_of(dict(options.board))
 
     def mapped(children: list[Child], base: str, reflected: bool = False, read: bool = True) -> list[Candidate]:
-        cands = []
         frame, fmt = transform.reflected() if reflected else transform, point_format(options.sgf)
+        cands = []
         for ch, record, prio in book_candidates(lookup, base, children, options):
-            cand = _candidate(reflect(ch.token) if reflected else ch.token, ch.paths, ch.category, transform,
-                              options.sgf, ch.sources)
-            cand.record, cand.priority, cand.judged = record, prio, ch.judged
-            cand.prior_games, cand.prior_wins = ch.prior_games, ch.prior_wins
-            for shown_condition in (display(c, frame, first, fmt) for c in ch.conditions):
-                cand.conditions.append(shown_condition.text)
-                cand.named.extend(shown_condition.points)
-                cand.setup.update(shown_condition.stones)
-            if whole is not None and read:
-                cand.ladders = candidate_ladders(lookup, whole, base, ch, cand.point, answer.to_move, frame, first, fmt)
-            cands.append(cand)
+            token = reflect(ch.token) if reflected else ch.token
+            move, point = _placed(token, transform, options.sgf)
+            shown = [display(c, frame, first, fmt) for c in ch.conditions]
+            ladders = (candidate_ladders(lookup, whole, base, ch, point, mover, frame, first, fmt)
+                       if whole is not None and read else [])
+            cands.append(Candidate(token, move, point, ch.paths, prio, ch.category, record, ch.judged, ch.prior_games,
+                                   ch.prior_wins, [s.text for s in shown], [p for s in shown for p in s.points],
+                                   dict(stone for s in shown for stone in s.stones), sources=ch.sources,
+                                   ladders=ladders))
         cands.sort(key=order)
-        shown = cands[: options.top] if options.top else cands
-        if options.favour or options.favour_corner == corner:
-            lines = [base + (reflect(c.token) if reflected else c.token) for c in shown]
-            favours = favours_of(lookup, lines)
-            for cand, line in zip(shown, lines, strict=True):
-                cand.favour = favours[line]
-                cand.mover_first = to_move(base) == 0
-        return shown
+        listed = cands[: options.top] if options.top else cands
+        if not (options.favour or options.favour_corner == corner):
+            return listed
+        lines = [base + (reflect(c.token) if reflected else c.token) for c in listed]
+        favours = favours_of(lookup, lines)
+        return [replace(c, favour=favours[line], mover_first=to_move(base) == 0)
+                for c, line in zip(listed, lines, strict=True)]
 
-    def answered(base: str, reflected: bool = False) -> None:
+    def answered(base: str, reflected: bool = False) -> tuple[list[Candidate], list[BeyondMove]]:
         children = lookup.children(base, options.profile)
-        answer.candidates = mapped(children, base, reflected)
-        for token, games in beyond_book(lookup, base, (ch.token for ch in children)):
-            shown = _candidate(reflect(token) if reflected else token, 0, None, transform, options.sgf)
-            answer.beyond.append(BeyondMove(shown.move, shown.point, games))
+        beyond = [BeyondMove(*_placed(reflect(token) if reflected else token, transform, options.sgf), games)
+                  for token, games in beyond_book(lookup, base, (ch.token for ch in children))]
+        return mapped(children, base, reflected), beyond
 
-    profile = options.profile
+    made = partial(CornerAnswer, corner, steps, to_move=mover, transform=transform,
+                   stones=_board_stones(steps, first, transform), sgf=options.sgf)
     route = walk(lookup, steps, first)
     if not steps:
-        answer.state = "empty"
-        answered("")
-        return answer
+        candidates, beyond = answered("")
+        return made("empty", candidates=candidates, beyond=beyond)
     base = route.base
-    answer.in_book = route.in_book
     if route.left_at is None:
+        reflected = orientation(base, steps)
+        candidates, beyond = answered(base, reflected)
         if route.transposed(route.in_book - 1):
-            answer.state, answer.via = "in-book-by-transposition", base
-            answer.via_reflected = orientation(base, steps)
-        else:
-            answer.state = "tenuki-variation" if steps.endswith(TENUKI) else "in-book"
-        answered(base, orientation(base, steps))
-        return answer
+            return made("in-book-by-transposition", candidates=candidates, beyond=beyond, in_book=route.in_book,
+                        via=base, via_reflected=reflected)
+        return made("tenuki-variation" if steps.endswith(TENUKI) else "in-book", candidates=candidates, beyond=beyond,
+                    in_book=route.in_book)
     index = route.left_at
-    answer.book_steps, answer.left_at = base, index + 1
-    answer.left_move = _candidate(steps[2 * index : 2 * index + 2], 0, None, transform, options.sgf).move
-    if move_numbers is not None:
-        answer.left_move_number = move_numbers[index]
-    answer.alternatives = mapped(lookup.children(base, profile), base, orientation(base, steps[: 2 * index]), False)
+    left = partial(made, book_steps=base, left_at=index + 1, in_book=route.in_book,
+                   left_move=_placed(steps[2 * index : 2 * index + 2], transform, options.sgf)[0],
+                   left_move_number=None if move_numbers is None else move_numbers[index],
+                   alternatives=mapped(lookup.children(base, options.profile), base,
+                                       orientation(base, steps[: 2 * index]), False))
     if route.rejoined is not None:
-        answer.state, answer.via = "in-book-by-transposition", route.rejoined
-        answer.via_reflected = orientation(route.rejoined, steps)
-        answered(route.rejoined, orientation(route.rejoined, steps))
-    elif index == len(steps) // 2 - 1 and steps.endswith(TENUKI):
-        answer.state = "interrupted"
-    else:
-        answer.state = "left-book"
-    return answer
+        reflected = orientation(route.rejoined, steps)
+        candidates, beyond = answered(route.rejoined, reflected)
+        return left("in-book-by-transposition", candidates=candidates, beyond=beyond, via=route.rejoined,
+                    via_reflected=reflected)
+    return left("interrupted" if index == len(steps) // 2 - 1 and steps.endswith(TENUKI) else "left-book")
 
 
 def _board_stones(steps: str, first: Colour, transform: Transform) -> dict[Point, Colour]:
@@ -247,85 +235,46 @@ def answer_table(lookup: Lookup, table: CornerTable, first: Colour, options: Opt
                          b.first_colour, options, move_numbers(table))
 
 
-AnswerTable = Callable[[Lookup, CornerTable, Colour, Options], CornerAnswer]
-"""What :func:`next_moves` and :func:`next_in_game` answer each corner with: :func:`answer_table` or a stand-in."""
+def next_moves(store: Store | BookFile, moves: Moves | Sequence[str] = (), steps: str | None = None,
+               first: Colour = "b", corner: Corner = Corner.TOP_RIGHT, options: Options = Options(),
+               collections: list[str] | None = None, context: bool = False) -> list[CornerAnswer]:
+    """The book's answer for every corner of ``moves`` (or for ``steps`` in ``corner``, ``first`` moving first);
+    with ``context``, moves are a whole board and ranked by it (:mod:`joseki.book.query.rerank`).
 
-
-def parse_moves(moves: list[str], first: Colour = "b") -> tuple[list[tuple[Colour, Point | None]], bool]:
-    """Colours and board points of typed moves (GTP or SGF, ``pass``), and whether they were SGF."""
-    colour, out, sgf_count, points = first, [], 0, 0
-    for token in moves:
-        point = parse_move(token)
-        text = token.strip()
-        if point is not None:
-            points += 1
-            sgf_count += len(text) == 2 and text.islower()
-        out.append((colour, point))
-        colour = other(colour)
-    return out, points > 0 and sgf_count == points
-
-
-def check_legal(played: list[tuple[Colour, Point | None]], tokens: list[str]) -> None:
-    """BadInput naming the first move that lands on a stone or is suicide."""
-    board = LocalBoard()
-    for number, ((colour, point), token) in enumerate(zip(played, tokens, strict=True), start=1):
-        if point is not None:
-            try:
-                board.play(colour, point)
-            except ValueError as exc:
-                reason = "is suicide" if "suicide" in str(exc) else "lands on a stone"
-                raise BadInput(f"move {number} ({token}) {reason}") from None
-
-
-def next_moves(store: Store | BookFile, moves: list[str] | None = None, steps: str | None = None, first: Colour = "b",
-               corner: Corner = Corner.TOP_RIGHT, options: Options = Options(),
-               collections: list[str] | None = None, context: bool = False,
-               answer: AnswerTable | None = None) -> list[CornerAnswer]:
-    """The book's answer for every corner of ``moves`` (or for ``steps`` in ``corner``); with ``context``,
-    moves from the empty board are a whole board and ranked by it (:mod:`joseki.book.query.rerank`);
-    ``answer`` stands in for :func:`answer_table` (a memory of its answers)."""
-    answer = answer or answer_table
+    ``moves`` is best given parsed (:func:`joseki.core.moves.typed_moves`); tokens are parsed here, colours
+    alternating from ``first``. Raises BadInput for bad moves or steps, an unknown profile or collection."""
+    if steps is None and not isinstance(moves, Moves):
+        moves = typed_moves(moves, first)
     with store.read() as conn:
         require_profile(conn, options.profile)
         lookup = Lookup(store, conn, collections)
         if steps is not None:
             prefix, swap = canonical(parse_steps(steps))
             return [answer_corner(lookup, corner, prefix, swap, first, options)]
-        played, sgf = parse_moves(moves or [], first)
-        check_legal(played, moves or [])
-        options = replace(options, sgf=sgf, board=whole_board(played))
-        active = [t for t in corner_tables(played).values() if t.moves]
+        assert isinstance(moves, Moves)
+        options = replace(options, sgf=moves.sgf, board=moves.board)
+        active = moves.active
         if not active:
-            next_colour = other(played[-1][0]) if played else first
-            return [answer_corner(lookup, corner, "", False, next_colour, options)]
+            return [answer_corner(lookup, corner, "", False, moves.to_move, options)]
         if not context:
-            return [answer(lookup, table, first, options) for table in active]
-        answers = [answer(lookup, table, first, replace(options, top=None)) for table in active]
-        apply_context(lookup, answers, played, options.profile, options.top)
-        return answers
+            return [answer_table(lookup, table, moves.first, options) for table in active]
+        answers = [answer_table(lookup, table, moves.first, replace(options, top=None)) for table in active]
+        return apply_context(lookup, answers, moves.played, options.profile, options.top)
 
 
-def next_in_game(store: Store | BookFile, played: list[tuple[Colour, Point | None]], options: Options = Options(),
-                 collections: list[str] | None = None, setup: dict[Point, Colour] | None = None,
-                 context: bool = False, answer: AnswerTable | None = None) -> list[CornerAnswer]:
+def next_in_game(store: Store | BookFile, played: Moves | Sequence[tuple[Colour, Point | None]],
+                 options: Options = Options(), collections: list[str] | None = None,
+                 setup: dict[Point, Colour] | None = None, context: bool = False) -> list[CornerAnswer]:
     """Every corner's state and candidates after the moves of a game (all four corners), ``setup`` stones first;
-    with ``context``, ranked by each corner's whole-board context (:mod:`joseki.book.query.rerank`);
-    ``answer`` stands in for :func:`answer_table`."""
-    answer = answer or answer_table
-    next_colour = other(played[-1][0]) if played else "b"
-    options = replace(options, board=whole_board(played, setup))
+    with ``context``, ranked by each corner's whole-board context (:mod:`joseki.book.query.rerank`).
+
+    ``played`` is best given as :func:`joseki.core.moves.game_moves` made of the game (``setup`` is then
+    its own); colours and points are made into that here."""
+    moves = played if isinstance(played, Moves) else game_moves(played, setup)
+    options = replace(options, board=moves.board)
     with store.read() as conn:
         require_profile(conn, options.profile)
         lookup = Lookup(store, conn, collections)
         asked = replace(options, top=None) if context else options
-        answers = [answer(lookup, table, next_colour, asked) for table in corner_tables(played).values()]
-        if context:
-            apply_context(lookup, answers, played, options.profile, options.top)
-        return answers
-
-
-def whole_board(played: list[tuple[Colour, Point | None]],
-                setup: dict[Point, Colour] | None = None) -> tuple[tuple[Point, Colour], ...]:
-    """The stones on the board after ``setup`` and ``played``, with captures: what ladders are read on."""
-    return tuple(sorted(board_after(played, setup=setup).stones.items()))
-
+        answers = [answer_table(lookup, table, moves.to_move, asked) for table in moves.tables.values()]
+        return apply_context(lookup, answers, moves.played, options.profile, options.top) if context else answers

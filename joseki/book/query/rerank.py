@@ -14,6 +14,9 @@ name points of the side it was written for).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import replace
+
 from joseki.book.learnt.contexts import coarse_key, coarse_moves, context_moves, rank_in_context
 from joseki.book.query.answer import Candidate, CornerAnswer
 from joseki.book.query.lookup import Lookup
@@ -29,19 +32,16 @@ CONTEXT_STATES = ("empty", "in-book", "tenuki-variation", "in-book-by-transposit
 
 
 def apply_context(lookup: Lookup, answers: list[CornerAnswer],
-                  played: list[tuple[Colour, Point | None]], profile: str | None = None,
-                  top: int | None = None) -> None:
-    """Re-rank each answer's candidates by its corner's context (module docstring), then keep ``top``."""
+                  played: Sequence[tuple[Colour, Point | None]], profile: str | None = None,
+                  top: int | None = None) -> list[CornerAnswer]:
+    """The answers with their candidates re-ranked by each corner's context (module docstring), cut to ``top``."""
     stones = [(colour, point) for colour, point in played if point is not None]
-    for answer in answers:
-        if answer.state in CONTEXT_STATES:
-            _rerank(lookup, answer, stones, profile)
-        if top:
-            answer.candidates = answer.candidates[:top]
+    ranked = [_rerank(lookup, a, stones, profile) if a.state in CONTEXT_STATES else a for a in answers]
+    return [replace(a, candidates=a.candidates[:top]) for a in ranked] if top else ranked
 
 
 def _rerank(lookup: Lookup, answer: CornerAnswer, stones: list[tuple[Colour, Point]],
-            profile: str | None) -> None:
+            profile: str | None) -> CornerAnswer:
     base = "" if answer.state == "empty" else answer.via or answer.steps
     reflected = answer.via_reflected if answer.via is not None else False
     symmetric = reflection_needed(base) is None
@@ -50,10 +50,10 @@ def _rerank(lookup: Lookup, answer: CornerAnswer, stones: list[tuple[Colour, Poi
     frame_context, probe = book_frame(context, "AB", reflected, symmetric)
     flip = probe != "AB"  # the context's frame is the reflection of the corner's
     parent = node_id(base)
-    played = lookup.kept(("context", parent, frame_context, profile or None),
-                         lambda: context_moves(lookup.conn, parent, frame_context, profile))
-    coarser = lookup.kept(("coarse", parent, coarse_key(frame_context), symmetric, profile or None),
-                          lambda: coarse_moves(lookup.conn, parent, frame_context, symmetric, profile))
+    played = lookup.remembered(("context", parent, frame_context, profile or None),
+                               lambda: context_moves(lookup.conn, parent, frame_context, profile))
+    coarser = lookup.remembered(("coarse", parent, coarse_key(frame_context), symmetric, profile or None),
+                                lambda: coarse_moves(lookup.conn, parent, frame_context, symmetric, profile))
 
     def in_frame(token: str) -> str:
         return swap_token(token) if flip else token
@@ -61,34 +61,39 @@ def _rerank(lookup: Lookup, answer: CornerAnswer, stones: list[tuple[Colour, Poi
     by_token = {in_frame(c.token): c for c in answer.candidates}
     popularity = {token: float(c.paths + c.record.games) for token, c in by_token.items()}
     games = {token: float(c.record.games) for token, c in by_token.items()}
-    ranking = lookup.kept(("ranking", parent, frame_context, symmetric, profile or None,
-                           tuple((t, popularity[t], games[t]) for t in by_token)),
-                          lambda: rank_in_context(frame_context, list(by_token), played, prior=popularity,
-                                                  symmetric=symmetric, free=games, coarser=coarser))
-    answer.context, answer.statistics, answer.context_games = frame_context, ranking.used, ranking.games
-    for shown in answer.candidates:
-        shown.context_games = ranking.played.get(in_frame(shown.token), 0)
+    ranking = lookup.remembered(("ranking", parent, frame_context, symmetric, profile or None,
+                                 tuple((t, popularity[t], games[t]) for t in by_token)),
+                                lambda: rank_in_context(frame_context, list(by_token), played, prior=popularity,
+                                                        symmetric=symmetric, free=games, coarser=coarser))
+    found = replace(answer, context=frame_context, statistics=ranking.used, context_games=ranking.games)
     if ranking.used != "context":
-        return
+        return replace(found, candidates=[_counted(c, ranking.played.get(in_frame(c.token), 0))
+                                          for c in answer.candidates])
     ordered: list[Candidate] = []
     taken: set[int] = set()
     for move in ranking.moves:
-        cand = by_token.get(move)
+        cand, moved = by_token.get(move), False
         if cand is None and symmetric:
             cand = by_token.get(swap_token(move))
-            if cand is not None and id(cand) not in taken and not cand.conditions:
-                _move_to(cand, in_frame(move), answer)
+            moved = cand is not None and id(cand) not in taken and not cand.conditions
         if cand is not None and id(cand) not in taken:
-            cand.context_games = ranking.played.get(move, 0)
-            ordered.append(cand)
             taken.add(id(cand))
-    rest = ordered + [c for c in answer.candidates if id(c) not in taken]
-    answer.candidates = [c for c in rest if c.category not in NEVER_FIRST] + [c for c in rest
-                                                                              if c.category in NEVER_FIRST]
+            games_here = ranking.played.get(move, 0)
+            ordered.append(_moved_to(cand, in_frame(move), answer, games_here) if moved else _counted(cand, games_here))
+    rest = ordered + [_counted(c, ranking.played.get(in_frame(c.token), 0)) for c in answer.candidates
+                      if id(c) not in taken]
+    return replace(found, candidates=[c for c in rest if c.category not in NEVER_FIRST]
+                   + [c for c in rest if c.category in NEVER_FIRST])
 
 
-def _move_to(cand: Candidate, token: str, answer: CornerAnswer) -> None:
-    """Show ``cand`` at its reflection ``token`` (the same book move after a symmetric line)."""
+def _counted(cand: Candidate, games: int) -> Candidate:
+    """``cand`` with the games that played it in the context."""
+    return replace(cand, context_games=games)
+
+
+def _moved_to(cand: Candidate, token: str, answer: CornerAnswer, games: int) -> Candidate:
+    """``cand`` shown at its reflection ``token`` (the same book move after a symmetric line), with the games that
+    played it in the context."""
     point = answer.transform.to_board((ord(token[0]) - 65, ord(token[1]) - 65), 19)
-    cand.token, cand.point = token, point
-    cand.move = format_sgf_point(point) if answer.sgf else format_gtp_vertex(point)
+    return replace(cand, token=token, point=point, context_games=games,
+                   move=format_sgf_point(point) if answer.sgf else format_gtp_vertex(point))

@@ -10,27 +10,30 @@ its end (:mod:`joseki.book.query.favour`); a line that goes on in the book also 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from joseki.book.learnt.profiles import records_for
 from joseki.book.query.favour import Favour, main_line, verdict
 from joseki.book.query.lookup import Lookup
-from joseki.book.query.next import check_legal, parse_moves
 from joseki.book.store.bookfile import ReadConnection, rows
 from joseki.book.store.keys import node_id
 from joseki.core.category import category_label, combined, merge_sources
 from joseki.core.conditions import display, from_json
-from joseki.core.corners import corner_tables
 from joseki.core.diagram import corner_diagram, marks_of
 from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner, Point, Transform
+from joseki.core.moves import Moves, typed_moves
 from joseki.core.notation import format_gtp_vertex
 from joseki.core.position import replay
 from joseki.core.priority import Record
 from joseki.core.steps import Colour, canonical, iter_points, other, parse_steps
-from joseki.core.wording import SourceFrame, line_text, render, to_canonical
-from joseki.sgf.booknotes import source_frame
+from joseki.core.wording import SourceFrame, line_text
+from joseki.sgf.dialects import dialect_named
+from joseki.sgf.dialects.dialect import Dialect
+from joseki.sgf.dialects.node import source_frame
+from joseki.sgf.dialects.words import Asked, Words
 
 if TYPE_CHECKING:
     from joseki.book.store.bookfile import BookFile
@@ -50,8 +53,9 @@ ORDER BY steps LIMIT 1"""
 (collection_id, steps) index, where a LIKE alone (case-insensitive on SQLite) scans the collection's records."""
 RECORDS_OF_LINE = """
 SELECT c.name FROM collection AS c JOIN variation AS nb ON nb.collection_id = c.id
-WHERE nb.steps = :line {books} ORDER BY c.name"""
-"""The collections that hold a line as a complete record (``nb``: the lookup's restriction applies to it)."""
+WHERE nb.steps = :line AND nb.setup_stones = '' {books} ORDER BY c.name"""
+"""The collections that hold a line as a complete record on a board without setup stones (``nb``: the lookup's
+restriction applies to it)."""
 
 
 @dataclass(slots=True)
@@ -78,6 +82,8 @@ class MoveInfo:
     """Each collection holding the move and its verdict; ``category`` is their combined verdict."""
     comment_points: list[Point] = field(default_factory=list)
     """The board points the comments name (their labels and marks in the line's frame), for a board to draw."""
+    words: list[tuple[str, Words]] = field(default_factory=list)
+    """Each collection's comment as a player reads it (:meth:`joseki.sgf.dialects.dialect.Dialect.words`)."""
 
     @property
     def label(self) -> str:
@@ -89,7 +95,7 @@ class MoveInfo:
                 "color": "black" if self.colour == "b" else "white", "in_book": self.in_book, "paths": self.paths,
                 "category": self.category, "categories": dict(self.sources), "category_label": self.label,
                 "conditions": self.conditions,
-                "comments": [{"collection": c, "text": t} for c, t in self.comments],
+                "comments": [{"collection": c, **w.as_json()} for c, w in self.words],
                 "games": self.record.games, "corners": self.record.corners, "wins": self.record.wins,
                 "losses": self.record.losses,
                 "draws": self.record.draws, "prior_games": self.prior_games, "prior_wins": self.prior_wins}
@@ -131,24 +137,31 @@ class Shown:
                 "diagram": self.diagram()}
 
 
-def show(store: Store | BookFile, moves: list[str] | None = None, steps: str | None = None, first: Colour = "b",
-         corner: Corner = Corner.TOP_RIGHT, collections: list[str] | None = None,
+def show(store: Store | BookFile, moves: Moves | Sequence[str] | None = None, steps: str | None = None,
+         first: Colour = "b", corner: Corner = Corner.TOP_RIGHT, collections: list[str] | None = None,
          profile: str | None = None, swap: bool = False) -> Shown:
-    """One line of the book, given as ``steps`` (in ``corner``, reflected when ``swap``) or as one corner's
-    ``moves``."""
+    """One line of the book, given as ``steps`` (in ``corner``, ``first`` moving first, reflected when ``swap``)
+    or as one corner's ``moves`` (best parsed, :func:`joseki.core.moves.typed_moves`; tokens are parsed here,
+    colours alternating from ``first``). Raises BadInput for bad moves or steps, or moves in more than one
+    corner."""
     line, reflected, first, corner = _line(moves, steps, first, corner)
-    swap = reflected != (swap and steps is not None)
-    transform = Transform(corner, swap)
+    transform = Transform(corner, reflected != (swap and steps is not None))
     with store.read() as conn:
         lookup = Lookup(store, conn, collections)
-        infos = _moves(conn, lookup, line, first, transform, profile)
-        in_book = bool(infos) and infos[-1].in_book
-        children = lookup.children(line) if in_book or not line else []
-        shown = Shown(line, corner, first, transform, infos, _records(conn, lookup, line), len(children),
-                      verdict(lookup, line))
-        if children:
-            shown.main_line = main_line(lookup, line)
-            shown.main_favour = verdict(lookup, shown.main_line)
+        return _shown(conn, lookup, line, first, transform, profile)
+
+
+def _shown(conn: ReadConnection, lookup: Lookup, line: str, first: Colour, transform: Transform,
+           profile: str | None) -> Shown:
+    """:func:`show` of the canonical ``line`` in the frame of ``transform``, read on ``conn``."""
+    infos = _moves(conn, lookup, line, first, transform, profile)
+    in_book = bool(infos) and infos[-1].in_book
+    children = lookup.children(line) if in_book or not line else []
+    shown = Shown(line, transform.corner, first, transform, infos, _records(conn, lookup, line), len(children),
+                  verdict(lookup, line))
+    if children:
+        shown.main_line = main_line(lookup, line)
+        shown.main_favour = verdict(lookup, shown.main_line)
     board, _ = replay(line, first)
     shown.stones = {transform.to_board(p, 19): c for p, c in board.stones.items()}
     for info in infos:
@@ -156,7 +169,7 @@ def show(store: Store | BookFile, moves: list[str] | None = None, steps: str | N
     return shown
 
 
-def _line(moves: list[str] | None, steps: str | None, first: Colour,
+def _line(moves: Moves | Sequence[str] | None, steps: str | None, first: Colour,
           corner: Corner) -> tuple[str, bool, Colour, Corner]:
     """The canonical step string, its reflection, first colour and corner of the line asked for."""
     if steps is not None:
@@ -164,9 +177,9 @@ def _line(moves: list[str] | None, steps: str | None, first: Colour,
         if not line:
             raise BadInput("empty step string: give at least one move")
         return line, swap, first, corner
-    played, _ = parse_moves(moves or [], first)
-    check_legal(played, moves or [])
-    active = [t for t in corner_tables(played).values() if t.moves]
+    if not isinstance(moves, Moves):
+        moves = typed_moves(moves or (), first)
+    active = moves.active
     if len(active) != 1:
         where = ", ".join(t.corner.value for t in active) or "no corner"
         raise BadInput(f"show takes the moves of one corner, these are in {where}")
@@ -196,14 +209,13 @@ def _moves(conn: ReadConnection, lookup: Lookup, line: str, first: Colour, trans
         info.category = combined(info.sources)
         if comment:
             prefix = ids[nid]
-            written = lookup.kept(("comment", cid, prefix),
-                                  lambda: _canonical_comment(conn, cid, prefix, comment, props))  # noqa: B023
-            if written is None:
-                info.comments.append((name, comment))
-            else:
-                text, points = render(written, transform, first)
-                info.comments.append((name, text))
-                info.comment_points.extend(p for p in points if p not in info.comment_points)
+            words = lookup.remembered(("comment", cid, prefix, transform, first),
+                                      lambda: _words(conn, lookup, cid, prefix, comment, props,  # noqa: B023
+                                                     Asked(transform, first)))
+            if words is not None:
+                info.comments.append((name, words.text))
+                info.words.append((name, words))
+                info.comment_points.extend(p for p in words.points if p not in info.comment_points)
         for condition in from_json(conditions):
             shown_condition = display(condition, transform, first)
             if shown_condition.text not in info.conditions:
@@ -223,12 +235,30 @@ def _moves(conn: ReadConnection, lookup: Lookup, line: str, first: Colour, trans
     return out
 
 
-def _canonical_comment(conn: ReadConnection, collection_id: int, prefix: str, comment: str,
-                       props: str | None) -> str | None:
-    """A collection's comment on ``prefix`` in the canonical frame (:func:`joseki.core.wording.to_canonical`),
-    None when no record of it passes there (the comment is then shown as it is)."""
+def _words(conn: ReadConnection, lookup: Lookup, collection_id: int, prefix: str, comment: str,
+           props: str | None, asked: Asked) -> Words | None:
+    """A collection's comment on ``prefix`` as a player reads it in the frame asked, by the collection's dialect;
+    in its own frame when no record of it passes there (as it is written)."""
+    dialect = lookup.remembered(("comment-dialect", collection_id), lambda: _dialect(conn, collection_id))
     source = _source_frame(conn, collection_id, prefix, json.loads(props) if props else {})
-    return None if source is None else to_canonical(comment, source)
+    return dialect.words(comment, source or SourceFrame(asked.transform, asked.first, {}, {}), asked)
+
+
+PLAIN = Dialect()
+"""How a comment reads when its collection's dialect is not known (files imported before it was kept, or of
+several dialects): free text."""
+
+
+def _dialect(conn: ReadConnection, collection_id: int) -> Dialect:
+    """The dialect of a collection's files, when they have one and the same."""
+    names = {name for (name,) in rows(conn, "SELECT dialect FROM source_file WHERE collection_id = :collection",
+                                      {"collection": collection_id})}
+    if len(names) != 1 or None in names:
+        return PLAIN
+    try:
+        return dialect_named(str(names.pop()))
+    except ValueError:
+        return PLAIN
 
 
 def _source_frame(conn: ReadConnection, collection_id: int, prefix: str,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from collections.abc import Iterator, Mapping
+from collections.abc import Hashable, Iterator, Mapping
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias
 from joseki.book.query.memo import Memo
 from joseki.book.store.errors import StoreError
 from joseki.book.store.files import head_revision, sqlite_file
+from joseki.book.store.version import file_version
 
 if TYPE_CHECKING:
     from sqlalchemy import Connection, TextClause
@@ -88,8 +89,7 @@ class BookFile:
     """A SQLite store at the current migration holding a book, opened read-only without SQLAlchemy.
 
     It serves the reads that :class:`~joseki.book.store.database.Store` serves (``read``, ``collection_count``),
-    with sqlite3 connections for :func:`rows`. ``memo``: where the reads keep their answers, given by an owner
-    that clears it whenever the file changes (:mod:`joseki.book.query.memo`); None: nothing is kept.
+    with sqlite3 connections for :func:`rows`; it remembers nothing from one read to the next (``memo``: None).
     """
 
     memo: Memo | None = None
@@ -125,6 +125,10 @@ class BookFile:
         """How many collections the store holds."""
         with self.read() as conn:
             return int(scalar(conn, COLLECTION_COUNT))
+
+    def version(self) -> Hashable | None:
+        """The file's version (:func:`joseki.book.store.version.file_version`)."""
+        return file_version(str(self.path))
 
     def close(self) -> None:
         self._conn.close()

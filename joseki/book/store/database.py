@@ -19,7 +19,7 @@ from __future__ import annotations
 import itertools
 import os
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,7 @@ from joseki.book.store.errors import StoreError
 from joseki.book.store.files import ENV_VAR, head_revision, migrations_dir, sqlite_file
 from joseki.book.store.keys import node_id
 from joseki.book.store.schema import metadata
+from joseki.book.store.version import file_version, server_version
 
 BATCH = 500
 PG_MIGRATION_LOCK = 0x6A6F73656B69
@@ -161,18 +162,16 @@ VERSION_TABLE = "alembic_version"
 class Store:
     """An open database with a current schema.
 
-    ``memo``: where the book's reads keep their answers (:mod:`joseki.book.query.memo`), as for a
-    :class:`~joseki.book.store.bookfile.BookFile`; set only by an owner that never writes through this store and
-    clears the memo whenever the store changes (the explorer's server, :mod:`joseki.web.reads`). None:
-    nothing is kept."""
+    ``memo``: where the book's reads remember their answers while the store's version stays
+    (:mod:`joseki.book.query.memo`), for a long-running reader; None (the default): nothing is remembered."""
 
-    memo: Memo | None = None
-
-    def __init__(self, db: str | None = None, *, upgrade: bool = True) -> None:
+    def __init__(self, db: str | None = None, *, upgrade: bool = True, memo: Memo | None = None) -> None:
         self.url = resolve_url(db)
         self.engine = open_engine(self.url)
         self.is_sqlite = self.engine.dialect.name == "sqlite"
         self.tables: dict[str, Table] = {t.name: t for t in metadata.sorted_tables}
+        self.memo = memo
+        self._file = make_url(self.url).database if self.is_sqlite else None
         if upgrade:
             self.upgrade()
 
@@ -229,6 +228,18 @@ class Store:
         """How many collections the store holds."""
         with self.read() as conn:
             return int(scalar(conn, COLLECTION_COUNT))
+
+    def version(self) -> Hashable | None:
+        """The store's version now (:mod:`joseki.book.store.version`); None when it cannot be told."""
+        if self.is_sqlite:
+            return file_version(self._file)
+        if self.engine.dialect.name != "postgresql":
+            return None
+        try:
+            with self.read() as conn:
+                return server_version(conn)
+        except StoreError:
+            return None
 
     def close(self) -> None:
         self.engine.dispose()

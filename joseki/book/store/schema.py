@@ -4,16 +4,21 @@ Core rather than ORM models: nothing here needs a session, and the CLI never pay
 importing ``sqlalchemy.orm``.
 
 - ``collection``: a named book (a file stem by default).
-- ``source_file``: one imported file, by content hash, so that re-importing adds nothing.
-- ``variation``: the flat records, one canonical step string per root-to-leaf path, with
-  the influence model's verdict on its end position (:mod:`joseki.book.query.favour`) once computed.
+- ``source_file``: one imported file, by content hash, so that re-importing adds nothing, and the
+  dialect it was read in (:mod:`joseki.sgf.dialects`), by which its comments are read for a player.
+- ``variation``: the flat records, one canonical step string per root-to-leaf path and the setup
+  stones it puts down (:mod:`joseki.sgf.setups`), with the influence model's verdict on its end
+  position (:mod:`joseki.book.query.favour`) once computed.
 - ``node``: every prefix of every record, once, keyed by :func:`joseki.book.store.keys.node_id` of its
   step string; the next-move query reads a node's children through ``parent_id``, and finds
   transpositions through ``position_key`` (:mod:`joseki.core.position`).
 - ``node_book``: a node's membership in a collection: how many of its variations pass
   through it, and what the collection says about the move (category, comment, the node's
   other SGF properties as JSON, prior statistics where the source has them, and the
-  conditions the move depends on as JSON, :mod:`joseki.core.conditions`).
+  conditions the move depends on as JSON, :mod:`joseki.core.conditions`), for moves on a board
+  without setup stones.
+- ``setup_book``: the same for moves played with setup stones on the board, by the stones (a
+  setup condition's text): what a line says there is about that position only.
 - ``profile``, ``node_stats``: game results credited to the player who chose each book move,
   per profile (``global`` by default); ``learnt_game``: the games already learnt, by key.
 - ``beyond_book``: the moves a mined book saw after its lines in too few games to keep them.
@@ -64,6 +69,7 @@ source_file = Table(
     Column("new", Integer, nullable=False),
     Column("duplicates", Integer, nullable=False),
     Column("skipped", Integer, nullable=False),
+    Column("dialect", String(20)),
     UniqueConstraint("collection_id", "sha256"),
 )
 
@@ -79,13 +85,14 @@ variation = Table(
     Column("game", Integer, nullable=False),
     Column("tree_path", Text, nullable=False),
     Column("setup", Boolean, nullable=False),
+    Column("setup_stones", Text, nullable=False, server_default=""),
     Column("area_first", Integer),
     Column("area_second", Integer),
     Column("influence_first", Integer),
     Column("influence_second", Integer),
     Column("favour_first", Float),
     Column("favour_second", Float),
-    UniqueConstraint("collection_id", "steps"),
+    UniqueConstraint("collection_id", "steps", "setup_stones", name="uq_variation_record"),
 )
 
 node = Table(
@@ -111,6 +118,23 @@ node_book = Table(
     Column("conditions", Text),
     sqlite_with_rowid=False,
 )
+
+setup_book = Table(
+    "setup_book", metadata,
+    Column("node_id", BigInteger, ForeignKey("node.id"), primary_key=True),
+    Column("collection_id", Integer, ForeignKey("collection.id", ondelete="CASCADE"), primary_key=True),
+    Column("setup", Text, primary_key=True),
+    Column("paths", Integer, nullable=False),
+    Column("category", String(20)),
+    Column("comment", Text),
+    Column("properties", Text),
+    Column("prior_games", Integer),
+    Column("prior_wins", Integer),
+    Column("conditions", Text),
+    sqlite_with_rowid=False,
+)
+"""What a collection says about a move played with setup stones on the board (``setup``: the stones, as the text
+of a ``setup`` condition in the record's canonical frame, :func:`joseki.core.conditions.merged_setup`)."""
 
 profile = Table(
     "profile", metadata,

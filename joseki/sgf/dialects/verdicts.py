@@ -1,15 +1,15 @@
-"""Judgements in free text (Kogo's style): which move a sentence judges, and how.
+"""Verdicts in free text (Kogo's style): which move a sentence gives a verdict on, and which verdict.
 
 Kogo's comments often speak of other moves than the one they sit on. "'a' is correct, 'b'
-is a mistake" judges two continuations marked on the board by labels; "White 12 is a
-mistake" judges move 12 of the line; "* Joseki *" or "A mistake." judges the node's own
-move. So a judgement names its :class:`Target`: ``self``, a ``label`` (lower case), or a
-``move`` number. Sentences are cut into clauses (at commas, "but", parentheses); in each
-clause a verdict word judges the subjects written before it ("'b' is a mistake"), or after
-it for a few verbs ("Black continues with 'a'"). A negation before the verdict turns it
-("'a' or 'b' don't work", "not a mistake"). Conditional sentences ("If ...") and counterfactual
-ones ("... would be better at 'a'"), and verdicts on the whole position ("good for White",
-"the result favors Black") judge no move.
+is a mistake" rates two continuations marked on the board by labels; "White 12 is a
+mistake" rates move 12 of the line; "* Joseki *" or "A mistake." rates the node's own
+move. So a verdict names its :class:`~joseki.sgf.dialects.targets.Target`: ``self``, a
+``label`` (lower case), or a ``move`` number. Sentences are cut into clauses (at commas, "but",
+parentheses); in each clause a verdict word rates the subjects written before it ("'b' is a
+mistake"), or after it for a few verbs ("Black continues with 'a'"). A negation before the
+verdict turns it ("'a' or 'b' don't work", "not a mistake"). Conditional sentences ("If ...")
+and counterfactual ones ("... would be better at 'a'"), and assessments of the whole position
+("good for White", "the result favors Black") rate no move.
 """
 
 from __future__ import annotations
@@ -19,26 +19,12 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from joseki.core.regex import LazyPattern
-
-SELF, LABEL, MOVE = "self", "label", "move"
-
-
-@dataclass(frozen=True, slots=True)
-class Target:
-    """What a judgement is about: the node's own move, a labelled continuation, or move ``key`` of the line.
-
-    A move named by number ("White 3") also carries the colour named (``b`` or ``w``): the
-    move it names must be that colour's.
-    """
-
-    kind: str
-    key: str | int | None = None
-    colour: str | None = None
+from joseki.sgf.dialects.targets import LABEL, MOVE, SELF, Target
 
 
 @dataclass(frozen=True, slots=True)
-class Judgement:
-    """One category given to one target, with the clause that gave it."""
+class Verdict:
+    """One category given to one target, with the sentence that gave it."""
 
     target: Target
     category: str
@@ -163,7 +149,9 @@ _DEGREE = frozenset({"a", "bit", "little", "slightly", "much", "clearly", "very"
 
 
 @dataclass(slots=True)
-class _Verdict:
+class _Phrase:
+    """A verdict phrase of a sentence: its words, its category (None: it rates nothing), whether its subjects follow."""
+
     start: int
     end: int
     category: str | None
@@ -182,7 +170,7 @@ class _Mark:
 def sentences(comment: str) -> tuple[str, ...]:
     """The sentences of a comment; a line break inside a sentence (a wrapped line) does not end it.
 
-    Remembered for a while: a comment is read for judgements, then for conditions.
+    Remembered for a while: a comment is read for verdicts, then for conditions.
     """
     return tuple(" ".join(s.split()) for s in _SENTENCE.split(comment) if s and not s.isspace())
 
@@ -200,9 +188,9 @@ def subjects(text: str) -> list[Target]:
 
 
 @lru_cache(maxsize=1 << 16)
-def judge(comment: str) -> tuple[Judgement, ...]:
-    """The judgements of a free-text comment, in reading order, each target judged once per category."""
-    found: list[Judgement] = []
+def verdicts(comment: str) -> tuple[Verdict, ...]:
+    """The verdicts of a free-text comment, in reading order, each target rated once per category."""
+    found: list[Verdict] = []
     seen_subject = False
     previous: list[Target] = []
     for index, text in enumerate(sentences(comment)):
@@ -211,47 +199,47 @@ def judge(comment: str) -> tuple[Judgement, ...]:
         if not words or words[0] in _CONDITIONAL or " ".join(words[:2]) in _CONDITIONAL or "would" in words:
             pass
         elif marks and _is_listing(words, marks, 0, len(words)):
-            found.extend(Judgement(t, "good", text) for t in _targets(marks) if t.kind == LABEL)
+            found.extend(Verdict(t, "good", text) for t in _targets(marks) if t.kind == LABEL)
         else:
-            verdicts = _verdicts(words, _assessed(words))
-            if verdicts:
-                bare = index == 0 and not seen_subject and not marks and _bare(words, verdicts)
+            phrases = _phrases_in(words, _assessed(words))
+            if phrases:
+                bare = index == 0 and not seen_subject and not marks and _bare(words, phrases)
                 inherited = previous if not marks and words[0] in _COLLECTIVE else []
-                found.extend(_judge_sentence(text, words, marks, verdicts, bare, inherited))
+                found.extend(_sentence_verdicts(text, words, marks, phrases, bare, inherited))
         seen_subject = seen_subject or bool(marks)
         previous = _targets(m for m in marks if not m.excluded) or previous
-    unique: dict[tuple[Target, str], Judgement] = {}
-    for j in found:
-        unique.setdefault((j.target, j.category), j)
+    unique: dict[tuple[Target, str], Verdict] = {}
+    for v in found:
+        unique.setdefault((v.target, v.category), v)
     return tuple(unique.values())
 
 
-def _judge_sentence(text: str, words: list[str], marks: list[_Mark], verdicts: list[_Verdict], bare: bool,
-                    inherited: list[Target]) -> list[Judgement]:
-    found: list[Judgement] = []
+def _sentence_verdicts(text: str, words: list[str], marks: list[_Mark], phrases: list[_Phrase], bare: bool,
+                       inherited: list[Target]) -> list[Verdict]:
+    found: list[Verdict] = []
     last = list(inherited)
     for start, end in _clauses(words, marks):
-        clause_verdicts = [v for v in verdicts if start <= v.start < end]
+        clause_phrases = [p for p in phrases if start <= p.start < end]
         clause_marks = [m for m in marks if start <= m.start < end]
         self_mark = _self_at(words, start)
         since = start
-        for number, verdict in enumerate(clause_verdicts):
-            if verdict.forward:
-                subjects = _forward_subjects(clause_marks, verdict, clause_verdicts, end)
+        for number, phrase in enumerate(clause_phrases):
+            if phrase.forward:
+                subjects = _forward_subjects(clause_marks, phrase, clause_phrases, end)
             else:
-                subjects = _targets(m for m in clause_marks if since <= m.start < verdict.start and not m.excluded)
+                subjects = _targets(m for m in clause_marks if since <= m.start < phrase.start and not m.excluded)
                 if not subjects and self_mark and number == 0:
                     subjects = [_SELF_TARGET]
-            since = verdict.end
+            since = phrase.end
             if subjects:
                 last = subjects
             elif number == 0 and last:
                 subjects = last
             elif bare:
                 subjects = [_SELF_TARGET]
-            if verdict.category is not None:
-                found.extend(Judgement(t, verdict.category, text) for t in subjects)
-        if not clause_verdicts:
+            if phrase.category is not None:
+                found.extend(Verdict(t, phrase.category, text) for t in subjects)
+        if not clause_phrases:
             last = _targets(m for m in clause_marks if not m.excluded) or ([_SELF_TARGET] if self_mark else last)
     return found
 
@@ -303,7 +291,7 @@ def _is_listing(words: list[str], marks: list[_Mark], start: int, end: int) -> b
 
 
 def _assessed(words: list[str]) -> set[int]:
-    """Word indices of verdicts on the whole position ("good for White", "Black is better"), which judge no move."""
+    """Word indices of assessments of the whole position ("good for White", "Black is better"), which rate no move."""
     masked: set[int] = set()
     if _ASSESSMENT_WORDS.isdisjoint(words):
         return masked
@@ -324,9 +312,9 @@ def _assessed(words: list[str]) -> set[int]:
     return masked
 
 
-def _verdicts(words: list[str], masked: set[int]) -> list[_Verdict]:
-    """The verdicts of a sentence, left to right, each turned by a negation since the previous one."""
-    spans: list[_Verdict] = []
+def _phrases_in(words: list[str], masked: set[int]) -> list[_Phrase]:
+    """The verdict phrases of a sentence, left to right, each turned by a negation since the previous one."""
+    spans: list[_Phrase] = []
     previous_end = 0
     negations: list[int] | None = None
     phrases = _phrases()
@@ -345,7 +333,7 @@ def _verdicts(words: list[str], masked: set[int]) -> list[_Verdict]:
                 negations = [j for j, w in enumerate(words) if w in _NEGATIONS or w.endswith("n't") or w == "longer"]
             if any(previous_end <= j < i for j in negations):
                 verdict_category = _negated(category, kind == "effect")
-        spans.append(_Verdict(i, i + length, verdict_category, kind == FORWARD))
+        spans.append(_Phrase(i, i + length, verdict_category, kind == FORWARD))
         previous_end = i + length
     return spans
 
@@ -358,12 +346,12 @@ def _negated(category: str, effect: bool) -> str | None:
     return None
 
 
-def _forward_subjects(marks: list[_Mark], verdict: _Verdict, verdicts: list[_Verdict], end: int) -> list[Target]:
+def _forward_subjects(marks: list[_Mark], phrase: _Phrase, phrases: list[_Phrase], end: int) -> list[Target]:
     """The subjects right after a forward verb ("continues with 'a' or 'b'"), up to the next verdict."""
-    after = [m for m in marks if m.start >= verdict.end]
-    if not after or after[0].start != verdict.end:
+    after = [m for m in marks if m.start >= phrase.end]
+    if not after or after[0].start != phrase.end:
         return []
-    stop = min((v.start for v in verdicts if v.start >= verdict.end), default=end)
+    stop = min((p.start for p in phrases if p.start >= phrase.end), default=end)
     return _targets(m for m in after if m.start < stop)
 
 
@@ -422,7 +410,7 @@ def _move(number: int, colour: str) -> Target:
     return Target(MOVE, number, colour)
 
 
-def _bare(words: list[str], verdicts: list[_Verdict]) -> bool:
-    """True if the sentence is a verdict alone ("Joseki", "A mistake."), so it judges the node's own move."""
-    inside = {i for v in verdicts for i in range(v.start, v.end)}
+def _bare(words: list[str], phrases: list[_Phrase]) -> bool:
+    """True if the sentence is a verdict alone ("Joseki", "A mistake."), so it rates the node's own move."""
+    inside = {i for p in phrases for i in range(p.start, p.end)}
     return all(i in inside or w in _FILLER for i, w in enumerate(words))
