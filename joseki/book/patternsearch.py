@@ -1,21 +1,16 @@
 """Pattern search over the indexed games: where a local position occurred, and what was played next.
 
-The index (:mod:`joseki.book.patternindex`) keeps each game's move list with captures. Loaded, it becomes
-one *timeline* for the whole collection: every change of every point (a stone placed, a stone captured),
-sorted by point, game and move, with the state it leaves (:class:`IndexArrays`). The state of point ``q``
-in game ``g`` after move ``t`` is the last change at or before ``t``: one binary search.
-
-A search (:func:`search`) takes each image of the pattern (:func:`joseki.core.pattern.families`: a symmetry,
-a colour choice, every place the placement allows) and works on *intervals*: the moves ``[s, e)`` of a game
-after which the image may still match. It starts from the stretches in which the pattern's rarest stone is on
-its point, then cuts them by each other point in turn (stones first, rarest first; then empty points), all
-images and games at once, with numpy: a point's changes inside an interval split it, and the pieces whose
-state the point's letter does not allow are dropped. What is left are the stretches in which the image
-matches; a hit is the first move of each (the move with which the pattern came into being, as Kombilo
-counts it). The continuation of a hit is the first later move on a point of the pattern's rectangle, found by
-stepping all hits forward together through the move lists; it came *after a tenuki* when any move (a pass
-too) was played elsewhere between. Continuations are mapped back to the pattern's own frame and merged under
-the pattern's own symmetries (:func:`joseki.core.pattern.symmetry_group`).
+The index (:mod:`joseki.book.patterns`) keeps each game's events (a stone placed, a stone taken off) sorted by
+the look of the board around them, in segments. A search (:func:`search`) takes each image of the pattern
+(:func:`joseki.core.pattern.families`: a symmetry, a colour choice, every place the placement allows), works
+out the keys an event that makes it come into being may have at each of its cells
+(:mod:`joseki.book.patterns.probes`), looks them up in every segment and keeps the candidates whose every
+cell holds what its letter allows after that move (:mod:`joseki.book.patterns.lookup`). A hit is such a move:
+the move with which the pattern came into being, as Kombilo counts it. The continuation of a hit is the first
+later move on a point of the pattern's rectangle, found by stepping all hits forward together through the move
+lists; it came *after a tenuki* when any move (a pass too) was played elsewhere between. Continuations are
+mapped back to the pattern's own frame and merged under the pattern's own symmetries
+(:func:`joseki.core.pattern.symmetry_group`).
 
 This module imports no SQLAlchemy: it reads through :func:`joseki.book.store.bookfile.rows`, on a store or on a
 read-only SQLite file.
@@ -31,17 +26,17 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from joseki.book.patterns.lookup import Loaded, hits, place_table
+from joseki.book.patterns.probes import Images, probes
+from joseki.book.patterns.reads import read_segment, segment_list
 from joseki.book.store.bookfile import ReadConnection, rows
 from joseki.core.errors import BadInput, UserError
 from joseki.core.gameinfo import rank_value
 from joseki.core.geometry import Point
-from joseki.core.movelist import CAPTURE, PASS, POINT_MASK, POINTS, SETUP, SIZE, WHITE
+from joseki.core.movelist import PASS, SIZE
 from joseki.core.notation import format_gtp_vertex, format_sgf_point
 from joseki.core.pattern import (
-    ALLOWS,
-    LETTERS,
     CellMap,
-    Family,
     Pattern,
     Placement,
     Where,
@@ -51,17 +46,11 @@ from joseki.core.pattern import (
 )
 
 Array = npt.NDArray[Any]
-NEVER = 60000
-"""An interval end after every move (game records stop at :data:`joseki.core.limits.MAX_LINE_MOVES`)."""
-_TIME_BITS, _GAME_BITS = 16, 32
 COUNT = "SELECT count(*), coalesce(max(id), 0) FROM pattern_game"
 READ = ("SELECT id, game_key, root, source, black, white, black_rank, white_rank, date, result, winner, event, "
-        "moves, record FROM pattern_game WHERE id > :after ORDER BY id")
+        "moves FROM pattern_game WHERE id > :after ORDER BY id")
 NOT_INDEXED = "SELECT count(*) FROM game_record WHERE game_key NOT IN (SELECT game_key FROM pattern_game)"
 WINNER_CODE = {"b": 1, "w": 2, "d": 3}
-_ALLOWED = np.array([[state in ALLOWS[letter] for state in range(3)] for letter in LETTERS], dtype=bool)
-"""Whether each letter (by its place in LETTERS) allows each state (0 empty, 1 black, 2 white)."""
-_STONE = {"X": 1, "O": 2}
 
 
 class Readable(Protocol):
@@ -96,86 +85,65 @@ class GameFacts:
 
 
 class IndexArrays:
-    """The whole index in memory: the games' facts, their moves, and the timeline of every point's changes.
+    """The whole index in memory: the games' facts (in the order added), their segments ready to search, and every
+    game's moves: ``mv_point`` and ``mv_state`` of game ``g`` from ``mv_start[g]``, ``moves[g]`` of them."""
 
-    ``tl_key`` holds ``point << 48 | game << 16 | move`` for each change, sorted; ``tl_state`` the state it
-    leaves (0 empty, 1 black, 2 white), ``tl_time`` its move and ``tl_end`` the move of the next change of
-    that point in that game (:data:`NEVER` if none). ``mv_point`` and ``mv_state`` are every game's moves
-    in order, game ``g``'s from ``mv_start[g]``."""
-
-    def __init__(self, facts: list[GameFacts], records: list[bytes], last_id: int) -> None:
+    def __init__(self, facts: list[GameFacts], ids: Array, segments: dict[int, Loaded]) -> None:
         self.facts = facts
-        self.last_id = last_id
-        self.records = records
+        self.ids = ids
+        self.last_id = int(ids[-1]) if len(ids) else 0
+        self.segments = segments
         count = len(facts)
-        self.moves = np.array([f.moves for f in facts], dtype=np.int32)
         self.winner = np.array([WINNER_CODE.get(f.winner, 0) for f in facts], dtype=np.int8)
-        words = np.frombuffer(b"".join(records), dtype="<u2").astype(np.int32)
-        lengths = np.array([len(r) // 2 for r in records], dtype=np.int64)
-        game = np.repeat(np.arange(count, dtype=np.int64), lengths)
-        is_move = (words & (SETUP | CAPTURE)) == 0
-        moved = np.cumsum(is_move, dtype=np.int64)
-        ends = np.cumsum(lengths)
-        before = np.concatenate(([0], moved[ends[:-1] - 1])) if count else np.zeros(0, dtype=np.int64)
-        when = moved - before[game] if count else moved
-        point = words & POINT_MASK
-        state = np.where(words & CAPTURE, 0, np.where(words & WHITE, 2, 1)).astype(np.int8)
-        self.mv_point = point[is_move].astype(np.int16)
-        self.mv_state = state[is_move]
-        self.mv_start = np.concatenate(([0], np.cumsum(self.moves)[:-1])).astype(np.int64) if count else \
-            np.zeros(0, dtype=np.int64)
-        change = point != PASS
-        order = np.argsort(point[change].astype(np.int16), kind="stable")
-        self.tl_time = when[change][order].astype(np.int32)
-        self.tl_state = state[change][order]
-        tl_game = game[change][order]
-        tl_point = point[change][order].astype(np.int64)
-        self.tl_key = (tl_point << (_GAME_BITS + _TIME_BITS)) | (tl_game << _TIME_BITS) | self.tl_time
-        same = (self.tl_key[1:] >> _TIME_BITS) == (self.tl_key[:-1] >> _TIME_BITS)
-        self.tl_end = np.append(np.where(same, self.tl_time[1:], NEVER), NEVER).astype(np.int32)
-        self.by_state: list[Array] = []
-        self.state_start: list[Array] = []
-        for s in range(3):
-            picked = np.flatnonzero(self.tl_state == s)
-            self.by_state.append(picked)
-            self.state_start.append(np.searchsorted(tl_point[picked], np.arange(POINTS + 1)))
-        self.counts = np.array([np.diff(starts) for starts in self.state_start])
-        """Changes per state and point: how rare a stone is there."""
-        group = self.tl_key >> _TIME_BITS
-        head = np.ones(len(group), dtype=bool)
-        head[1:] = group[1:] != group[:-1]
-        firsts = np.flatnonzero(head)
-        sizes = np.diff(np.append(firsts, len(group)))
-        self.first = np.full((count, POINTS), NEVER, dtype=np.uint16)
-        """The move that first put a stone on each point of each game (:data:`NEVER`: none did)."""
-        self.colour = np.zeros((count, POINTS), dtype=np.int8)
-        """That stone's colour."""
-        self.multi = np.zeros((count, POINTS), dtype=bool)
-        """Whether the point changed again after (a capture): then only the timeline tells its states."""
-        self.first[tl_game[firsts], tl_point[firsts]] = self.tl_time[firsts]
-        self.colour[tl_game[firsts], tl_point[firsts]] = self.tl_state[firsts]
-        self.multi[tl_game[firsts], tl_point[firsts]] = sizes > 1
+        self.global_of = {sid: np.searchsorted(ids, seg.segment.game_id.astype(np.int64)).astype(np.int64)
+                          for sid, seg in segments.items()}
+        """Each segment's games as places in ``facts``."""
+        self.moves = np.zeros(count, dtype=np.int64)
+        self.mv_start = np.zeros(count, dtype=np.int64)
+        points, states, base = [], [], 0
+        for sid, seg in segments.items():
+            where = self.global_of[sid]
+            self.mv_start[where] = seg.move_start[:-1] + base
+            self.moves[where] = np.diff(seg.move_start)
+            points.append(seg.move_point)
+            states.append(seg.move_state)
+            base += len(seg.move_point)
+        self.mv_point = np.concatenate(points) if points else np.zeros(0, dtype=np.int16)
+        self.mv_state = np.concatenate(states) if states else np.zeros(0, dtype=np.int8)
 
     def __len__(self) -> int:
         return len(self.facts)
 
     @property
-    def record_bytes(self) -> int:
-        return sum(len(r) for r in self.records)
+    def stored_bytes(self) -> int:
+        """The bytes of the segments' arrays."""
+        return sum(int(sum(a.nbytes for a in seg.segment.arrays().values())) for seg in self.segments.values())
+
+    def game_words(self, g: int) -> npt.NDArray[np.uint16]:
+        """Game ``g``'s move list with captures (:mod:`joseki.core.movelist`)."""
+        for sid, seg in self.segments.items():
+            local = np.flatnonzero(self.global_of[sid] == g)
+            if len(local):
+                start = seg.segment.record_start
+                return seg.segment.words[int(start[local[0]]): int(start[local[0] + 1])]
+        raise KeyError(g)
 
 
 def load(conn: ReadConnection, previous: IndexArrays | None = None) -> IndexArrays:
-    """The index on ``conn`` in memory; the games of ``previous`` (an earlier load) are not read again."""
+    """The index on ``conn`` in memory; the games and segments of ``previous`` (an earlier load) are not read again
+    (a segment never changes; merged ones are dropped)."""
     facts = list(previous.facts) if previous else []
-    records = list(previous.records) if previous else []
+    ids = [int(i) for i in previous.ids] if previous else []
     last = previous.last_id if previous else 0
     for row in rows(conn, READ, {"after": last}):
-        gid, key, root, source, black, white, brank, wrank, date, result, winner, event, moves, record = row
+        gid, key, root, source, black, white, brank, wrank, date, result, winner, event, moves = row
         facts.append(GameFacts(str(key), str(root), str(source), str(black), str(white), str(brank), str(wrank),
                                str(date), str(result), str(winner), str(event), int(moves)))
-        records.append(bytes(record))
-        last = int(gid)
-    return IndexArrays(facts, records, last)
+        ids.append(int(gid))
+    known = previous.segments if previous else {}
+    segments = {sid: known[sid] if sid in known else Loaded.of(read_segment(conn, sid))
+                for sid, _level, _records in segment_list(conn)}
+    return IndexArrays(facts, np.array(ids, dtype=np.int64), segments)
 
 
 _LOADED: dict[str, IndexArrays] = {}
@@ -196,7 +164,7 @@ def loaded(book: Readable) -> IndexArrays:
         if count == 0:
             raise UserError("no games indexed for pattern search (run joseki index GAMES...)")
         cached = _LOADED.get(book.url)
-        if cached is None or len(cached) > count or cached.last_id > last:
+        if cached is not None and (len(cached) > count or cached.last_id > last):
             cached = None
         if cached is None or cached.last_id != last:
             cached = load(conn, cached)
@@ -373,54 +341,11 @@ class SearchResult:
                 "results": [r.as_json() for r in self.results], "seconds": round(self.seconds, 4)}
 
 
-class Images:
-    """The families of a query as arrays: for each *place* (a family at one offset) the board index of each cell,
-    its letter, and the place's rectangle."""
-
-    def __init__(self, pattern: Pattern, fams: list[Family]) -> None:
-        self.fams = fams
-        self.width, self.height = pattern.width, pattern.height
-        place_family, shifts = [], []
-        for f, fam in enumerate(fams):
-            (ax, ay), (bx, by) = fam.step_x, fam.step_y
-            for ox, oy in fam.offsets:
-                place_family.append(f)
-                shifts.append((ox * ax + oy * bx, ox * ay + oy * by))
-        self.family = np.array(place_family, dtype=np.int64)
-        shift = np.array(shifts, dtype=np.int64).reshape(-1, 2)
-        base = np.array([[x for x, _ in fam.points] for fam in fams], dtype=np.int64)
-        base_y = np.array([[y for _, y in fam.points] for fam in fams], dtype=np.int64)
-        self.x = base[self.family] + shift[:, :1]
-        self.y = base_y[self.family] + shift[:, 1:]
-        self.index = self.x * SIZE + self.y
-        """Board index of each cell (column) at each place (row)."""
-        codes = np.array([[LETTERS.index(ch) for ch in fam.letters] for fam in fams], dtype=np.int64)
-        self.letter = codes[self.family]
-        self.x0, self.x1 = self.x.min(axis=1), self.x.max(axis=1)
-        self.y0, self.y1 = self.y.min(axis=1), self.y.max(axis=1)
-        self.swapped = np.array([fam.swapped for fam in fams], dtype=bool)[self.family]
-
-    def __len__(self) -> int:
-        return len(self.family)
-
-    def cell_of(self, place: Array, point: Array) -> Array:
-        """The cell number (``dy * width + dx``) of board index ``point`` at each ``place`` (it must be inside)."""
-        px, py = point // SIZE, point % SIZE
-        found = (self.x[place] == px[:, None]) & (self.y[place] == py[:, None])
-        cells: Array = np.argmax(found, axis=1)
-        return cells
-
-
-def _cell_order(pattern: Pattern, images: Images, arrays: IndexArrays) -> list[int]:
-    """The cells to test, rarest stone first, then the other restricted cells nearest the stones first."""
+def _cell_order(pattern: Pattern) -> list[int]:
+    """The cells to verify: the stones first, then the other restricted cells nearest the stones first."""
     letters = [ch for _, ch in pattern.cells()]
     cells = [cell for cell, _ in pattern.cells()]
-
-    sample = range(len(images)) if len(images) <= 64 else range(0, len(images), max(1, len(images) // 64))
     stones = [k for k, ch in enumerate(letters) if ch in "XO"]
-    weight = {k: sum(int(arrays.counts[_STONE.get(LETTERS[int(images.letter[p, k])], 0), images.index[p, k]])
-                     for p in sample) for k in stones}
-    stones.sort(key=lambda k: weight[k])
     others = [k for k, ch in enumerate(letters) if ch in ".xo"]
 
     def distance(k: int) -> int:
@@ -432,135 +357,25 @@ def _cell_order(pattern: Pattern, images: Images, arrays: IndexArrays) -> list[i
     return stones + others
 
 
-def _start(arrays: IndexArrays, images: Images, k: int, mask: Array | None) -> tuple[Array, ...]:
-    """The intervals in which cell ``k`` (a stone) is on its point, at every place: (place, game, start, end)."""
-    parts, places = [], []
-    for place in range(len(images)):
-        state = _STONE[LETTERS[int(images.letter[place, k])]]
-        q = int(images.index[place, k])
-        lo, hi = arrays.state_start[state][q], arrays.state_start[state][q + 1]
-        if hi > lo:
-            parts.append(arrays.by_state[state][lo:hi])
-            places.append(np.full(hi - lo, place, dtype=np.int64))
-    if not parts:
-        return tuple(np.zeros(0, dtype=np.int64) for _ in range(4))
-    entry = np.concatenate(parts)
-    place_of = np.concatenate(places)
-    game = (arrays.tl_key[entry] >> _TIME_BITS) & ((1 << _GAME_BITS) - 1)
-    start, end = arrays.tl_time[entry].astype(np.int64), arrays.tl_end[entry].astype(np.int64)
-    keep = end > start
-    if mask is not None:
-        keep &= mask[game]
-    return place_of[keep], game[keep], start[keep], end[keep]
-
-
-def _everything(arrays: IndexArrays, images: Images, mask: Array | None) -> tuple[Array, ...]:
-    """Every game's whole length at every place (a pattern without stones)."""
-    games = np.arange(len(arrays), dtype=np.int64) if mask is None else np.flatnonzero(mask).astype(np.int64)
-    place = np.repeat(np.arange(len(images), dtype=np.int64), len(games))
-    game = np.tile(games, len(images))
-    return place, game, np.zeros(len(game), dtype=np.int64), np.full(len(game), NEVER, dtype=np.int64)
-
-
-def _restrict(arrays: IndexArrays, images: Images, k: int, cands: tuple[Array, ...]) -> tuple[Array, ...]:
-    """The parts of the intervals ``cands`` in which cell ``k``'s point holds what its letter allows."""
-    place, game, start, end = cands
-    if len(place) == 0:
-        return cands
-    q = images.index[place, k]
-    letter = images.letter[place, k]
-    prefix = (q << (_GAME_BITS + _TIME_BITS)) | (game << _TIME_BITS)
-    key = arrays.tl_key
-    lo = np.searchsorted(key, prefix | start, side="right") - 1
-    hi = np.searchsorted(key, prefix | end, side="left")
-    lo_safe = np.maximum(lo, 0)
-    here = (lo >= 0) & ((key[lo_safe] >> _TIME_BITS) == (prefix >> _TIME_BITS))
-    state0 = np.where(here, arrays.tl_state[lo_safe], 0)
-    inside = hi - lo - 1
-    plain = inside == 0
-    keep = plain & _ALLOWED[letter, state0]
-    out = [(place[keep], game[keep], start[keep], end[keep])]
-    split = np.flatnonzero(~plain)
-    if len(split):
-        pieces = inside[split] + 1
-        which = np.repeat(split, pieces)
-        first = np.cumsum(pieces) - pieces
-        j = np.arange(len(which)) - np.repeat(first, pieces)
-        entry = lo[which] + j
-        last = j == inside[which]
-        head = j == 0
-        p_start = np.where(head, start[which], arrays.tl_time[np.maximum(entry, 0)])
-        p_end = np.where(last, end[which], arrays.tl_time[np.minimum(entry + 1, len(key) - 1)])
-        p_state = np.where(head, state0[which], arrays.tl_state[np.maximum(entry, 0)])
-        ok = _ALLOWED[letter[which], p_state] & (p_end > p_start)
-        out.append((place[which][ok], game[which][ok], p_start[ok], p_end[ok]))
-    return tuple(np.concatenate(parts) for parts in zip(*out, strict=True))
-
-
-DENSE_CELLS = 8
-"""Cells tested together on the dense tables (a table of candidates by cells at a time)."""
-
-
-def _dense(arrays: IndexArrays, images: Images, cells: Sequence[int], cands: tuple[Array, ...]) -> tuple[Array, ...]:
-    """The parts of the intervals ``cands`` in which each of ``cells`` holds what its letter allows.
-
-    A point that changed once in a game (a stone placed, never taken) is empty before its first move and holds
-    that stone after: its letter bounds the interval from below (the stone must be there) or above (the point
-    must still be empty), or rules it out, so all such cells are applied at once. The few points that changed
-    again are read from the timeline, cell by cell (:func:`_restrict`).
-    """
-    place, game, start, end = cands
-    if len(place) == 0:
-        return cands
-    columns = np.array(cells, dtype=np.int64)
-    q = images.index[place[:, None], columns]
-    g = game[:, None]
-    first = arrays.first[g, q].astype(np.int64)
-    colour = arrays.colour[g, q]
-    multi = arrays.multi[g, q]
-    letter = images.letter[place[:, None], columns]
-    empty_ok = _ALLOWED[letter, 0]
-    stone_ok = _ALLOWED[letter, colour]
-    single = ~multi
-    never = single & ~empty_ok & ~stone_ok
-    lower = np.where(single & ~empty_ok & stone_ok, first, 0).max(axis=1)
-    upper = np.where(single & empty_ok & ~stone_ok, first, NEVER).min(axis=1)
-    start, end = np.maximum(start, lower), np.minimum(end, upper)
-    keep = ~never.any(axis=1) & (start < end)
-    cands = (place[keep], game[keep], start[keep], end[keep])
-    if not multi[keep].any():
-        return cands
-    for k in cells:
-        again = arrays.multi[cands[1], images.index[cands[0], k]]
-        if not again.any():
-            continue
-        rest = tuple(a[~again] for a in cands)
-        cut = _restrict(arrays, images, k, tuple(a[again] for a in cands))
-        cands = tuple(np.concatenate(pair) for pair in zip(rest, cut, strict=True))
-    return cands
-
-
 def find_hits(arrays: IndexArrays, pattern: Pattern, images: Images, mask: Array | None) -> tuple[Array, Array, Array]:
     """Every hit: (place, game, move) where an image of the pattern came into being, sorted."""
-    order = _cell_order(pattern, images, arrays)
-    letters = [ch for _, ch in pattern.cells()]
-    if order and letters[order[0]] in "XO":
-        cands = _start(arrays, images, order[0], mask)
-        order = order[1:]
-    else:
-        cands = _everything(arrays, images, mask)
-    for group in range(0, len(order), DENSE_CELLS):
-        cands = _dense(arrays, images, order[group: group + DENSE_CELLS], cands)
-        if len(cands[0]) == 0:
-            break
-    place, game, start, end = cands
-    key = (place << (_GAME_BITS + _TIME_BITS)) | (game << _TIME_BITS) | start
-    sort = np.argsort(key, kind="stable")
-    place, game, start, end, key = place[sort], game[sort], start[sort], end[sort], key[sort]
-    fresh = np.ones(len(key), dtype=bool)
-    if len(key) > 1:
-        fresh[1:] = ((key[1:] >> _TIME_BITS) != (key[:-1] >> _TIME_BITS)) | (start[1:] != end[:-1])
-    return place[fresh], game[fresh], start[fresh]
+    found = probes(images)
+    place_of = place_table(images)
+    order = _cell_order(pattern)
+    stoneless = pattern.stones == 0
+    parts = []
+    for sid, seg in arrays.segments.items():
+        where = arrays.global_of[sid]
+        local = None if mask is None else np.flatnonzero(mask[where]).astype(np.int64)
+        if local is not None and not len(local):
+            continue
+        place, game, move = hits(seg, images, found, place_of, order, stoneless, local)
+        parts.append((place, where[game], move))
+    if not parts:
+        return tuple(np.zeros(0, dtype=np.int64) for _ in range(3))  # type: ignore[return-value]
+    place, game, move = (np.concatenate([p[i] for p in parts]) for i in range(3))
+    sort = np.lexsort((move, game, place))
+    return place[sort], game[sort], move[sort]
 
 
 def next_in_region(arrays: IndexArrays, images: Images, place: Array, game: Array, after: Array) -> tuple[Array, Array]:

@@ -1,7 +1,7 @@
 """Building the pattern index: each game read and replayed in a worker, the rows written in batches by the parent.
 
 :func:`index_game` is the pure per-game step (a game in, its index row out) and
-:func:`joseki.book.patternindex.write_games` the batch writer; a learning pipeline calls the two.
+:func:`joseki.book.patterns.storage.write_games` the batch writer; a learning pipeline calls the two.
 :func:`index_games` runs them for ``joseki index``: the games read and replayed in a pool of spawned
 workers (:mod:`joseki.games.pool`), one transaction per batch, so a killed run keeps whole batches only
 and a second run adds only what is missing.
@@ -14,7 +14,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from joseki.book.patternindex import IndexedGame, write_games
+import numpy as np
+
+from joseki.book.patterns.storage import IndexedGame, write_games
+from joseki.book.patterns.windows import game_keys
 from joseki.book.store.database import Store
 from joseki.core.errors import BadInput
 from joseki.core.movelist import SIZE, encode, replay
@@ -27,15 +30,16 @@ from joseki.sgf.gameevent import read_with_event
 def index_game(game: Game, root: str, event: str = "") -> IndexedGame:
     """The index row of ``game``: its facts, its file relative to folder ``root``, its moves with captures.
 
-    Raises BadInput for a board other than 19x19.
+    Raises BadInput for a board other than 19x19 or a stone placed on another.
     """
     if game.size != SIZE:
         raise BadInput(f"board size {game.size} (the pattern index holds 19x19 games)")
     record = encode(replay(game.moves, game.stones))
+    packed = game_keys(np.frombuffer(record, dtype="<u2")).astype("<u4").tobytes()
     source = relative_source(game.source, root)
     winner = game.winner or ""
     return IndexedGame(game.key, root, source, game.black, game.white, game.black_rank, game.white_rank, game.date,
-                       game.result, winner, event, len(game.moves), record)
+                       game.result, winner, event, len(game.moves), record, packed)
 
 
 def relative_source(name: str, root: str) -> str:

@@ -25,7 +25,6 @@ from joseki.book.patterns.windows import (
     EMPTIED_BLACK,
     EMPTIED_WHITE,
     KEY_CELLS,
-    KIND_SHIFT,
     PLACED_BLACK,
     PLACED_WHITE,
     SHAPES,
@@ -194,6 +193,9 @@ def _family_rows(images: Images, f: int) -> tuple[I64, I64, I64, I64, I64, I64]:
 def probes(images: Images) -> Probes:
     """Every row to look up for the images' families (see the module's docstring)."""
     found = [_family_rows(images, f) for f in range(len(images.fams))]
+    if not any(len(rows[0]) for rows in found):
+        none = np.zeros(0, dtype=np.int64)
+        return Probes(none, none, none, none, none, none, none, none, none, none)
     family = np.concatenate([np.full(len(rows[0]), f, dtype=np.int64) for f, rows in enumerate(found)])
     cell, kind, shape, mask, value = (np.concatenate([rows[i] for rows in found]) for i in range(5))
     options = np.concatenate([rows[5] for rows in found]).reshape(-1, KEY_CELLS)

@@ -16,8 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 from sqlalchemy import Connection, delete, update
 
+from joseki.book.patterns.reads import read_segment, segment_list
 from joseki.book.patterns.segment import (
-    ARRAY_NAMES,
     DTYPES,
     MAX_RECORDS,
     WINNER_CODE,
@@ -28,7 +28,7 @@ from joseki.book.patterns.segment import (
     merge,
 )
 from joseki.book.patterns.windows import SHAPES
-from joseki.book.store.bookfile import ReadConnection, rows, scalar
+from joseki.book.store.bookfile import rows
 from joseki.book.store.database import FAST_DIALECTS, Store, advisory_lock, insert_rows
 from joseki.book.store.schema import pattern_chunk, pattern_segment
 
@@ -133,23 +133,6 @@ def write_segment(conn: Connection, segment: Segment, level: int) -> int:
     return segment_id
 
 
-def segment_list(conn: ReadConnection) -> list[tuple[int, int, int]]:
-    """Every segment's id, level and records, oldest first."""
-    return [(int(i), int(level), int(records))
-            for i, level, records in rows(conn, "SELECT id, level, records FROM pattern_segment ORDER BY id")]
-
-
-def read_segment(conn: ReadConnection, segment_id: int) -> Segment:
-    """The arrays of segment ``segment_id``."""
-    parts: dict[str, list[bytes]] = {name: [] for name in ARRAY_NAMES}
-    for name, _part, data in rows(conn, "SELECT name, part, data FROM pattern_chunk WHERE segment_id = :s "
-                                        "ORDER BY name, part", {"s": segment_id}):
-        parts[str(name)].append(bytes(data) if not isinstance(data, bytes) else data)
-    arrays = {name: np.frombuffer(p[0] if len(p) == 1 else b"".join(p), dtype=DTYPES[name])
-              for name, p in parts.items()}
-    return Segment.from_arrays(arrays)  # type: ignore[arg-type]
-
-
 def merge_tiers(conn: Connection) -> None:
     """Merge :data:`FANOUT` segments of one level into one of the next while some level has that many."""
     while True:
@@ -182,10 +165,3 @@ def _next_group(segments: list[tuple[int, int, int]]) -> list[tuple[int, int, in
 def _delete_segment(conn: Connection, segment_id: int) -> None:
     conn.execute(delete(pattern_chunk).where(pattern_chunk.c.segment_id == segment_id))
     conn.execute(delete(pattern_segment).where(pattern_segment.c.id == segment_id))
-
-
-def stored_bytes(conn: ReadConnection) -> tuple[int, int]:
-    """The games indexed and the bytes of their segments' arrays."""
-    games = int(scalar(conn, "SELECT count(*) FROM pattern_game") or 0)
-    size = int(scalar(conn, "SELECT coalesce(sum(bytes), 0) FROM pattern_segment") or 0)
-    return games, size
