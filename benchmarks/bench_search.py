@@ -20,7 +20,7 @@ from pathlib import Path
 from common import CACHE, fresh_store, report, sgfmill_seconds
 from games_data import tygem_files
 
-from joseki.book.patternsearch import Query, loaded, run
+from joseki.book.patternsearch import IndexArrays, Query, loaded, run
 from joseki.core.geometry import Corner
 from joseki.core.movelist import decode
 from joseki.core.pattern import Pattern, Placement, Side, Where
@@ -41,14 +41,14 @@ def _cut(board: list[int], x0: int, y0: int, w: int, h: int, rng: random.Random,
     return Pattern(tuple(rows))
 
 
-def patterns(records: list[bytes], count: int, kinds: list[Where], seed: int = 7) -> list[tuple[str, Query]]:
+def patterns(arrays: IndexArrays, count: int, kinds: list[Where], seed: int = 7) -> list[tuple[str, Query]]:
     """``count`` queries of each placement of ``kinds``, cut from real positions."""
     rng = random.Random(seed)
     found: list[tuple[str, Query]] = []
     for where in kinds:
         made = 0
         while made < count:
-            game = decode(rng.choice(records))
+            game = decode(arrays.game_words(rng.randrange(len(arrays))).tobytes())
             boards = [list(b) for b in game.boards()]
             t = rng.randint(10, min(120, len(boards) - 1))
             board = boards[t]
@@ -98,7 +98,7 @@ def main() -> None:
     arrays = loaded(store)
     load_s = time.perf_counter() - started
     db_bytes = (CACHE / "bench_search.sqlite").stat().st_size
-    queries = patterns(arrays.records, args.patterns, [Where(k) for k in args.placements.split(",")])
+    queries = patterns(arrays, args.patterns, [Where(k) for k in args.placements.split(",")])
     run(arrays, queries[0][1])
     timings: dict[str, list[float]] = {}
     slowest: list[tuple[float, str, str, int]] = []
@@ -118,7 +118,7 @@ def main() -> None:
         print(f"slow: {1000 * seconds:.0f} ms {kind} {rows} ({hits} hits)")
     report({"games": len(arrays), "added": built.added, "skipped": len(built.skipped), "build_s": round(build_s, 2),
             "sgfmill_s": round(baseline, 2), "ratio": round(build_s / baseline, 3), "load_s": round(load_s, 2),
-            "record_bytes_per_game": round(arrays.record_bytes / len(arrays), 1),
+            "index_bytes_per_game": round(arrays.stored_bytes / len(arrays), 1),
             "db_bytes_per_game": round(db_bytes / len(arrays), 1), "placements": per,
             "p50_ms": round(1000 * percentile(every, 0.5), 1), "p99_ms": round(1000 * percentile(every, 0.99), 1),
             "slowest": [{"ms": round(1000 * s, 1), "placement": k, "pattern": r, "hits": h}

@@ -76,6 +76,18 @@ class MoveList:
             yield board
 
 
+    def overwrite(self) -> int | None:
+        """The number of the first move played on a stone (a record's editor lets one replace it), None if none."""
+        taken = {index for index, _ in self.setup}
+        for number, move in enumerate(self.moves, 1):
+            if move.index in taken:
+                return number
+            if move.index != PASS:
+                taken.add(move.index)
+            taken.difference_update(move.captured)
+        return None
+
+
 def replay(moves: Sequence[tuple[Colour, Point | None]], stones: Mapping[Point, Colour] | None = None) -> MoveList:
     """The game of ``moves`` (after setup ``stones``) replayed with captures on a 19x19 board.
 

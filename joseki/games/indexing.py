@@ -14,10 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 from joseki.book.patterns.storage import IndexedGame, write_games
-from joseki.book.patterns.windows import game_keys
 from joseki.book.store.database import Store
 from joseki.core.errors import BadInput
 from joseki.core.movelist import SIZE, encode, replay
@@ -34,12 +31,15 @@ def index_game(game: Game, root: str, event: str = "") -> IndexedGame:
     """
     if game.size != SIZE:
         raise BadInput(f"board size {game.size} (the pattern index holds 19x19 games)")
-    record = encode(replay(game.moves, game.stones))
-    packed = game_keys(np.frombuffer(record, dtype="<u2")).astype("<u4").tobytes()
+    moves = replay(game.moves, game.stones)
+    overwritten = moves.overwrite()
+    if overwritten is not None:
+        raise BadInput(f"move {overwritten} is played on a stone (the pattern index needs legal moves)")
+    record = encode(moves)
     source = relative_source(game.source, root)
     winner = game.winner or ""
     return IndexedGame(game.key, root, source, game.black, game.white, game.black_rank, game.white_rank, game.date,
-                       game.result, winner, event, len(game.moves), record, packed)
+                       game.result, winner, event, len(game.moves), record)
 
 
 def relative_source(name: str, root: str) -> str:

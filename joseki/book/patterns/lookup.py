@@ -20,16 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from joseki.book.patterns.probes import Images, Probes
-from joseki.book.patterns.segment import (
-    AGAIN,
-    COLOUR_SHIFT,
-    MOVE_BITS,
-    NEVER,
-    RECORD_BITS,
-    RECORD_MASK,
-    Segment,
-    game_moves,
-)
+from joseki.book.patterns.segment import RECORD_BITS, RECORD_MASK, Segment, game_moves, state_at
 from joseki.book.patterns.windows import KIND_SHIFT
 from joseki.core.movelist import CAPTURE, POINT_MASK, POINTS, SETUP, WHITE
 from joseki.core.pattern import ALLOWS, LETTERS
@@ -78,20 +69,7 @@ class Loaded:
 
     def state(self, game: I64, point: I64, move: I64) -> I64:
         """The state (0 empty, 1 black, 2 white) of each point index in each game after each move."""
-        seg = self.segment
-        slot = game * POINTS + point
-        value = seg.dense[slot].astype(np.int64)
-        first = value & NEVER
-        colour = (value >> COLOUR_SHIFT) & 3
-        state: I64 = np.where(move >= first, colour, 0)
-        again = np.flatnonzero(value & AGAIN)
-        if len(again):
-            wanted = ((slot[again] << MOVE_BITS | move[again]) << 2) | 3
-            at = np.searchsorted(seg.changes, wanted, side="right") - 1
-            found = seg.changes[np.maximum(at, 0)]
-            same = (at >= 0) & ((found >> (MOVE_BITS + 2)) == slot[again])
-            state[again] = np.where(same, found & 3, 0)
-        return state
+        return state_at(self.segment.dense, self.segment.changes, game, point, move)
 
 
 def _choose(loaded: Loaded, probes: Probes) -> tuple[I64, I64, I64]:

@@ -24,8 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from joseki.book.patterns.windows import KEY_BITS, KEY_MASK, NO_EVENT, SHAPES, record_states
-from joseki.core.movelist import POINTS
+from joseki.book.patterns.windows import KEY_BITS, KEY_MASK, SHAPES, event_keys, events, record_states
+from joseki.core.movelist import POINT_MASK, POINTS
 
 U8 = npt.NDArray[np.uint8]
 U16 = npt.NDArray[np.uint16]
@@ -58,7 +58,7 @@ def change_value(game: I64, point: I64, move: I64, state: I64) -> I64:
 
 def date_code(date: str) -> int:
     """``yyyymmdd`` of an ISO date or its beginning (``2011``, ``2011-05``), 0 for what is missing."""
-    parts = (date.split("-") + ["0", "0"])[:3]
+    parts = [*date.split("-"), "0", "0"][:3]
     try:
         year, month, day = (int(p or 0) for p in parts)
     except ValueError:
@@ -68,12 +68,10 @@ def date_code(date: str) -> int:
 
 @dataclass(frozen=True, slots=True)
 class GameArrays:
-    """One game as a segment takes it: its ``pattern_game`` id, records, packed keys (one row per shape), winner
-    code and date code."""
+    """One game as a segment takes it: its ``pattern_game`` id, records, winner code and date code."""
 
     game_id: int
     words: U16
-    packed: U32
     winner: int
     date: int
 
@@ -139,15 +137,34 @@ def build(games: Sequence[GameArrays]) -> Segment:
     if int(lengths.sum()) > MAX_RECORDS:
         raise ValueError(f"{int(lengths.sum())} records are more than a segment holds ({MAX_RECORDS})")
     words = np.concatenate([g.words for g in games]).astype(np.uint16) if games else np.zeros(0, np.uint16)
-    packed = np.concatenate([g.packed for g in games], axis=1) if games else \
-        np.zeros((len(SHAPES), 0), dtype=np.uint32)
     record_start = np.concatenate(([0], np.cumsum(lengths))).astype(np.uint32)
     game = np.repeat(np.arange(len(games), dtype=np.int64), lengths)
-    dense, changes = _timeline(words, record_start, game, packed[0] != NO_EVENT)
-    keys, starts, entries = zip(*(_shape_index(words, packed[s]) for s in range(len(SHAPES))), strict=True)
+    move = game_moves(words, record_start)
+    change = events(words)
+    dense, changes = _timeline(words, move, game, change, len(games))
+    record = np.flatnonzero(change).astype(np.int64)
+    packed = event_keys(words, record, game[record], move[record],
+                        lambda g, q, t: state_at(dense, changes, g, q, t))
+    keys, starts, entries = zip(*(_shape_index(words, record, packed[s]) for s in range(len(SHAPES))), strict=True)
     return Segment(np.array([g.game_id for g in games], dtype=np.uint32), record_start, words,
                    np.array([g.winner for g in games], dtype=np.uint8), np.array([g.date for g in games], dtype=np.uint32),
                    dense, changes, keys, starts, entries)
+
+
+def state_at(dense: U16, changes: I64, game: I64, point: I64, move: I64) -> I64:
+    """The state (0 empty, 1 black, 2 white) of each point index in each game after each move, from a segment's
+    ``dense`` table and ``changes``."""
+    slot = game * POINTS + point
+    value = dense[slot].astype(np.int32)
+    state: I64 = np.where(move >= (value & NEVER), (value >> COLOUR_SHIFT) & 3, 0)
+    again = np.flatnonzero(value & AGAIN)
+    if len(again):
+        wanted = ((slot[again].astype(np.int64) << MOVE_BITS | move[again]) << 2) | 3
+        at = np.searchsorted(changes, wanted, side="right") - 1
+        found = changes[np.maximum(at, 0)]
+        same = (at >= 0) & ((found >> (MOVE_BITS + 2)) == slot[again])
+        state[again] = np.where(same, found & 3, 0)
+    return state
 
 
 def game_moves(words: U16, record_start: U32) -> I64:
@@ -158,10 +175,10 @@ def game_moves(words: U16, record_start: U32) -> I64:
     return fixed
 
 
-def _timeline(words: U16, record_start: U32, game: I64, change: npt.NDArray[np.bool_]) -> tuple[U16, I64]:
-    """The ``dense`` table and the ``changes`` of the points that changed more than once."""
+def _timeline(words: U16, move: I64, game: I64, change: npt.NDArray[np.bool_], count: int) -> tuple[U16, I64]:
+    """The ``dense`` table and the ``changes`` of the points that changed more than once (``change``: the records
+    that change a point)."""
     point, _, state = record_states(words)
-    move = game_moves(words, record_start)
     g, q, m, s = game[change], point[change], move[change], state[change]
     slot = g * POINTS + q
     order = np.argsort(slot, kind="stable")
@@ -170,19 +187,18 @@ def _timeline(words: U16, record_start: U32, game: I64, change: npt.NDArray[np.b
     head[1:] = slot[1:] != slot[:-1]
     firsts = np.flatnonzero(head)
     sizes = np.diff(np.append(firsts, len(slot)))
-    table = np.full((len(record_start) - 1, POINTS), NEVER, dtype=np.uint16)
+    table = np.full((count, POINTS), NEVER, dtype=np.uint16)
     table.reshape(-1)[slot[firsts]] = dense_value(m[firsts], s[firsts], sizes > 1)
     again = np.repeat(sizes > 1, sizes)
     return table.reshape(-1), change_value(g[again], q[again], m[again], s[again])
 
 
-def _shape_index(words: U16, packed: U32) -> tuple[U32, U32, U32]:
-    """One shape's distinct keys, their starts and the entries, sorted by key, point and record."""
-    event = np.flatnonzero(packed != NO_EVENT).astype(np.int64)
-    value = packed[event].astype(np.int64)
-    key = value & KEY_MASK
-    band = value >> KEY_BITS
-    point = words[event].astype(np.int64) & 0x1FF
+def _shape_index(words: U16, event: I64, packed: I64) -> tuple[U32, U32, U32]:
+    """One shape's distinct keys, their starts and the entries, sorted by key, point and record (``packed``: the
+    packed key of each record of ``event``)."""
+    key = packed & KEY_MASK
+    band = packed >> KEY_BITS
+    point = words[event].astype(np.int64) & POINT_MASK
     order = np.argsort(key << 34 | point << RECORD_BITS | event, kind="stable")
     key, band, event = key[order], band[order], event[order]
     return _csr(key, (band << RECORD_BITS | event).astype(np.uint32))
@@ -214,7 +230,7 @@ def merge(parts: Sequence[Segment]) -> Segment:
                               for p in parts])
         entry = np.concatenate([p.entries[s].astype(np.int64) + int(b) for p, b in zip(parts, record_base, strict=False)])
         record = entry & RECORD_MASK
-        point = words[record].astype(np.int64) & 0x1FF
+        point = words[record].astype(np.int64) & POINT_MASK
         order = np.argsort(key << 34 | point << RECORD_BITS | record, kind="stable")
         k, st, en = _csr(key[order], entry[order].astype(np.uint32))
         keys.append(k)

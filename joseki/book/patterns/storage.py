@@ -27,7 +27,6 @@ from joseki.book.patterns.segment import (
     date_code,
     merge,
 )
-from joseki.book.patterns.windows import SHAPES
 from joseki.book.store.bookfile import rows
 from joseki.book.store.database import FAST_DIALECTS, Store, advisory_lock, insert_rows
 from joseki.book.store.schema import pattern_chunk, pattern_segment
@@ -45,9 +44,8 @@ LOCK = "pattern_index"
 
 @dataclass(frozen=True, slots=True)
 class IndexedGame:
-    """One game as the pattern index takes it: its ``pattern_game`` row, its move list with captures
-    (:func:`joseki.core.movelist.encode`) and its packed window keys
-    (:func:`joseki.book.patterns.windows.game_keys`, little-endian, one row of records per shape)."""
+    """One game as the pattern index takes it: its ``pattern_game`` row and its move list with captures
+    (:func:`joseki.core.movelist.encode`)."""
 
     key: str
     root: str
@@ -65,7 +63,6 @@ class IndexedGame:
     event: str
     moves: int
     record: bytes
-    packed: bytes
 
     def row(self) -> tuple[object, ...]:
         return (self.key, self.root, self.source, self.black[:200], self.white[:200], self.black_rank,
@@ -73,8 +70,7 @@ class IndexedGame:
 
     def arrays(self, game_id: int) -> GameArrays:
         words = np.frombuffer(self.record, dtype="<u2")
-        packed = np.frombuffer(self.packed, dtype="<u4").reshape(len(SHAPES), len(words))
-        return GameArrays(game_id, words, packed, WINNER_CODE.get(self.winner, 0), date_code(self.date))
+        return GameArrays(game_id, words, WINNER_CODE.get(self.winner, 0), date_code(self.date))
 
 
 def write_games(conn: Connection, store: Store, games: Sequence[IndexedGame]) -> int:

@@ -17,13 +17,13 @@ lies mostly inside it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
-from joseki.core.errors import BadInput
-from joseki.core.movelist import CAPTURE, PASS, POINT_MASK, POINTS, SETUP, SIZE, WHITE
+from joseki.core.movelist import CAPTURE, PASS, POINT_MASK, SETUP, SIZE, WHITE
 
 Array = npt.NDArray[np.int64]
 
@@ -36,9 +36,6 @@ KIND_SHIFT = 2 * KEY_CELLS
 KEY_BITS = KIND_SHIFT + 2
 KEY_MASK = (1 << KEY_BITS) - 1
 BAND_CELLS = 7
-_MOVE_BITS = 12
-NO_EVENT = 0xFFFFFFFF
-"""The packed key of a record that changes nothing (a pass, a stone put back on its own colour)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,10 +53,7 @@ class Shape:
 def _shape(sx: int, sy: int) -> Shape:
     near = tuple((a * sx, b * sy) for a, b in ((0, 1), (1, 1), (1, 0)))
     far = tuple((a * sx, b * sy) for a, b in ((0, 2), (1, 2), (2, 2), (2, 1), (2, 0)))
-    if sx == sy:
-        behind = tuple((-sx, b * sy) for b in range(3))
-    else:
-        behind = tuple((a * sx, -sy) for a in range(3))
+    behind = tuple((-sx, b * sy) for b in range(3)) if sx == sy else tuple((a * sx, -sy) for a in range(3))
     band = tuple((3 * sx, b * sy) for b in range(4)) + tuple((a * sx, 3 * sy) for a in range(3))
     return Shape((sx, sy), behind + far + near, band)
 
@@ -87,8 +81,6 @@ _DX, _DY = _offsets()
 _STEP = {(int(x), int(y)): i for i, (x, y) in enumerate(zip(_DX, _DY, strict=True))}
 _KEY_COLUMNS = np.array([[_STEP[d] for d in shape.key] for shape in SHAPES], dtype=np.int64)
 _BAND_COLUMNS = np.array([[_STEP[d] for d in shape.band] for shape in SHAPES], dtype=np.int64)
-_KEY_WEIGHTS = (np.int64(1) << (2 * np.arange(KEY_CELLS, dtype=np.int64)))
-_BAND_WEIGHTS = (np.int64(1) << (KEY_BITS + np.arange(BAND_CELLS, dtype=np.int64)))
 
 
 def record_states(words: npt.NDArray[np.uint16]) -> tuple[Array, Array, Array]:
@@ -101,54 +93,61 @@ def record_states(words: npt.NDArray[np.uint16]) -> tuple[Array, Array, Array]:
     return point, move, state
 
 
-class Timeline:
-    """One game's changes sorted by point and move, to read the state of any point after any move."""
-
-    def __init__(self, words: npt.NDArray[np.uint16]) -> None:
-        point, move, state = record_states(words)
-        real = point != PASS
-        order = np.argsort(point[real] << _MOVE_BITS | move[real], kind="stable")
-        self.keys = (point[real] << _MOVE_BITS | move[real])[order]
-        self.states = state[real][order]
-
-    def state(self, point: Array, move: Array) -> Array:
-        """The state of each point index after the move of the same place (0 before any change)."""
-        wanted = point << _MOVE_BITS | move
-        at = np.searchsorted(self.keys, wanted, side="right") - 1
-        safe = np.maximum(at, 0)
-        known = (at >= 0) & ((self.keys[safe] >> _MOVE_BITS) == point) if len(self.keys) else at >= 0
-        return np.where(known, self.states[safe] if len(self.keys) else 0, 0)
+def events(words: npt.NDArray[np.uint16]) -> npt.NDArray[np.bool_]:
+    """Which records change a point: all but passes and a suicide's own stone (put down and taken off in one move)."""
+    w = words.astype(np.int64)
+    point = w & POINT_MASK
+    is_move = (w & (SETUP | CAPTURE)) == 0
+    mover = np.maximum.accumulate(np.where(is_move, np.arange(len(w)), -1)) if len(w) else np.zeros(0, np.int64)
+    own = ((w & CAPTURE) != 0) & (mover >= 0) & (point == point[np.maximum(mover, 0)])
+    noop = own.copy()
+    noop[mover[own]] = True
+    found: npt.NDArray[np.bool_] = (point != PASS) & ~noop
+    return found
 
 
-def game_keys(words: npt.NDArray[np.uint16]) -> npt.NDArray[np.uint32]:
-    """The packed key of every record of one game in every shape: ``[len(SHAPES), records]``, :data:`NO_EVENT`
-    for a record that changes nothing (a pass, a suicide's own stone).
+StateAt = Callable[[Array, Array, Array], Array]
+"""The state of each point index in each game after each move (0 empty, 1 black, 2 white)."""
+CHUNK = 1 << 16
+"""Events keyed at a time (bounds the temporary arrays)."""
+
+
+def event_keys(words: npt.NDArray[np.uint16], record: Array, game: Array, move: Array, state: StateAt) -> Array:
+    """The packed key (:func:`pack`) of each event ``record`` (of ``game``, at ``move``) in every shape:
+    ``[len(SHAPES), len(record)]``.
 
     A captured stone's record keys what its point looks like after the move (empty, the capturing stone
-    beside it); a setup stone's, the board after all setup stones. Raises BadInput for a stone placed on
-    another (a record :func:`joseki.sgf.game.read_game` refuses).
+    beside it); a setup stone's, the board after all setup stones.
     """
-    packed = np.full((len(SHAPES), len(words)), NO_EVENT, dtype=np.uint32)
-    if len(words) == 0:
-        return packed
-    point, move, state = record_states(words)
-    timeline = Timeline(words)
-    spot = np.minimum(point, POINTS - 1)
-    after = timeline.state(spot, move)
-    setup = (words.astype(np.int64) & SETUP) != 0
-    before = np.where(setup, 0, timeline.state(spot, move - 1))
-    event = (point != PASS) & (after == state) & (after != before)
-    if np.any(event & (state != 0) & (before != 0)):
-        raise BadInput("a stone placed on another stone (the pattern index needs legal moves)")
-    x, y = point[event] // SIZE, point[event] % SIZE
-    nx, ny = x[:, None] + _DX[None, :], y[:, None] + _DY[None, :]
+    packed = np.zeros((len(SHAPES), len(record)), dtype=np.int64)
+    for lo in range(0, len(record), CHUNK):
+        part = slice(lo, lo + CHUNK)
+        packed[:, part] = _keys(words[record[part]].astype(np.int64), game[part], move[part], state)
+    return packed
+
+
+def _keys(w: Array, game: Array, move: Array, state: StateAt) -> Array:
+    """The packed keys of records ``w`` (events) in every shape, one row of neighbours at a time (column-major)."""
+    point = w & POINT_MASK
+    x, y = point // SIZE, point % SIZE
+    nx, ny = _DX[:, None] + x[None, :], _DY[:, None] + y[None, :]
     on = (nx >= 0) & (nx < SIZE) & (ny >= 0) & (ny < SIZE)
-    when = np.broadcast_to(move[event][:, None], nx.shape)
-    around = np.where(on, timeline.state(np.where(on, nx * SIZE + ny, 0), when), OFF)
-    kind = np.where(state[event] == 0, np.where(before[event] == WHITE_STONE, EMPTIED_WHITE, EMPTIED_BLACK),
-                    np.where(state[event] == WHITE_STONE, PLACED_WHITE, PLACED_BLACK))
-    stone = ((around == BLACK) | (around == WHITE_STONE)).astype(np.int64)
-    keys = around[:, _KEY_COLUMNS] @ _KEY_WEIGHTS | (kind << KIND_SHIFT)[:, None]
-    bands = stone[:, _BAND_COLUMNS] @ _BAND_WEIGHTS
-    packed[:, event] = (keys | bands).T.astype(np.uint32)
+    spot = np.minimum(np.maximum(nx, 0), SIZE - 1) * SIZE + np.minimum(np.maximum(ny, 0), SIZE - 1)
+    steps = len(_DX)
+    found = state(np.tile(game, steps), spot.ravel(), np.tile(move, steps)).reshape(spot.shape)
+    around = np.where(on, found, OFF)
+    kind = np.where(w & WHITE, PLACED_WHITE, PLACED_BLACK)
+    taken = np.flatnonzero(w & CAPTURE)
+    if len(taken):
+        before = state(game[taken], point[taken], move[taken] - 1)
+        kind[taken] = np.where(before == WHITE_STONE, EMPTIED_WHITE, EMPTIED_BLACK)
+    stone = (around == BLACK) | (around == WHITE_STONE)
+    packed = np.empty((len(SHAPES), len(w)), dtype=np.int64)
+    for s in range(len(SHAPES)):
+        value = kind << KIND_SHIFT
+        for i, column in enumerate(_KEY_COLUMNS[s]):
+            value |= around[column] << (2 * i)
+        for j, column in enumerate(_BAND_COLUMNS[s]):
+            value |= stone[column].astype(np.int64) << (KEY_BITS + j)
+        packed[s] = value
     return packed
