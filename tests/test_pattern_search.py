@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from joseki.book.patterns.reads import segment_list
 from joseki.book.patternsearch import GameFacts, GameFilter, IndexArrays, Query, forget, loaded, run
 from joseki.book.store.database import Store
 from joseki.cli.main import app
@@ -323,6 +324,23 @@ def test_a_sequence_search_continues_after_its_moves(index: IndexArrays) -> None
     second = run(index, Query(pattern, Placement(Where.CORNER), sequence=((colour, cell),)))
     assert second.hits == (top.black if colour == "b" else top.white)
     assert all(c.point != top.point for c in second.continuations)
+
+
+def test_games_added_in_small_batches_give_the_same_answers(tmp_path: Path, index: IndexArrays,
+                                                            game_files: list[str]) -> None:
+    """Adding games a few at a time (many segments, merged in tiers) finds what indexing them at once finds."""
+    store = Store(str(tmp_path / "batches.sqlite"))
+    for lo in range(0, len(game_files), 9):
+        index_games(store, [Path(f) for f in game_files[lo: lo + 9]], workers=1, batch=3)
+    with store.read() as conn:
+        levels = [level for _, level, _ in segment_list(conn)]
+    many = loaded(store)
+    store.close()
+    assert len(many) == len(index) and max(levels) >= 1
+    for text, placement in (("....../....../...O../...X../....../......", Placement(Where.CORNER)),
+                            (".X./X.O", Placement(Where.ANYWHERE)), ("...../..X.o", Placement(Where.SIDE))):
+        query = Query(parse_pattern(text), placement, limit=0)
+        assert run(many, query).as_json() | {"seconds": 0} == run(index, query).as_json() | {"seconds": 0}
 
 
 def test_families_of_a_symmetric_pattern_are_merged() -> None:

@@ -546,8 +546,8 @@ def _continuations(arrays: IndexArrays, images: Images, query: Query, group: lis
         ranked = sorted((k for k in range(cells_count) if totals[k]), key=lambda k: (-int(totals[k]), k))
         for n, k in enumerate(ranked):
             label = _LABELS[n] if n < len(_LABELS) else "?"
-            point = home_point(pattern, query.placement, (k % pattern.width, k // pattern.width))
-            conts.append(Continuation(label, point, int(black[k * 3 + 1]), int(white[k * 3 + 2]),
+            home = home_point(pattern, query.placement, (k % pattern.width, k // pattern.width))
+            conts.append(Continuation(label, home, int(black[k * 3 + 1]), int(white[k * 3 + 2]),
                                       int(black_wins[k * 3 + 1]), int(white_wins[k * 3 + 2]), int(tenukis[k])))
         rep = np.full(len(place), -1, dtype=np.int64)
         rep[some] = c

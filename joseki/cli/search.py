@@ -38,11 +38,11 @@ def index_command(
         out.print_json(data=report.as_json())
         return
     table = Table(title="pattern index")
-    for name in ("files", "added", "already indexed", "skipped", "bytes a game"):
+    for name in ("files", "added", "already indexed", "skipped", "games indexed", "bytes a game"):
         table.add_column(name, justify="right")
     data = report.as_json()
     table.add_row(str(report.files), str(report.added), str(report.known), str(len(report.skipped)),
-                  str(data["record_bytes_per_game"]))
+                  str(report.indexed), str(data["index_bytes_per_game"]))
     out.print(table)
 
 

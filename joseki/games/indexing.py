@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from joseki.book.patterns.reads import stored_bytes
 from joseki.book.patterns.storage import IndexedGame, write_games
 from joseki.book.store.database import Store
 from joseki.core.errors import BadInput
@@ -69,18 +70,20 @@ def index_source(item: tuple[Source, str]) -> Outcome:
 
 @dataclass(slots=True)
 class IndexReport:
-    """What ``joseki index`` did: files read, games added, already there, skipped (with why), bytes a game."""
+    """What ``joseki index`` did: files read, games added, already there, skipped (with why), and the index's games
+    and bytes (its segments' arrays) after it."""
 
     files: int = 0
     added: int = 0
     known: int = 0
     skipped: list[tuple[str, str]] = field(default_factory=list)
-    record_bytes: int = 0
+    indexed: int = 0
+    index_bytes: int = 0
 
     def as_json(self) -> dict[str, object]:
         return {"files": self.files, "added": self.added, "already_indexed": self.known,
                 "skipped": [{"file": f, "reason": r} for f, r in self.skipped],
-                "record_bytes_per_game": round(self.record_bytes / max(1, self.added + self.known), 1)}
+                "indexed": self.indexed, "index_bytes_per_game": round(self.index_bytes / max(1, self.indexed), 1)}
 
 
 def roots_of(paths: Sequence[Path | str]) -> list[tuple[str, str]]:
@@ -114,6 +117,8 @@ def index_games(store: Store, paths: Sequence[Path | str], *, workers: int | Non
         with worker_pool(processes) as pool:
             done = _write(store, imap_bounded(pool, index_source, items, 64), report, batch, len(named), progress)
     assert done == len(named)
+    with store.read() as conn:
+        report.indexed, report.index_bytes = stored_bytes(conn)
     return report
 
 
@@ -127,7 +132,6 @@ def _write(store: Store, outcomes: Iterable[Outcome], report: IndexReport, batch
             added = write_games(conn, store, games)
         report.added += added
         report.known += len({g.key for g in games}) - added
-        report.record_bytes += sum(len(g.record) for g in games)
         done += len(part)
         if progress is not None:
             progress(done, total)

@@ -42,6 +42,8 @@ class Loaded:
     keys: I64
     starts: I64
     entries: npt.NDArray[np.uint32]
+    entry_point: npt.NDArray[np.int16]
+    """Each entry's point index (within a key, entries are sorted by point)."""
     record_move: npt.NDArray[np.int32]
     move_point: npt.NDArray[np.int16]
     move_state: npt.NDArray[np.int8]
@@ -62,7 +64,8 @@ class Loaded:
         per_game = np.add.reduceat(is_move.astype(np.int64), record_start[:-1]) if len(words) else \
             np.zeros(segment.games, dtype=np.int64)
         per_game = np.where(np.diff(record_start) > 0, per_game, 0)
-        return cls(segment, keys, starts, entries, game_moves(segment.words, segment.record_start).astype(np.int32),
+        point = (segment.words[entries & RECORD_MASK] & POINT_MASK).astype(np.int16)
+        return cls(segment, keys, starts, entries, point, game_moves(segment.words, segment.record_start).astype(np.int32),
                    (words[is_move] & POINT_MASK).astype(np.int16),
                    np.where(words[is_move] & WHITE, 2, 1).astype(np.int8),
                    np.concatenate(([0], np.cumsum(per_game))).astype(np.int64))
@@ -73,48 +76,102 @@ class Loaded:
 
 
 def _choose(loaded: Loaded, probes: Probes) -> tuple[I64, I64, I64]:
-    """For each group, the rows of the shape with the fewest events: each chosen range's row and entry span."""
+    """For each group, the rows of the shape with the fewest events: each chosen range's row and its key indices
+    ``[first, last)`` in ``loaded.keys``."""
     base = probes.shape[probes.range_row] << _SHAPE_SHIFT
     low, high = probes.low + base, probes.high + base
     a = np.searchsorted(loaded.keys, low)
     b = np.searchsorted(loaded.keys, high)
-    begin, end = loaded.starts[a], loaded.starts[b]
-    count = np.bincount(probes.range_row, weights=end - begin, minlength=len(probes))
+    count = np.bincount(probes.range_row, weights=loaded.starts[b] - loaded.starts[a], minlength=len(probes))
     order = np.lexsort((count, probes.group))
     head = np.ones(len(order), dtype=bool)
     head[1:] = probes.group[order][1:] != probes.group[order][:-1]
     chosen = np.zeros(len(probes), dtype=bool)
     chosen[order[head]] = True
-    keep = chosen[probes.range_row] & (end > begin)
-    return probes.range_row[keep], begin[keep], end[keep]
+    keep = chosen[probes.range_row] & (b > a)
+    return probes.range_row[keep], a[keep], b[keep]
+
+
+def _spread(begin: I64, end: I64) -> tuple[I64, I64]:
+    """Every index of the spans ``[begin, end)`` one after the other, and the span each comes from."""
+    lengths = end - begin
+    offsets = np.cumsum(lengths) - lengths
+    which = np.repeat(np.arange(len(begin), dtype=np.int64), lengths)
+    flat: I64 = np.arange(int(lengths.sum()), dtype=np.int64) - offsets[which] + begin[which]
+    return flat, which
+
+
+def _at_points(loaded: Loaded, images: Images, probes: Probes, row: I64, first: I64,
+               last: I64) -> tuple[I64, I64, I64]:
+    """The places, entries and rows of the ranges' events at their family's places, by binary search on the
+    points (a key's events are sorted by point)."""
+    key, which = _spread(first, last)
+    family = probes.family[row[which]]
+    lo_place, hi_place = images.first_place[family], images.first_place[family + 1]
+    place, pair = _spread(lo_place, hi_place)
+    key = key[pair]
+    target = images.index[place, probes.cell[row[which[pair]]]]
+    begin, end = loaded.starts[key], loaded.starts[key + 1]
+    lo = _bisect(loaded.entry_point, begin, end, target)
+    hi = _bisect(loaded.entry_point, lo, end, target + 1)
+    entry, span = _spread(lo, hi)
+    return place[span], entry, row[which[pair[span]]]
+
+
+def _bisect(values: npt.NDArray[np.int16], lo: I64, hi: I64, target: I64) -> I64:
+    """For each ``[lo, hi)`` of sorted ``values``, the first index whose value is at least ``target``."""
+    lo, hi = lo.copy(), hi.copy()
+    while True:
+        open_ = lo < hi
+        if not open_.any():
+            return lo
+        mid = (lo + hi) >> 1
+        below = open_ & (values[np.minimum(mid, len(values) - 1)] < target)
+        lo = np.where(below, mid + 1, lo)
+        hi = np.where(open_ & ~below, mid, hi)
 
 
 def candidates(loaded: Loaded, images: Images, probes: Probes, place_of: I64) -> tuple[I64, I64]:
     """The candidates' places and records (an event's record: its game and move) in ``loaded``.
 
-    ``place_of`` is :func:`place_table`'s."""
+    A range whose keys are few for its events is searched by point in each key (:func:`_at_points`), the others
+    read whole and kept where their point is a place's (``place_of``, :func:`place_table`)."""
+    none = np.zeros(0, dtype=np.int64)
     if not len(probes):
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    row, begin, end = _choose(loaded, probes)
+        return none, none
+    row, first, last = _choose(loaded, probes)
     if not len(row):
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return none, none
+    begin, end = loaded.starts[first], loaded.starts[last]
+    places = (images.first_place[probes.family + 1] - images.first_place[probes.family])[row]
+    searches = (last - first) * places
+    by_point = searches * (2 + 2 * np.log2(1 + (end - begin) / np.maximum(searches, 1))) < end - begin
+    searched = _at_points(loaded, images, probes, row[by_point], first[by_point], last[by_point])
+    read = _read_whole(loaded, images, probes, place_of, row[~by_point], begin[~by_point], end[~by_point])
+    place, entry, use_row = (np.concatenate([searched[i], read[i]]) for i in range(3))
+    value = loaded.entries[entry].astype(np.int64)
+    ok = ((value >> RECORD_BITS) & probes.band_mask[use_row]) == probes.band_value[use_row]
+    return place[ok], value[ok] & RECORD_MASK
+
+
+def _read_whole(loaded: Loaded, images: Images, probes: Probes, place_of: I64, row: I64, begin: I64,
+                end: I64) -> tuple[I64, I64, I64]:
+    """The places, entries and rows of the ranges' events whose point is a place's of the row's family (each
+    distinct span read once)."""
+    if not len(row):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     spans, inverse = np.unique(np.column_stack([begin, end]), axis=0, return_inverse=True)
     inverse = inverse.reshape(-1)
+    flat, _ = _spread(spans[:, 0], spans[:, 1])
     lengths = spans[:, 1] - spans[:, 0]
-    offsets = np.concatenate(([0], np.cumsum(lengths)))
-    flat = np.repeat(spans[:, 0] - offsets[:-1], lengths) + np.arange(offsets[-1])
-    entry = loaded.entries[flat].astype(np.int64)
-    record = entry & RECORD_MASK
-    band = entry >> RECORD_BITS
-    point = loaded.segment.words[record].astype(np.int64) & POINT_MASK
-    uses = lengths[inverse]
-    use_base = np.repeat(offsets[inverse], uses)
-    at = use_base + np.arange(int(uses.sum())) - np.repeat(np.cumsum(uses) - uses, uses)
-    use_row = np.repeat(row, uses)
+    offsets = np.cumsum(lengths) - lengths
+    point = loaded.entry_point[flat].astype(np.int64)
+    at, use = _spread(offsets[inverse], offsets[inverse] + lengths[inverse])
+    use_row = row[use]
     cells = images.index.shape[1]
     place = place_of[probes.family[use_row] * cells + probes.cell[use_row], point[at]]
-    ok = (place >= 0) & ((band[at] & probes.band_mask[use_row]) == probes.band_value[use_row])
-    return place[ok], record[at][ok]
+    ok = place >= 0
+    return place[ok], flat[at][ok], use_row[ok]
 
 
 def place_table(images: Images) -> I64:

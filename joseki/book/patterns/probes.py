@@ -15,7 +15,6 @@ segment.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -143,34 +142,46 @@ def _band(letter: I64, where: I64) -> I64:
     return np.where(inside, _LETTER_BAND[np.minimum(letter, OUTSIDE - 1)], np.where(where == OFF_ALL, 0, -1))
 
 
-@lru_cache(maxsize=65536)
-def key_ranges(kind: int, options: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-    """The key ranges ``[low, high)`` of an event of ``kind`` whose key points may hold ``OPTIONS[options[i]]``:
-    enumerated from the most significant point down while there are at most :data:`MAX_KEYS`, then the points
-    left free; neighbouring ranges are joined."""
-    prefixes = [kind]
-    ranges: list[tuple[int, int]] = []
+_STATE_COUNT = np.array([len(o) for o in OPTIONS], dtype=np.int64)
+_STATE_TABLE = np.array([list(o) + [0] * (4 - len(o)) for o in OPTIONS], dtype=np.int64)
+
+
+def key_ranges(kind: I64, options: I64) -> tuple[I64, I64, I64]:
+    """The key ranges ``[low, high)`` of events of ``kind[s]`` whose key points may hold
+    ``OPTIONS[options[s, i]]``, for every signature ``s`` at once: (signature, low, high), by signature and low.
+
+    Keys are enumerated from the most significant point down while there are at most :data:`MAX_KEYS` of them
+    and some point left is not free; the points left make each key a range. Neighbouring ranges are joined."""
+    count = len(kind)
+    sig = np.arange(count, dtype=np.int64)
+    value = kind.astype(np.int64)
+    keys = np.ones(count, dtype=np.int64)
+    level = np.full(count, -1, dtype=np.int64)
+    states = _STATE_COUNT[options]
+    free_below = np.cumprod(states == 4, axis=1).astype(bool)
+    """Whether every point from 0 up to ``i`` is free."""
+    open_ = np.ones(count, dtype=bool)
     for i in range(KEY_CELLS - 1, -1, -1):
-        states = OPTIONS[options[i]]
-        if len(prefixes) * len(states) > MAX_KEYS or all(len(OPTIONS[o]) == 4 for o in options[: i + 1]):
-            width = 1 << (2 * (i + 1))
-            ranges = [(p * width, (p + 1) * width) for p in prefixes]
-            break
-        prefixes = [p << 2 | state for p in prefixes for state in states]
-    else:
-        ranges = [(p, p + 1) for p in prefixes]
-    joined: list[tuple[int, int]] = []
-    for low, high in sorted(ranges):
-        if joined and joined[-1][1] == low:
-            joined[-1] = (joined[-1][0], high)
-        else:
-            joined.append((low, high))
-    return tuple(joined)
-
-
-@lru_cache(maxsize=65536)
-def _ranges_array(kind: int, options: tuple[int, ...]) -> I64:
-    return np.array(key_ranges(kind, options), dtype=np.int64).reshape(-1, 2)
+        stop = open_ & ((keys * states[:, i] > MAX_KEYS) | free_below[:, i])
+        level[stop] = i
+        open_ &= ~stop
+        grow = open_[sig]
+        fixed_sig, fixed_value = sig[~grow], value[~grow]
+        many = states[sig[grow], i]
+        grown_sig = np.repeat(sig[grow], many)
+        within = np.arange(int(many.sum()), dtype=np.int64) - np.repeat(np.cumsum(many) - many, many)
+        grown_value = np.repeat(value[grow], many) << 2 | _STATE_TABLE[options[grown_sig, i], within]
+        sig = np.concatenate([fixed_sig, grown_sig])
+        value = np.concatenate([fixed_value, grown_value])
+        order = np.argsort(sig, kind="stable")
+        sig, value = sig[order], value[order]
+        keys = np.where(open_, keys * states[:, i], keys)
+    width = np.int64(1) << (2 * (level[sig] + 1))
+    low, high = value * width, (value + 1) * width
+    head = np.ones(len(sig), dtype=bool)
+    head[1:] = (sig[1:] != sig[:-1]) | (low[1:] != high[:-1])
+    last = np.flatnonzero(np.append(head[1:], True))
+    return sig[head], low[head], high[last]
 
 
 def _family_rows(images: Images, f: int) -> tuple[I64, I64, I64, I64, I64, I64]:
@@ -201,13 +212,12 @@ def probes(images: Images) -> Probes:
     options = np.concatenate([rows[5] for rows in found]).reshape(-1, KEY_CELLS)
     signatures, inverse = np.unique(np.column_stack([kind, options]), axis=0, return_inverse=True)
     inverse = inverse.reshape(-1)
-    sig_ranges = [_ranges_array(int(sig[0]), tuple(int(o) for o in sig[1:])) for sig in signatures]
-    counts = np.array([len(r) for r in sig_ranges], dtype=np.int64)
-    flat = np.concatenate(sig_ranges)
-    offsets = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    sig, low, high = key_ranges(signatures[:, 0], signatures[:, 1:])
+    counts = np.bincount(sig, minlength=len(signatures))
+    offsets = np.cumsum(counts) - counts
     per_row = counts[inverse]
     range_row = np.repeat(np.arange(len(family), dtype=np.int64), per_row)
     within = np.arange(len(range_row)) - np.repeat(np.cumsum(per_row) - per_row, per_row)
-    chosen = flat[np.repeat(offsets[inverse], per_row) + within]
+    chosen = np.repeat(offsets[inverse], per_row) + within
     group = (family * 10000 + cell) * 4 + kind
-    return Probes(family, cell, kind, shape, group, mask, value, range_row, chosen[:, 0], chosen[:, 1])
+    return Probes(family, cell, kind, shape, group, mask, value, range_row, low[chosen], high[chosen])

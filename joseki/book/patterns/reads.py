@@ -26,7 +26,7 @@ def read_segment(conn: ReadConnection, segment_id: int) -> Segment:
         parts[str(name)].append(bytes(data) if not isinstance(data, bytes) else data)
     arrays = {name: np.frombuffer(p[0] if len(p) == 1 else b"".join(p), dtype=DTYPES[name])
               for name, p in parts.items()}
-    return Segment.from_arrays(arrays)  # type: ignore[arg-type]
+    return Segment.from_arrays(arrays)
 
 
 def stored_bytes(conn: ReadConnection) -> tuple[int, int]:

@@ -147,8 +147,8 @@ def build(games: Sequence[GameArrays]) -> Segment:
                         lambda g, q, t: state_at(dense, changes, g, q, t))
     keys, starts, entries = zip(*(_shape_index(words, record, packed[s]) for s in range(len(SHAPES))), strict=True)
     return Segment(np.array([g.game_id for g in games], dtype=np.uint32), record_start, words,
-                   np.array([g.winner for g in games], dtype=np.uint8), np.array([g.date for g in games], dtype=np.uint32),
-                   dense, changes, keys, starts, entries)
+                   np.array([g.winner for g in games], dtype=np.uint8),
+                   np.array([g.date for g in games], dtype=np.uint32), dense, changes, keys, starts, entries)
 
 
 def state_at(dense: U16, changes: I64, game: I64, point: I64, move: I64) -> I64:
@@ -171,7 +171,9 @@ def game_moves(words: U16, record_start: U32) -> I64:
     """Each record's move number within its game (0 for setup stones)."""
     _, move, _ = record_states(words)
     before = np.concatenate(([0], move))[record_start[:-1].astype(np.int64)]
-    fixed: I64 = move - np.repeat(before, np.diff(record_start.astype(np.int64)))
+    bounds = record_start.astype(np.int64)
+    lengths = bounds[1:] - bounds[:-1]
+    fixed: I64 = move - np.repeat(before, lengths)
     return fixed
 
 
@@ -212,6 +214,12 @@ def _csr(key: I64, entries: U32) -> tuple[U32, U32, U32]:
     return key[firsts].astype(np.uint32), starts, entries
 
 
+def _sizes(starts: U32) -> I64:
+    bounds = starts.astype(np.int64)
+    sizes: I64 = bounds[1:] - bounds[:-1]
+    return sizes
+
+
 def merge(parts: Sequence[Segment]) -> Segment:
     """One segment of ``parts``' games, in order. Raises ValueError beyond :data:`MAX_RECORDS` records."""
     records = sum(p.records for p in parts)
@@ -226,9 +234,9 @@ def merge(parts: Sequence[Segment]) -> Segment:
                               for p, b in zip(parts, game_base, strict=False)])
     keys, starts, entries = [], [], []
     for s in range(len(SHAPES)):
-        key = np.concatenate([np.repeat(p.keys[s].astype(np.int64), np.diff(p.starts[s].astype(np.int64)))
-                              for p in parts])
-        entry = np.concatenate([p.entries[s].astype(np.int64) + int(b) for p, b in zip(parts, record_base, strict=False)])
+        key = np.concatenate([np.repeat(p.keys[s].astype(np.int64), _sizes(p.starts[s])) for p in parts])
+        entry = np.concatenate([p.entries[s].astype(np.int64) + int(b)
+                                for p, b in zip(parts, record_base, strict=False)])
         record = entry & RECORD_MASK
         point = words[record].astype(np.int64) & POINT_MASK
         order = np.argsort(key << 34 | point << RECORD_BITS | record, kind="stable")
