@@ -7,7 +7,8 @@ core before and after it (the files warmed first; the baseline is the mean of th
 once (timed) and runs ``--patterns`` searches of each placement, drawn from the games themselves (a random
 game, a random move, a rectangle of the board then, a third with wildcards, a third with fixed colours):
 corners 6x6 to 10x10, sides (3 to 5 lines deep, 5 to 9 wide), anywhere 3x3 to 5x5 with at least two stones.
-Prints the p50 and p99 of each placement, the slowest patterns, and one JSON object last.
+Prints the p50 and p99 of each placement, the slowest patterns, and one JSON object last. ``--reuse`` searches
+the index the last run built, without building or timing a build.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from common import CACHE, fresh_store, report, sgfmill_seconds
 from games_data import tygem_files
 
 from joseki.book.patternsearch import IndexArrays, Query, loaded, run
+from joseki.book.store.database import Store
 from joseki.core.geometry import Corner
 from joseki.core.movelist import decode
 from joseki.core.pattern import Pattern, Placement, Side, Where
@@ -83,17 +85,24 @@ def main() -> None:
     parser.add_argument("--patterns", type=int, default=30, help="searches of each placement")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--placements", default="corner,side,anywhere", help="which placements to time")
+    parser.add_argument("--reuse", action="store_true", help="search the index of the last run (no build timed)")
     args = parser.parse_args()
-    files = tygem_files()[: args.limit]
-    for f in files:
-        Path(f).read_bytes()
-    before = sgfmill_seconds(files)
-    store = fresh_store("bench_search")
-    started = time.perf_counter()
-    built = index_games(store, files, workers=args.workers)
-    build_s = time.perf_counter() - started
-    after = sgfmill_seconds(files)
-    baseline = (before + after) / 2
+    if args.reuse:
+        store = Store(str(CACHE / "bench_search.sqlite"))
+        build_s = baseline = float("nan")
+        added = skipped = 0
+    else:
+        files = tygem_files()[: args.limit]
+        for f in files:
+            Path(f).read_bytes()
+        before = sgfmill_seconds(files)
+        store = fresh_store("bench_search")
+        started = time.perf_counter()
+        built = index_games(store, files, workers=args.workers)
+        build_s = time.perf_counter() - started
+        after = sgfmill_seconds(files)
+        baseline = (before + after) / 2
+        added, skipped = built.added, len(built.skipped)
     started = time.perf_counter()
     arrays = loaded(store)
     load_s = time.perf_counter() - started
@@ -116,8 +125,10 @@ def main() -> None:
         print(f"{kind:>9}: p50 {figures['p50_ms']} ms, p99 {figures['p99_ms']} ms")
     for seconds, kind, rows, hits in slowest[:5]:
         print(f"slow: {1000 * seconds:.0f} ms {kind} {rows} ({hits} hits)")
-    report({"games": len(arrays), "added": built.added, "skipped": len(built.skipped), "build_s": round(build_s, 2),
-            "sgfmill_s": round(baseline, 2), "ratio": round(build_s / baseline, 3), "load_s": round(load_s, 2),
+    report({"games": len(arrays), "added": added, "skipped": skipped,
+            "build_s": None if args.reuse else round(build_s, 2),
+            "sgfmill_s": None if args.reuse else round(baseline, 2),
+            "ratio": None if args.reuse else round(build_s / baseline, 3), "load_s": round(load_s, 2),
             "index_bytes_per_game": round(arrays.stored_bytes / len(arrays), 1),
             "db_bytes_per_game": round(db_bytes / len(arrays), 1), "placements": per,
             "p50_ms": round(1000 * percentile(every, 0.5), 1), "p99_ms": round(1000 * percentile(every, 0.99), 1),

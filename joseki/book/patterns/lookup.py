@@ -61,11 +61,11 @@ class Loaded:
         words = segment.words.astype(np.int64)
         is_move = (words & (SETUP | CAPTURE)) == 0
         record_start = segment.record_start.astype(np.int64)
-        per_game = np.add.reduceat(is_move.astype(np.int64), record_start[:-1]) if len(words) else \
-            np.zeros(segment.games, dtype=np.int64)
-        per_game = np.where(np.diff(record_start) > 0, per_game, 0)
+        game = np.repeat(np.arange(segment.games, dtype=np.int64), record_start[1:] - record_start[:-1])
+        per_game = np.bincount(game[is_move], minlength=segment.games)
         point = (segment.words[entries & RECORD_MASK] & POINT_MASK).astype(np.int16)
-        return cls(segment, keys, starts, entries, point, game_moves(segment.words, segment.record_start).astype(np.int32),
+        moves = game_moves(segment.words, segment.record_start).astype(np.int32)
+        return cls(segment, keys, starts, entries, point, moves,
                    (words[is_move] & POINT_MASK).astype(np.int16),
                    np.where(words[is_move] & WHITE, 2, 1).astype(np.int8),
                    np.concatenate(([0], np.cumsum(per_game))).astype(np.int64))

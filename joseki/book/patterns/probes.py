@@ -114,18 +114,20 @@ _KEY_DX, _KEY_DY = _steps("key")
 _BAND_DX, _BAND_DY = _steps("band")
 
 
-def _around(images: Images, f: int, dx: I64, dy: I64) -> tuple[I64, I64]:
-    """For each cell of family ``f`` and step: the letter code there (:data:`OUTSIDE` if none) and whether that
-    point is on the board (:data:`ON`), off it at every place (:data:`OFF_ALL`) or at some (:data:`MIXED`)."""
-    lo, hi = images.first_place[f], images.first_place[f + 1]
-    xs, ys = images.x[lo:hi], images.y[lo:hi]
-    x, y = xs[0][:, None] + dx[None, :], ys[0][:, None] + dy[None, :]
-    x0, y0 = xs[0].min() - 4, ys[0].min() - 4
-    canvas = np.full((xs[0].max() - x0 + 5, ys[0].max() - y0 + 5), OUTSIDE, dtype=np.int64)
-    canvas[xs[0] - x0, ys[0] - y0] = images.letter[lo]
-    letter = canvas[x - x0, y - y0]
-    xmin, xmax = xs.min(axis=0)[:, None] + dx, xs.max(axis=0)[:, None] + dx
-    ymin, ymax = ys.min(axis=0)[:, None] + dy, ys.max(axis=0)[:, None] + dy
+def _around(images: Images, dx: I64, dy: I64) -> tuple[I64, I64]:
+    """For each family, cell and step: the letter code there (:data:`OUTSIDE` if none) and whether that point is
+    on the board (:data:`ON`), off it at every place of the family (:data:`OFF_ALL`) or at some (:data:`MIXED`;
+    also where that cannot be told from the places' extent, which only widens the keys)."""
+    heads = images.first_place[:-1]
+    xs, ys = images.x[heads], images.y[heads]
+    families = np.arange(len(heads), dtype=np.int64)[:, None, None]
+    canvas = np.full((len(heads), SIZE + 8, SIZE + 8), OUTSIDE, dtype=np.int64)
+    canvas[families[:, :, 0], xs + 4, ys + 4] = images.letter[heads]
+    letter = canvas[families, xs[:, :, None] + dx + 4, ys[:, :, None] + dy + 4]
+    xmin = np.minimum.reduceat(images.x, heads, axis=0)[:, :, None] + dx
+    xmax = np.maximum.reduceat(images.x, heads, axis=0)[:, :, None] + dx
+    ymin = np.minimum.reduceat(images.y, heads, axis=0)[:, :, None] + dy
+    ymax = np.maximum.reduceat(images.y, heads, axis=0)[:, :, None] + dy
     all_off = (xmax < 0) | (xmin >= SIZE) | (ymax < 0) | (ymin >= SIZE)
     all_on = (xmin >= 0) & (xmax < SIZE) & (ymin >= 0) & (ymax < SIZE)
     return letter, np.where(all_on, ON, np.where(all_off, OFF_ALL, MIXED))
@@ -166,15 +168,10 @@ def key_ranges(kind: I64, options: I64) -> tuple[I64, I64, I64]:
         level[stop] = i
         open_ &= ~stop
         grow = open_[sig]
-        fixed_sig, fixed_value = sig[~grow], value[~grow]
-        many = states[sig[grow], i]
-        grown_sig = np.repeat(sig[grow], many)
-        within = np.arange(int(many.sum()), dtype=np.int64) - np.repeat(np.cumsum(many) - many, many)
-        grown_value = np.repeat(value[grow], many) << 2 | _STATE_TABLE[options[grown_sig, i], within]
-        sig = np.concatenate([fixed_sig, grown_sig])
-        value = np.concatenate([fixed_value, grown_value])
-        order = np.argsort(sig, kind="stable")
-        sig, value = sig[order], value[order]
+        reps = np.where(grow, states[sig, i], 1)
+        within = np.arange(int(reps.sum()), dtype=np.int64) - np.repeat(np.cumsum(reps) - reps, reps)
+        sig, value, grown = np.repeat(sig, reps), np.repeat(value, reps), np.repeat(grow, reps)
+        value = np.where(grown, value << 2 | _STATE_TABLE[options[sig, i], within], value)
         keys = np.where(open_, keys * states[:, i], keys)
     width = np.int64(1) << (2 * (level[sig] + 1))
     low, high = value * width, (value + 1) * width
@@ -184,35 +181,38 @@ def key_ranges(kind: I64, options: I64) -> tuple[I64, I64, I64]:
     return sig[head], low[head], high[last]
 
 
-def _family_rows(images: Images, f: int) -> tuple[I64, I64, I64, I64, I64, I64]:
-    """Family ``f``'s rows: cell, kind, shape, band mask and value, and the key point options."""
-    key_letter, key_where = _around(images, f, _KEY_DX, _KEY_DY)
-    band_letter, band_where = _around(images, f, _BAND_DX, _BAND_DY)
-    options = _options(key_letter, key_where).reshape(-1, len(SHAPES), KEY_CELLS)
-    band = _band(band_letter, band_where).reshape(-1, len(SHAPES), BAND_CELLS)
-    bits = np.int64(1) << np.arange(BAND_CELLS, dtype=np.int64)
-    mask = ((band >= 0) * bits).sum(axis=2)
-    value = ((band == 1) * bits).sum(axis=2)
-    pairs = [(k, kind) for k, code in enumerate(images.letter[images.first_place[f]])
-             for kind in KINDS[LETTERS[int(code)]]]
-    cell = np.repeat(np.array([k for k, _ in pairs], dtype=np.int64), len(SHAPES))
-    kind = np.repeat(np.array([t for _, t in pairs], dtype=np.int64), len(SHAPES))
-    shape = np.tile(np.arange(len(SHAPES), dtype=np.int64), len(pairs))
-    return cell, kind, shape, mask[cell, shape], value[cell, shape], options[cell, shape]
+_KIND_TABLE = np.array([list(KINDS[letter]) + [-1] * (2 - len(KINDS[letter])) for letter in LETTERS],
+                       dtype=np.int64)
+"""The kinds of event that can make each letter hold (-1: none)."""
 
 
 def probes(images: Images) -> Probes:
     """Every row to look up for the images' families (see the module's docstring)."""
-    found = [_family_rows(images, f) for f in range(len(images.fams))]
-    if not any(len(rows[0]) for rows in found):
+    shapes = len(SHAPES)
+    key_letter, key_where = _around(images, _KEY_DX, _KEY_DY)
+    band_letter, band_where = _around(images, _BAND_DX, _BAND_DY)
+    fams, cells = key_letter.shape[:2]
+    options = _options(key_letter, key_where).reshape(fams, cells, shapes, KEY_CELLS)
+    band = _band(band_letter, band_where).reshape(fams, cells, shapes, BAND_CELLS)
+    bits = np.int64(1) << np.arange(BAND_CELLS, dtype=np.int64)
+    masks = ((band >= 0) * bits).sum(axis=3)
+    values = ((band == 1) * bits).sum(axis=3)
+    kinds = _KIND_TABLE[images.letter[images.first_place[:-1]]]
+    f, k, j = np.nonzero(kinds >= 0)
+    if not len(f):
         none = np.zeros(0, dtype=np.int64)
         return Probes(none, none, none, none, none, none, none, none, none, none)
-    family = np.concatenate([np.full(len(rows[0]), f, dtype=np.int64) for f, rows in enumerate(found)])
-    cell, kind, shape, mask, value = (np.concatenate([rows[i] for rows in found]) for i in range(5))
-    options = np.concatenate([rows[5] for rows in found]).reshape(-1, KEY_CELLS)
-    signatures, inverse = np.unique(np.column_stack([kind, options]), axis=0, return_inverse=True)
+    family, cell = np.repeat(f, shapes), np.repeat(k, shapes)
+    kind = np.repeat(kinds[f, k, j], shapes)
+    shape = np.tile(np.arange(shapes, dtype=np.int64), len(f))
+    mask, value = masks[family, cell, shape], values[family, cell, shape]
+    options = options[family, cell, shape]
+    code = kind.copy()
+    for i in range(KEY_CELLS):
+        code = code << 3 | options[:, i]
+    signatures, first, inverse = np.unique(code, return_index=True, return_inverse=True)
     inverse = inverse.reshape(-1)
-    sig, low, high = key_ranges(signatures[:, 0], signatures[:, 1:])
+    sig, low, high = key_ranges(kind[first], options[first])
     counts = np.bincount(sig, minlength=len(signatures))
     offsets = np.cumsum(counts) - counts
     per_row = counts[inverse]
