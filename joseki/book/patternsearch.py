@@ -26,8 +26,8 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from joseki.book.patterns.lookup import Loaded, hits, place_table
-from joseki.book.patterns.probes import Images, probes
+from joseki.book.patterns.lookup import COMMON_SHARE, Loaded, common_groups, distinct, hits, place_table
+from joseki.book.patterns.probes import Images, probes, refined
 from joseki.book.patterns.reads import read_segment, segment_list
 from joseki.book.store.bookfile import ReadConnection, rows
 from joseki.core.errors import BadInput, UserError
@@ -95,6 +95,10 @@ class IndexArrays:
         self.segments = segments
         count = len(facts)
         self.winner = np.array([WINNER_CODE.get(f.winner, 0) for f in facts], dtype=np.int8)
+        by_date = sorted(range(count), key=lambda g: (facts[g].date, facts[g].key))
+        self.recency = np.zeros(count, dtype=np.int64)
+        """Each game's place in the order of (date, key): the newest highest."""
+        self.recency[by_date] = np.arange(count, dtype=np.int64)
         self.global_of = {sid: np.searchsorted(ids, seg.segment.game_id.astype(np.int64)).astype(np.int64)
                           for sid, seg in segments.items()}
         """Each segment's games as places in ``facts``."""
@@ -360,6 +364,9 @@ def _cell_order(pattern: Pattern) -> list[int]:
 def find_hits(arrays: IndexArrays, pattern: Pattern, images: Images, mask: Array | None) -> tuple[Array, Array, Array]:
     """Every hit: (place, game, move) where an image of the pattern came into being, sorted."""
     found = probes(images)
+    if arrays.segments:
+        biggest = max(arrays.segments.values(), key=lambda seg: seg.segment.games)
+        found = refined(found, images, common_groups(biggest, found, biggest.segment.games // COMMON_SHARE))
     place_of = place_table(images)
     order = _cell_order(pattern)
     stoneless = pattern.stones == 0
@@ -378,6 +385,10 @@ def find_hits(arrays: IndexArrays, pattern: Pattern, images: Images, mask: Array
     return place[sort], game[sort], move[sort]
 
 
+STEP_BLOCK = 16
+"""Moves looked at together for each hit while seeking its next move inside the pattern."""
+
+
 def next_in_region(arrays: IndexArrays, images: Images, place: Array, game: Array, after: Array) -> tuple[Array, Array]:
     """For each hit, the first move after move ``after`` played inside its place's rectangle: its move number and
     index into the move arrays (-1 for both when none was)."""
@@ -389,20 +400,26 @@ def next_in_region(arrays: IndexArrays, images: Images, place: Array, game: Arra
     x0, x1, y0, y1 = images.x0[place], images.x1[place], images.y0[place], images.y1[place]
     limit = arrays.moves[game].astype(np.int64)
     start = arrays.mv_start[game]
+    steps = np.arange(STEP_BLOCK, dtype=np.int64)
+    last = len(arrays.mv_point) - 1
     while len(active):
-        alive = move[active] <= limit[active]
-        active = active[alive]
+        active = active[move[active] <= limit[active]]
         if not len(active):
             break
-        idx = start[active] + move[active] - 1
-        point = arrays.mv_point[idx].astype(np.int64)
+        number = move[active][:, None] + steps
+        idx = start[active][:, None] + number - 1
+        point = arrays.mv_point[np.minimum(idx, last)].astype(np.int64)
         px, py = point // SIZE, point % SIZE
-        inside = (point != PASS) & (px >= x0[active]) & (px <= x1[active]) & (py >= y0[active]) & (py <= y1[active])
-        done = active[inside]
-        found_move[done] = move[done]
-        found_index[done] = idx[inside]
-        active = active[~inside]
-        move[active] += 1
+        a = active[:, None]
+        inside = ((number <= limit[a]) & (point != PASS) & (px >= x0[a]) & (px <= x1[a]) & (py >= y0[a])
+                  & (py <= y1[a]))
+        hit = inside.any(axis=1)
+        first = np.argmax(inside, axis=1)
+        done = np.flatnonzero(hit)
+        found_move[active[done]] = number[done, first[done]]
+        found_index[active[done]] = idx[done, first[done]]
+        active = active[~hit]
+        move[active] += STEP_BLOCK
     return found_move, found_index
 
 
@@ -502,7 +519,7 @@ def run(arrays: IndexArrays, query: Query, started: float | None = None) -> Sear
     nxt, idx = next_in_region(arrays, images, place, game, after)
     conts, cells = _continuations(arrays, images, query, group, place, game, after, nxt, idx, sym_of)
     results = _results(arrays, images, query, place, game, move, nxt, cells)
-    return SearchResult(query, len(arrays), len(np.unique(game)), len(place), conts, results,
+    return SearchResult(query, len(arrays), len(distinct(game)), len(place), conts, results,
                         time.perf_counter() - started)
 
 
@@ -561,17 +578,16 @@ def _results(arrays: IndexArrays, images: Images, query: Query, place: Array, ga
     if not len(game):
         return ()
     facts = arrays.facts
-    games = sorted({int(g) for g in np.unique(game)}, key=lambda g: (facts[g].date, facts[g].key), reverse=True)
-    if query.limit:
-        games = games[: query.limit]
-    wanted = set(games)
+    found = distinct(game)
+    newest = found[np.argsort(-arrays.recency[found], kind="stable")]
+    games = [int(g) for g in (newest[: query.limit] if query.limit else newest)]
+    chosen = np.zeros(len(facts), dtype=bool)
+    chosen[games] = True
     per: dict[int, list[Hit]] = {g: [] for g in games}
     width = query.pattern.width
-    order = np.lexsort((move, game))
-    for i in order:
+    picked = np.flatnonzero(chosen[game])
+    for i in picked[np.lexsort((move[picked], game[picked]))]:
         g = int(game[i])
-        if g not in wanted:
-            continue
         fam = images.fams[int(images.family[place[i]])]
         cell = int(cells[i])
         point = None if cell < 0 else home_point(query.pattern, query.placement, (cell % width, cell // width))

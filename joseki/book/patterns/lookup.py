@@ -20,7 +20,16 @@ import numpy as np
 import numpy.typing as npt
 
 from joseki.book.patterns.probes import Images, Probes
-from joseki.book.patterns.segment import RECORD_BITS, RECORD_MASK, Segment, game_moves, state_at
+from joseki.book.patterns.segment import (
+    AGAIN,
+    COLOUR_SHIFT,
+    NEVER,
+    RECORD_BITS,
+    RECORD_MASK,
+    Segment,
+    game_moves,
+    state_at,
+)
 from joseki.book.patterns.windows import KIND_SHIFT
 from joseki.core.movelist import CAPTURE, POINT_MASK, POINTS, SETUP, WHITE
 from joseki.core.pattern import ALLOWS, LETTERS
@@ -31,6 +40,9 @@ ALLOWED = np.array([[state in ALLOWS[letter] for state in range(3)] for letter i
 _SHAPE_SHIFT = KIND_SHIFT + 2
 VERIFY_CELLS = 6
 """Cells verified together before the candidates that failed are dropped."""
+COMMON_SHARE = 16
+"""A group is common when its fewest events are more than one in this many games of a segment: its keys are
+then enumerated wider (:func:`joseki.book.patterns.probes.refined`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,14 +87,41 @@ class Loaded:
         return state_at(self.segment.dense, self.segment.changes, game, point, move)
 
 
+def distinct(values: I64) -> I64:
+    """The distinct values, sorted (``numpy.unique`` by sorting: its hash table is far slower on millions)."""
+    ordered = np.sort(values)
+    keep = np.ones(len(ordered), dtype=bool)
+    keep[1:] = ordered[1:] != ordered[:-1]
+    found: I64 = ordered[keep]
+    return found
+
+
+def _counts(loaded: Loaded, probes: Probes) -> tuple[I64, I64, npt.NDArray[np.float64]]:
+    """Each range's key indices ``[first, last)`` in ``loaded.keys``, and each row's events."""
+    base = probes.shape[probes.range_row] << _SHAPE_SHIFT
+    low, high = probes.low + base, probes.high + base
+    a = np.searchsorted(loaded.keys, low).astype(np.int64)
+    b = np.searchsorted(loaded.keys, high).astype(np.int64)
+    count = np.bincount(probes.range_row, weights=loaded.starts[b] - loaded.starts[a], minlength=len(probes))
+    return a, b, count.astype(np.float64)
+
+
+def common_groups(loaded: Loaded, probes: Probes, most: int) -> I64:
+    """The groups whose fewest events in ``loaded`` (over their shapes) are more than ``most``."""
+    if not len(probes):
+        return np.zeros(0, dtype=np.int64)
+    _, _, count = _counts(loaded, probes)
+    groups, inverse = np.unique(probes.group, return_inverse=True)
+    fewest = np.full(len(groups), np.inf)
+    np.minimum.at(fewest, inverse.reshape(-1), count)
+    found: I64 = groups[fewest > most]
+    return found
+
+
 def _choose(loaded: Loaded, probes: Probes) -> tuple[I64, I64, I64]:
     """For each group, the rows of the shape with the fewest events: each chosen range's row and its key indices
     ``[first, last)`` in ``loaded.keys``."""
-    base = probes.shape[probes.range_row] << _SHAPE_SHIFT
-    low, high = probes.low + base, probes.high + base
-    a = np.searchsorted(loaded.keys, low)
-    b = np.searchsorted(loaded.keys, high)
-    count = np.bincount(probes.range_row, weights=loaded.starts[b] - loaded.starts[a], minlength=len(probes))
+    a, b, count = _counts(loaded, probes)
     order = np.lexsort((count, probes.group))
     head = np.ones(len(order), dtype=bool)
     head[1:] = probes.group[order][1:] != probes.group[order][:-1]
@@ -185,16 +224,24 @@ def place_table(images: Images) -> I64:
 
 
 def verify(loaded: Loaded, images: Images, order: list[int], place: I64, game: I64, move: I64) -> npt.NDArray[np.bool_]:
-    """Which candidates hold every cell's letter after their move (cells tested in ``order``)."""
+    """Which candidates hold every cell's letter after their move (cells tested in ``order``, a few at a time,
+    the candidates that failed dropped as they go)."""
+    seg = loaded.segment
     alive = np.arange(len(place))
+    base = game * POINTS
     for lo in range(0, len(order), VERIFY_CELLS):
         if not len(alive):
             break
         cells = np.array(order[lo: lo + VERIFY_CELLS], dtype=np.int64)
-        p, g, t = place[alive][:, None], game[alive][:, None], move[alive][:, None]
-        q = images.index[p, cells]
-        state = loaded.state(np.broadcast_to(g, q.shape).ravel(), q.ravel(),
-                             np.broadcast_to(t, q.shape).ravel()).reshape(q.shape)
+        p = place[alive][:, None]
+        slot = base[alive][:, None] + images.index[p, cells]
+        value = seg.dense[slot].astype(np.int32)
+        t = move[alive][:, None]
+        state = np.where(t >= (value & NEVER), (value >> COLOUR_SHIFT) & 3, 0)
+        again = np.nonzero(value & AGAIN)
+        if len(again[0]):
+            state[again] = state_at(seg.dense, seg.changes, game[alive][again[0]], slot[again] - base[alive][again[0]],
+                                    move[alive][again[0]])
         good = ALLOWED[images.letter[p, cells], state].all(axis=1)
         alive = alive[good]
     held = np.zeros(len(place), dtype=bool)
@@ -220,7 +267,7 @@ def hits(loaded: Loaded, images: Images, probes: Probes, place_of: I64, order: l
         wanted[games] = True
         keep = wanted[game]
         place, game, move = place[keep], game[keep], move[keep]
-    key = np.unique((place * seg.games + game) << 12 | move)
+    key = distinct((place * seg.games + game) << 12 | move)
     move = key & 0xFFF
     place, game = np.divmod(key >> 12, max(seg.games, 1))
     held = verify(loaded, images, order, place, game, move)

@@ -34,6 +34,8 @@ from joseki.core.pattern import LETTERS, Family, Pattern
 I64 = npt.NDArray[np.int64]
 MAX_KEYS = 27
 """Keys a row enumerates at most before leaving its remaining points free."""
+WIDE_KEYS = 729
+"""Keys a row of a common group enumerates at most (:func:`refined`)."""
 OUTSIDE = len(LETTERS)
 """The letter code of a point outside the pattern."""
 KINDS: dict[str, tuple[int, ...]] = {"X": (PLACED_BLACK,), "O": (PLACED_WHITE,), ".": (EMPTIED_BLACK, EMPTIED_WHITE),
@@ -148,12 +150,12 @@ _STATE_COUNT = np.array([len(o) for o in OPTIONS], dtype=np.int64)
 _STATE_TABLE = np.array([list(o) + [0] * (4 - len(o)) for o in OPTIONS], dtype=np.int64)
 
 
-def key_ranges(kind: I64, options: I64) -> tuple[I64, I64, I64]:
+def key_ranges(kind: I64, options: I64, max_keys: int = MAX_KEYS) -> tuple[I64, I64, I64]:
     """The key ranges ``[low, high)`` of events of ``kind[s]`` whose key points may hold
     ``OPTIONS[options[s, i]]``, for every signature ``s`` at once: (signature, low, high), by signature and low.
 
-    Keys are enumerated from the most significant point down while there are at most :data:`MAX_KEYS` of them
-    and some point left is not free; the points left make each key a range. Neighbouring ranges are joined."""
+    Keys are enumerated from the most significant point down while there are at most ``max_keys`` of them and
+    some point left is not free; the points left make each key a range. Neighbouring ranges are joined."""
     count = len(kind)
     sig = np.arange(count, dtype=np.int64)
     value = kind.astype(np.int64)
@@ -164,7 +166,7 @@ def key_ranges(kind: I64, options: I64) -> tuple[I64, I64, I64]:
     """Whether every point from 0 up to ``i`` is free."""
     open_ = np.ones(count, dtype=bool)
     for i in range(KEY_CELLS - 1, -1, -1):
-        stop = open_ & ((keys * states[:, i] > MAX_KEYS) | free_below[:, i])
+        stop = open_ & ((keys * states[:, i] > max_keys) | free_below[:, i])
         level[stop] = i
         open_ &= ~stop
         grow = open_[sig]
@@ -181,13 +183,17 @@ def key_ranges(kind: I64, options: I64) -> tuple[I64, I64, I64]:
     return sig[head], low[head], high[last]
 
 
+_EMPTY = np.zeros(0, dtype=np.int64)
+_NONE = Probes(_EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY)
+
+
 _KIND_TABLE = np.array([list(KINDS[letter]) + [-1] * (2 - len(KINDS[letter])) for letter in LETTERS],
                        dtype=np.int64)
 """The kinds of event that can make each letter hold (-1: none)."""
 
 
-def probes(images: Images) -> Probes:
-    """Every row to look up for the images' families (see the module's docstring)."""
+def probes(images: Images, max_keys: int = MAX_KEYS, groups: I64 | None = None) -> Probes:
+    """Every row to look up for the images' families (see the module's docstring); ``groups``: only theirs."""
     shapes = len(SHAPES)
     key_letter, key_where = _around(images, _KEY_DX, _KEY_DY)
     band_letter, band_where = _around(images, _BAND_DX, _BAND_DY)
@@ -200,11 +206,16 @@ def probes(images: Images) -> Probes:
     kinds = _KIND_TABLE[images.letter[images.first_place[:-1]]]
     f, k, j = np.nonzero(kinds >= 0)
     if not len(f):
-        none = np.zeros(0, dtype=np.int64)
-        return Probes(none, none, none, none, none, none, none, none, none, none)
+        return _NONE
     family, cell = np.repeat(f, shapes), np.repeat(k, shapes)
     kind = np.repeat(kinds[f, k, j], shapes)
     shape = np.tile(np.arange(shapes, dtype=np.int64), len(f))
+    group = (family * 10000 + cell) * 4 + kind
+    if groups is not None:
+        keep = np.isin(group, groups)
+        family, cell, kind, shape, group = family[keep], cell[keep], kind[keep], shape[keep], group[keep]
+        if not len(family):
+            return _NONE
     mask, value = masks[family, cell, shape], values[family, cell, shape]
     options = options[family, cell, shape]
     code = kind.copy()
@@ -212,12 +223,30 @@ def probes(images: Images) -> Probes:
         code = code << 3 | options[:, i]
     signatures, first, inverse = np.unique(code, return_index=True, return_inverse=True)
     inverse = inverse.reshape(-1)
-    sig, low, high = key_ranges(kind[first], options[first])
+    sig, low, high = key_ranges(kind[first], options[first], max_keys)
     counts = np.bincount(sig, minlength=len(signatures))
     offsets = np.cumsum(counts) - counts
     per_row = counts[inverse]
     range_row = np.repeat(np.arange(len(family), dtype=np.int64), per_row)
     within = np.arange(len(range_row)) - np.repeat(np.cumsum(per_row) - per_row, per_row)
     chosen = np.repeat(offsets[inverse], per_row) + within
-    group = (family * 10000 + cell) * 4 + kind
     return Probes(family, cell, kind, shape, group, mask, value, range_row, low[chosen], high[chosen])
+
+
+def refined(found: Probes, images: Images, common: I64) -> Probes:
+    """``found`` with the rows of groups ``common`` enumerated up to :data:`WIDE_KEYS` keys: more ranges, fewer
+    events for the groups whose narrow ranges hold too many."""
+    if not len(common):
+        return found
+    wide = probes(images, WIDE_KEYS, common)
+    keep = ~np.isin(found.group, common)
+    renumber = np.cumsum(keep) - 1
+    kept = keep[found.range_row]
+    def rows(a: I64, b: I64) -> I64:
+        return np.concatenate([a[keep], b])
+
+    return Probes(rows(found.family, wide.family), rows(found.cell, wide.cell), rows(found.kind, wide.kind),
+                  rows(found.shape, wide.shape), rows(found.group, wide.group),
+                  rows(found.band_mask, wide.band_mask), rows(found.band_value, wide.band_value),
+                  np.concatenate([renumber[found.range_row[kept]], wide.range_row + int(keep.sum())]),
+                  np.concatenate([found.low[kept], wide.low]), np.concatenate([found.high[kept], wide.high]))
