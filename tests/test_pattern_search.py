@@ -411,3 +411,18 @@ def test_index_and_search_from_the_command_line(new_db: Callable[..., str], game
     assert keys <= {r["key"] for r in data["results"]}
     shown = runner.invoke(app, ["--db", url, "search", "....../....../...O../...X.."])
     assert shown.exit_code == 0 and "hit" in shown.output
+
+
+def test_migration_0011_adds_and_drops_the_pattern_index(new_db: Callable[..., str]) -> None:
+    from alembic import command
+
+    from joseki.book.store.database import alembic_config
+
+    tables = {"pattern_game", "pattern_segment", "pattern_chunk"}
+    store = Store(new_db("old"))
+    with store.write() as conn:
+        command.downgrade(alembic_config(conn), "0010")
+        assert not tables & set(store.engine.dialect.get_table_names(conn))
+        command.upgrade(alembic_config(conn), "0011")
+        assert tables <= set(store.engine.dialect.get_table_names(conn))
+    store.close()

@@ -385,8 +385,10 @@ def find_hits(arrays: IndexArrays, pattern: Pattern, images: Images, mask: Array
     return place[sort], game[sort], move[sort]
 
 
-STEP_BLOCK = 16
-"""Moves looked at together for each hit while seeking its next move inside the pattern."""
+STEP_BLOCK = 4
+"""Moves looked at together for each hit at first while seeking its next move inside the pattern (doubled each
+round, up to :data:`MAX_BLOCK`)."""
+MAX_BLOCK = 64
 
 
 def next_in_region(arrays: IndexArrays, images: Images, place: Array, game: Array, after: Array) -> tuple[Array, Array]:
@@ -400,9 +402,10 @@ def next_in_region(arrays: IndexArrays, images: Images, place: Array, game: Arra
     x0, x1, y0, y1 = images.x0[place], images.x1[place], images.y0[place], images.y1[place]
     limit = arrays.moves[game].astype(np.int64)
     start = arrays.mv_start[game]
-    steps = np.arange(STEP_BLOCK, dtype=np.int64)
+    block = STEP_BLOCK
     last = len(arrays.mv_point) - 1
     while len(active):
+        steps = np.arange(block, dtype=np.int64)
         active = active[move[active] <= limit[active]]
         if not len(active):
             break
@@ -419,7 +422,8 @@ def next_in_region(arrays: IndexArrays, images: Images, place: Array, game: Arra
         found_move[active[done]] = number[done, first[done]]
         found_index[active[done]] = idx[done, first[done]]
         active = active[~hit]
-        move[active] += STEP_BLOCK
+        move[active] += block
+        block = min(2 * block, MAX_BLOCK)
     return found_move, found_index
 
 
