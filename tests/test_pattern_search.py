@@ -426,3 +426,23 @@ def test_migration_0011_adds_and_drops_the_pattern_index(new_db: Callable[..., s
         command.upgrade(alembic_config(conn), "0011")
         assert tables <= set(store.engine.dialect.get_table_names(conn))
     store.close()
+
+
+def test_an_index_built_on_a_cluster_is_the_local_one(tmp_path: Path, index: IndexArrays,
+                                                      game_files: list[str]) -> None:
+    """``joseki index --cluster`` reads the games on Dask workers and writes what a local run writes."""
+    from tests.dask_procs import DaskProcesses
+
+    url = str(tmp_path / "cluster.sqlite")
+    folder = tmp_path / "dask"
+    folder.mkdir()
+    with DaskProcesses(folder) as procs:
+        result = CliRunner().invoke(app, ["--db", url, "index", "--json", "--batch", "7", "--cluster", procs.address,
+                                          *game_files])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["added"] == len(game_files)
+    store = Store(url)
+    remote = loaded(store)
+    store.close()
+    query = Query(parse_pattern("....../....../...O../...X../....../......"), Placement(Where.CORNER), limit=0)
+    assert run(remote, query).as_json() | {"seconds": 0} == run(index, query).as_json() | {"seconds": 0}

@@ -23,14 +23,18 @@ def index_command(
     paths: Annotated[list[Path], typer.Argument(help="Games: SGF files, .zip or .tar.xz archives, folders.")],
     workers: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).", min=1)] = None,
     batch: Annotated[int, typer.Option(help="Games per transaction.", min=1)] = 2000,
+    cluster: Annotated[str | None, typer.Option(help="Read the games on this Dask scheduler (tcp://HOST:8786) "
+                                                     "instead of local processes.")] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Add games to the pattern index (games already there are kept; nothing is rebuilt)."""
     from joseki.games.indexing import index_games
 
+    if cluster is not None and workers is not None:
+        raise BadInput("--workers and --cluster exclude each other (the cluster's workers do the work)")
     with open_store() as store, progress_bar(as_json) as bar:
         task = bar.add_task("indexing", total=None)
-        report = index_games(store, paths, workers=workers, batch=batch,
+        report = index_games(store, paths, workers=workers, batch=batch, cluster=cluster,
                              progress=lambda done, total: bar.update(task, completed=done, total=total))
     for name, why in report.skipped:
         print_error(f"{name}: {why}", "skipped", "yellow")

@@ -99,10 +99,12 @@ def roots_of(paths: Sequence[Path | str]) -> list[tuple[str, str]]:
 
 
 def index_games(store: Store, paths: Sequence[Path | str], *, workers: int | None = None, batch: int = 2000,
-                progress: Callable[[int, int], None] | None = None) -> IndexReport:
+                progress: Callable[[int, int], None] | None = None, cluster: str | None = None) -> IndexReport:
     """Index the games of ``paths`` (files, archives, folders) into ``store``'s pattern index.
 
-    ``workers``: processes (1: in this one). ``progress(done, total)`` is told after each batch.
+    ``workers``: processes (1: in this one). ``cluster``: the address of a Dask scheduler to read and replay
+    the games on instead (:mod:`joseki.games.cluster`; the batches are written here, in the same order).
+    ``progress(done, total)`` is told after each batch.
     """
     named = roots_of(paths)
     report = IndexReport(files=len(named))
@@ -110,7 +112,11 @@ def index_games(store: Store, paths: Sequence[Path | str], *, workers: int | Non
     items: Iterable[tuple[Source, str]] = ((s, roots[source_name(s)]) for s in sources([n for n, _ in named]))
     done = 0
     processes = workers or os.cpu_count() or 1
-    if processes <= 1 or len(named) < 2 * batch // 10:
+    if cluster is not None:
+        from joseki.games.cluster import map_games
+
+        done = _write(store, map_games(cluster, index_source, items), report, batch, len(named), progress)
+    elif processes <= 1 or len(named) < 2 * batch // 10:
         outcomes: Iterable[Outcome] = map(index_source, items)
         done = _write(store, outcomes, report, batch, len(named), progress)
     else:
