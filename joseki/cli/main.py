@@ -333,9 +333,10 @@ def _register_commands() -> None:
     from joseki.cli import book as cli_book
     from joseki.cli import engine as cli_engine
     from joseki.cli import games as cli_games
+    from joseki.cli import search as cli_search
     from joseki.cli import web as cli_web
 
-    for module in (cli_games, cli_engine, cli_book, cli_web):
+    for module in (cli_games, cli_engine, cli_book, cli_web, cli_search):
         module.register(app)
 
 
