@@ -22,7 +22,7 @@ from joseki.book.store.files import starter_book
 from joseki.book.store.keys import node_id
 from joseki.core.corners import corner_tables
 from joseki.core.gameinfo import normal_date, normal_rank, rank_value, strength
-from joseki.games.credit import corner_credits, table_corners
+from joseki.games.credit import corner_credits, corner_plays
 from joseki.games.learn import learn
 from joseki.games.mine import mine
 from joseki.sgf.game import read_game
@@ -120,8 +120,8 @@ def credited_games(store: Store, files: list[Path], steps: str) -> dict[str, tup
     found = {}
     for f in files:
         game = read_game(f)
-        for corner_string, first in table_corners(corner_tables(game.moves).values()):
-            if any(nid == target for nid, _ in corner_credits(index, corner_string, first, game.winner)):
+        for play in corner_plays(corner_tables(game.moves).values()):
+            if any(nid == target for nid, _ in corner_credits(index, play.steps, play.first, game.winner)):
                 found[game.key] = (game.date, strength(game.black_rank, game.white_rank))
     return found
 
@@ -238,6 +238,7 @@ def test_load_game_opens_only_the_store_s_files(starter: Store, tmp_path: Path) 
 
 def test_corner_steps_wants_one_corner() -> None:
     assert corner_steps(["Q16", "R14"]) == corner_steps(["D4", "C6"])
+    assert corner_steps(["Q16", "R14", "pass"]) == (corner_steps(["Q16", "R14"])[0] + "XX", "B")  # the tenuki
     with pytest.raises(ValueError, match="2 corners"):
         corner_steps(["Q16", "D4"])
     with pytest.raises(ValueError, match="no corner"):

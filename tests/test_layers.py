@@ -30,10 +30,7 @@ EDGES = {
     "distributed": ("games",), "dask": ("games",),
 }
 """Each edge's third-party packages and the layers that may import them."""
-NOT_YET_AT_THEIR_EDGE: set[tuple[str, str]] = {
-    ("joseki.games.context", "sqlalchemy"),
-    ("joseki.games.mine", "sqlalchemy"),
-}
+NOT_YET_AT_THEIR_EDGE: set[tuple[str, str]] = set()
 """(module, package) imports that break :data:`EDGES` today and are being moved to their edge; none may be added."""
 
 

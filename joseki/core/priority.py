@@ -40,8 +40,9 @@ CATEGORY_MEAN = {"ideal": 0.55, "good": 0.52, "tenuki-ok": 0.5, "question": 0.46
 JUDGED_WEIGHT = 1.0
 """How many game results one judged corner counts for (the judge speaks about the corner only, but at once)."""
 
-RANKS = ("popularity", "priority", "winrate", "games")
-"""Orders for candidates: book paths plus games played; posterior mean; raw win rate; games."""
+RANKS = ("popularity", "priority", "winrate", "games", "context")
+"""Orders for candidates: book paths plus games played; posterior mean; raw win rate; games; the games played in
+the corner's whole-board context (when the board is known and the context has games; else popularity)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +58,11 @@ class Record:
     wins: int = 0
     losses: int = 0
     draws: int = 0
+
+    def __reduce__(self) -> tuple[type[Record], tuple[int, int, int, int]]:
+        # pickled as its four counts: a frozen dataclass's own state restores each field through
+        # object.__setattr__, and learn's workers hand back tens of these a game
+        return Record, (self.games, self.wins, self.losses, self.draws)
 
     def __add__(self, other: Record) -> Record:
         return Record(self.games + other.games, self.wins + other.wins, self.losses + other.losses,

@@ -117,10 +117,11 @@ def read_sgf_bytes(path: Path) -> bytes:
     try:
         with path.open("rb") as handle:
             info = os.fstat(handle.fileno())
-            if stat.S_ISREG(info.st_mode) and info.st_size > MAX_FILE_BYTES:
+            regular = stat.S_ISREG(info.st_mode)
+            if regular and info.st_size > MAX_FILE_BYTES:
                 raise beyond("a file", MAX_FILE_BYTES, "bytes")
             # a file's own size, not the limit, bounds what read() takes (one byte more: a file that grew is read on)
-            size = info.st_size + 1 if stat.S_ISREG(info.st_mode) else MAX_FILE_BYTES + 1
+            size = info.st_size + 1 if regular else MAX_FILE_BYTES + 1
             data = handle.read(size)
             if len(data) == size < MAX_FILE_BYTES + 1:
                 data += handle.read(MAX_FILE_BYTES + 1 - size)

@@ -56,7 +56,8 @@ class Game:
     @property
     def key(self) -> str:
         """Identity of the game for learning: a hash of its moves and result."""
-        text = ";".join(f"{c}{'' if p is None else f'{p[0]},{p[1]}'}" for c, p in self.moves)
+        parts = _KEY_PARTS
+        text = ";".join([parts.get(move) or _key_part(move) for move in self.moves])
         return hashlib.sha256(f"{self.size}|{text}|{self.winner}".encode()).hexdigest()[:32]
 
     def unusable(self) -> str | None:
@@ -68,6 +69,16 @@ class Game:
         if self.winner is None:
             return "no usable result"
         return None
+
+
+_KEY_PARTS: dict[tuple[Colour, Point | None], str] = {}
+"""Each move's text in :attr:`Game.key` (``b3,15``; ``w`` for a pass), kept once made (a few per point)."""
+
+
+def _key_part(move: tuple[Colour, Point | None]) -> str:
+    colour, point = move
+    text = _KEY_PARTS[move] = colour if point is None else f"{colour}{point[0]},{point[1]}"
+    return text
 
 
 def parse_result(text: str) -> Colour | None:

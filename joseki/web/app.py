@@ -42,7 +42,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from joseki.book.gamerefs.read import load_game
+from joseki.book.gamerefs.read import GameFilter, load_game
 from joseki.book.query.memo import Memo
 from joseki.book.store import contents
 from joseki.book.store.database import Store, current_revision
@@ -74,8 +74,11 @@ MovesText = Annotated[str, Query(description="Moves in GTP (Q16) or SGF (pd) not
 First = Annotated[str, Query(description="Colour of the first move: black or white.")]
 Collections = Annotated[list[str] | None, Query(alias="collection", description="Only these collections.")]
 Profile = Annotated[str | None, Query(description="Statistics of this profile (falling back to global).")]
-Rank = Annotated[str, Query(description="Order: popularity, priority, winrate, games.")]
+Rank = Annotated[str, Query(description="Order: popularity, priority, winrate, games, context (the games of the "
+                                                "whole-board context, when it has any).")]
 Top = Annotated[int | None, Query(ge=1, le=100, description="At most this many candidates.")]
+SetupText = Annotated[str, Query(description="Stones on the board before the moves (a game's setup), as a "
+                                               "game's moves are written: bpdbdp...")]
 Favour = Annotated[str, Query(pattern="^(focus|all)$", description="Favourability of the candidates of the focus "
                               "corner only (focus: the corner of the last local move, whose table is shown) or all.")]
 
@@ -167,25 +170,27 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
     @app.get("/api/explore", response_model=dict[str, Any], responses=JSON)
     async def explore(moves: MovesText = "", first: First = "black", corner: str = "top-right",
                       collection: Collections = None, profile: Profile = None, rank: Rank = "popularity",
-                      top: Top = None, favour: Favour = "focus") -> Response:
+                      top: Top = None, favour: Favour = "focus", setup: SetupText = "") -> Response:
         """The book after MOVES: every corner (``joseki next --json``), the focus corner's line (``joseki show
         --json``), the board; ``corner`` is the corner asked about on an empty board."""
         return await answered(Explore(tuple(split_tokens(moves)), views.colour(first), Corner.parse(corner),
-                                      _names(collection), profile or None, rank, top, favour == "all"))
+                                      _names(collection), profile or None, rank, top, favour == "all",
+                                      _setup(setup)))
 
     @app.get("/api/review", response_model=dict[str, Any], responses=JSON)
     async def review(game: Annotated[str, Query(description="A game's moves: colour + SGF point each, "
                                                             "bpdwdd...")] = "",
                      move: Annotated[int | None, Query(ge=0, description="After this many moves "
                                                                          "(default: all).")] = None,
+                     setup: SetupText = "",
                      collection: Collections = None, profile: Profile = None, rank: Rank = "popularity",
                      top: Top = None, favour: Favour = "focus") -> Response:
         """Every corner of a game after MOVE moves (``joseki next --sgf G --move N --json``), with the board."""
         played = parse_game_text(game)
         if move is not None and move > len(played):
             raise BadInput(f"move {move} is beyond the game's {len(played)} moves")
-        return await answered(Review(tuple(played[:move] if move is not None else played), _names(collection),
-                                     profile or None, rank, top, favour == "all"))
+        return await answered(Review(tuple(played[:move] if move is not None else played), _setup(setup),
+                                     _names(collection), profile or None, rank, top, favour == "all"))
 
     @app.post("/api/upload")
     async def upload(request: Request) -> dict[str, Any]:
@@ -211,10 +216,12 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
                        profile: Profile = None,
                        seed: Annotated[int | None, Query(description="Seed of the book's choice "
                                                                      "(repeatable).")] = None,
-                       ) -> Response:
-        """The player's last move graded against the book, and the book's answer (the GTP proxy's policy)."""
+                       corner: Annotated[str, Query(description="Where the book moves first, with no moves.")]
+                       = "top-right") -> Response:
+        """The player's last move graded against the book, and the book's answer (the GTP proxy's policy); with
+        no moves, the book's first move."""
         return await answered(Practise(tuple(split_tokens(moves)), views.colour(first), _names(collection),
-                                       profile or None, seed))
+                                       profile or None, seed, Corner.parse(corner)))
 
     @app.get("/api/games", response_model=dict[str, Any], responses=JSON)
     async def games(moves: Annotated[str, Query(description="Moves, as for /api/explore: the corner of the last "
@@ -222,10 +229,18 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
                     first: str = "black",
                     profile: Annotated[str | None, Query(description="Games learnt into this profile.")] = None,
                     order: Annotated[str, Query(description="newest or strongest first.")] = "newest",
-                    limit: Annotated[int, Query(ge=1, le=100)] = 20) -> Response:
+                    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+                    player: Annotated[str, Query(max_length=100, description="Part of a player's name.")] = "",
+                    rank: Annotated[str, Query(max_length=10, description="Both players at least this rank (5d).")]
+                    = "", since: Annotated[str, Query(max_length=10, description="From this date (2019-05).")] = "",
+                    until: Annotated[str, Query(max_length=10, description="Up to this date.")] = "",
+                    result: Annotated[str, Query(description="black, white or draw: the games won so.")] = "",
+                    setup: SetupText = "") -> Response:
         """The learnt or mined games that reached the position of the focus corner after MOVES (``joseki games
-        --json``), newest or strongest first."""
-        return await answered(Games(tuple(split_tokens(moves)), views.colour(first), profile or None, order, limit))
+        --json``), newest or strongest first, those of the store's kept games that pass the filters."""
+        only = GameFilter(player, rank, since, until, result)
+        return await answered(Games(tuple(split_tokens(moves)), views.colour(first), profile or None, order, limit,
+                                    only, _setup(setup)))
 
     @app.get("/api/game/{key}")
     def game(key: str) -> dict[str, Any]:
@@ -297,6 +312,11 @@ class SecurityHeaders:
             await send(message)
 
         await self.app(scope, receive, with_headers)
+
+
+def _setup(text: str) -> views.Setup:
+    """Setup stones as part of a request, from a text as a game's moves are written (``bpdbdp``)."""
+    return tuple(sorted((p, c) for c, p in parse_game_text(text) if p is not None))
 
 
 def _names(collections: list[str] | None) -> tuple[str, ...] | None:

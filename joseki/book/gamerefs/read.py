@@ -26,6 +26,7 @@ from joseki.book.query.walk import walk
 from joseki.book.store.database import Store
 from joseki.book.store.keys import node_id
 from joseki.core.errors import BadInput
+from joseki.core.gameinfo import normal_date, normal_rank, rank_value
 from joseki.core.geometry import Corner
 from joseki.core.moves import typed_moves
 from joseki.core.steps import Colour, canonical, parse_steps
@@ -33,7 +34,10 @@ from joseki.sgf.game import Game, read_game
 from joseki.sgf.text import file_name
 
 ORDERS = ("newest", "strongest")
-__all__ = ["ORDERS", "REFS_PER_NODE", "GameRef", "GamesAt", "corner_steps", "games_at", "load_game"]
+RESULTS = ("", "black", "white", "draw")
+"""Results a list of games may be filtered to: any, Black won, White won, a draw."""
+__all__ = ["ORDERS", "REFS_PER_NODE", "RESULTS", "GameFilter", "GameRef", "GamesAt", "corner_steps", "games_at",
+           "load_game"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +69,62 @@ class GameRef:
 
 
 @dataclass(frozen=True, slots=True)
+class GameFilter:
+    """Which games to list: a player's name (part of it, either colour, any case), every known rank of its players
+    at least ``min_rank`` (``5d``; a game with no rank known is left out), dates from ``date_from`` to ``date_to``
+    (ISO prefixes: ``2019``, ``2019-05``), a result (:data:`RESULTS`). Empty fields filter nothing; BadInput for a
+    rank, date or result not of that form."""
+
+    player: str = ""
+    min_rank: str = ""
+    date_from: str = ""
+    date_to: str = ""
+    result: str = ""
+
+    def __post_init__(self) -> None:
+        if self.min_rank and rank_value(normal_rank(self.min_rank)) is None:
+            raise BadInput(f"rank {self.min_rank!r}: expected a rank such as 5d, 3k or 9p")
+        for date in (self.date_from, self.date_to):
+            if date and normal_date(date) != date:
+                raise BadInput(f"date {date!r}: expected YYYY, YYYY-MM or YYYY-MM-DD")
+        if self.result not in RESULTS:
+            raise BadInput(f"result {self.result!r}: expected one of black, white, draw")
+
+    def __bool__(self) -> bool:
+        return any((self.player.strip(), self.min_rank, self.date_from, self.date_to, self.result))
+
+    def keeps(self, ref: GameRef) -> bool:
+        """Whether ``ref`` passes every filter."""
+        name = self.player.strip().casefold()
+        if name and name not in ref.black.casefold() and name not in ref.white.casefold():
+            return False
+        if self.min_rank:
+            least = rank_value(normal_rank(self.min_rank))
+            ranks = [r for r in (rank_value(ref.black_rank), rank_value(ref.white_rank)) if r is not None]
+            if not ranks or least is None or min(ranks) < least:
+                return False
+        if self.date_from and (not ref.date or ref.date < self.date_from):
+            return False
+        if self.date_to and (not ref.date or ref.date[: len(self.date_to)] > self.date_to):
+            return False
+        return not self.result or winner_of(ref.result) == self.result
+
+    def as_json(self) -> dict[str, str]:
+        return {"player": self.player, "min_rank": self.min_rank, "date_from": self.date_from,
+                "date_to": self.date_to, "result": self.result}
+
+
+def winner_of(result: str) -> str:
+    """``black``, ``white`` or ``draw`` of an SGF ``RE`` value; '' when it says none of them."""
+    text = result.strip().upper()
+    if text.startswith("B+"):
+        return "black"
+    if text.startswith("W+"):
+        return "white"
+    return "draw" if text in ("0", "DRAW", "JIGO", "D") else ""
+
+
+@dataclass(frozen=True, slots=True)
 class GamesAt:
     """The games behind a position: ``count`` credited there in all, ``games`` the ones asked for."""
 
@@ -72,9 +132,12 @@ class GamesAt:
     games: list[GameRef] = field(default_factory=list)
     steps: str | None = None
     """The book line whose node holds the games (differs from the asked string by transposition); None off the book."""
+    matched: int | None = None
+    """With a filter: how many of the games the store keeps there (:data:`REFS_PER_NODE` per order) pass it."""
 
     def as_json(self) -> dict[str, object]:
-        return {"count": self.count, "book_steps": self.steps, "games": [g.as_json() for g in self.games]}
+        return {"count": self.count, "book_steps": self.steps, "games": [g.as_json() for g in self.games],
+                **({} if self.matched is None else {"matched": self.matched})}
 
 
 def _colour(first: str) -> Colour:
@@ -104,12 +167,13 @@ def _statements(store: Store) -> dict[str, Select[Any]]:
 
 
 def games_at(store: Store, steps: str, *, first: str = "B", profile: str | None = None, order: str = "newest",
-             limit: int = 20) -> GamesAt:
+             limit: int = 20, only: GameFilter = GameFilter()) -> GamesAt:
     """The games that reached the corner position of play-step string ``steps`` (``first`` played its first step).
 
     ``order``: ``newest`` or ``strongest`` first; at most ``limit`` games (the first
     :data:`REFS_PER_NODE` of either order are exact; beyond, only kept games are listed).
-    A position off the book, or the empty corner, has no games.
+    With a filter ``only``, the kept games that pass it (``matched`` of them). A position off the book, or the
+    empty corner, has no games.
     """
     if order not in ORDERS:
         raise BadInput(f"unknown order {order!r} (expected one of {', '.join(ORDERS)})")
@@ -130,16 +194,21 @@ def games_at(store: Store, steps: str, *, first: str = "B", profile: str | None 
         queries = _statements(store)
         params = {"node": node_id(route.base), "pid": pid}
         count = conn.execute(queries["count"], params).scalar()
-        rows = conn.execute(queries[order], {**params, "limit": limit})
+        kept = REFS_PER_NODE * len(ORDERS) if only else limit  # a filter reads every kept game
+        rows = conn.execute(queries[order], {**params, "limit": kept})
         folder = learnt_folder(conn, store)
         games = [GameRef(str(key), black, white, black_rank, white_rank, date, result, shown_source(source, folder),
                          int(number), CORNERS[corner])
                  for key, black, white, black_rank, white_rank, date, result, source, number, corner in rows]
-    return GamesAt(int(count or 0), games, route.base)
+    if not only:
+        return GamesAt(int(count or 0), games, route.base)
+    passed = [g for g in games if only.keeps(g)]
+    return GamesAt(int(count or 0), passed[:limit], route.base, len(passed))
 
 
 def corner_steps(moves: list[str], first: str = "B") -> tuple[str, str]:
-    """The play-step string and first colour (``B``/``W``) of typed moves (``Q16 R14``) in one corner.
+    """The play-step string and first colour (``B``/``W``) of typed moves (``Q16 R14``) in one corner; after a
+    tenuki there (``Q16 R14 pass``) it ends with that tenuki, whose games are the ones asked for.
 
     BadInput when a move is illegal, or the moves are in no corner or in more than one.
     """
@@ -149,7 +218,7 @@ def corner_steps(moves: list[str], first: str = "B") -> tuple[str, str]:
         raise BadInput(f"the moves are in {where}; give the moves of one corner")
     builder = active[0].builder
     assert builder.first_colour is not None
-    return builder.steps, builder.first_colour.upper()
+    return builder.steps_to_move(), builder.first_colour.upper()
 
 
 def load_game(store: Store, key: str) -> Game:

@@ -23,7 +23,7 @@ import sys
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 from sqlalchemy import Connection, Engine, Table, create_engine, event, select
 from sqlalchemy.engine import make_url
@@ -36,6 +36,9 @@ from joseki.book.store.files import ENV_VAR, head_revision, migrations_dir, sqli
 from joseki.book.store.keys import node_id
 from joseki.book.store.schema import metadata
 from joseki.book.store.version import file_version, server_version
+
+WriteConnection: TypeAlias = Connection
+"""The connection inside :meth:`Store.write`: what the batch writers of statistics write through."""
 
 BATCH = 500
 PG_MIGRATION_LOCK = 0x6A6F73656B69

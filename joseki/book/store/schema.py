@@ -22,6 +22,8 @@ importing ``sqlalchemy.orm``.
 - ``profile``, ``node_stats``: game results credited to the player who chose each book move,
   per profile (``global`` by default); ``learnt_game``: the games already learnt, by key.
 - ``beyond_book``: the moves a mined book saw after its lines in too few games to keep them.
+- ``pattern_game``, ``pattern_segment``, ``pattern_chunk``: the pattern index, its games' facts and the sorted
+  arrays of its segments (:mod:`joseki.book.patterns`).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from sqlalchemy import (
     Float,
     ForeignKey,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -243,3 +246,43 @@ beyond_book = Table(
 """Moves played after a mined book line (``parent_id``, a node id, that of the empty line for the root) in too few
 games to be book moves of collection ``collection_id`` (:mod:`joseki.book.learnt.beyond`): a line's end still says
 what was played there."""
+
+pattern_game = Table(
+    "pattern_game", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("game_key", String(32), unique=True, nullable=False),
+    Column("root", Text, nullable=False),
+    Column("source", Text, nullable=False),
+    Column("black", String(200), nullable=False),
+    Column("white", String(200), nullable=False),
+    Column("black_rank", String(4), nullable=False),
+    Column("white_rank", String(4), nullable=False),
+    Column("date", String(10), nullable=False),
+    Column("result", String(40), nullable=False),
+    Column("winner", String(1), nullable=False),
+    Column("event", String(200), nullable=False),
+    Column("moves", Integer, nullable=False),
+)
+"""A game of the pattern index (:mod:`joseki.book.patterns.storage`), in the order added (``id``): the folder it
+was indexed from, its file relative to it, players, ranks, ISO date, result, ``b``/``w``/``d`` winner or '', event
+and main-line moves. Its moves live in the segment that holds it."""
+
+pattern_segment = Table(
+    "pattern_segment", metadata,
+    Column("id", Integer, primary_key=True),
+    Column("level", Integer, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("records", Integer, nullable=False),
+    Column("bytes", BigInteger, nullable=False),
+)
+"""A segment of the pattern index (:mod:`joseki.book.patterns.segment`): how many merges made it (``level``), its
+games, move-list records and stored bytes."""
+
+pattern_chunk = Table(
+    "pattern_chunk", metadata,
+    Column("segment_id", Integer, ForeignKey("pattern_segment.id", ondelete="CASCADE"), primary_key=True),
+    Column("name", String(16), primary_key=True),
+    Column("part", Integer, primary_key=True),
+    Column("data", LargeBinary, nullable=False),
+)
+"""A segment's arrays: array ``name`` is its parts' ``data`` in ``part`` order, little-endian."""

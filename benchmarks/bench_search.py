@@ -1,0 +1,140 @@
+"""Pattern search over the Tygem 9-dan games: the index's build time against sgfmill's parse, its bytes a game, and
+the time of each search by placement.
+
+Builds the pattern index of the games (all 77,988 by default; ``--limit N``) into a new SQLite store with
+``joseki index``'s library call (2 workers), and times sgfmill alone reading every game's main line on one
+core before and after it (the files warmed first; the baseline is the mean of the two). Then loads the index
+once (timed) and runs ``--patterns`` searches of each placement, drawn from the games themselves (a random
+game, a random move, a rectangle of the board then, a third with wildcards, a third with fixed colours):
+corners 6x6 to 10x10, sides (3 to 5 lines deep, 5 to 9 wide), anywhere 3x3 to 5x5 with at least two stones.
+Prints the p50 and p99 of each placement, the slowest patterns, and one JSON object last. ``--reuse`` searches
+the index the last run built, without building or timing a build.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from pathlib import Path
+
+from common import CACHE, fresh_store, report, sgfmill_seconds
+from games_data import tygem_files
+
+from joseki.book.patternsearch import IndexArrays, Query, loaded, run
+from joseki.book.store.database import Store
+from joseki.core.geometry import Corner
+from joseki.core.movelist import decode
+from joseki.core.pattern import Pattern, Placement, Side, Where
+from joseki.games.indexing import index_games
+
+
+def _cut(board: list[int], x0: int, y0: int, w: int, h: int, rng: random.Random, blur: bool) -> Pattern:
+    rows = []
+    for dy in range(h):
+        row = ""
+        for dx in range(w):
+            state = board[(x0 + dx) * 19 + y0 + dy]
+            letter = ".XO"[state]
+            if blur and rng.random() < 0.25:
+                letter = {"X": "x", "O": "o", ".": rng.choice("xo*")}[letter]
+            row += letter
+        rows.append(row)
+    return Pattern(tuple(rows))
+
+
+def patterns(arrays: IndexArrays, count: int, kinds: list[Where], seed: int = 7) -> list[tuple[str, Query]]:
+    """``count`` queries of each placement of ``kinds``, cut from real positions."""
+    rng = random.Random(seed)
+    found: list[tuple[str, Query]] = []
+    for where in kinds:
+        made = 0
+        while made < count:
+            game = decode(arrays.game_words(rng.randrange(len(arrays))).tobytes())
+            boards = [list(b) for b in game.boards()]
+            t = rng.randint(10, min(120, len(boards) - 1))
+            board = boards[t]
+            blur, fixed = made % 3 == 1, made % 3 == 2
+            if where is Where.CORNER:
+                w = h = rng.randint(6, 10)
+                placement = Placement(where, corner=rng.choice(list(Corner)))
+            elif where is Where.SIDE:
+                w, h = rng.randint(5, 9), rng.randint(3, 5)
+                placement = Placement(where, side=Side.TOP)
+            else:
+                w = h = rng.randint(3, 5)
+                placement = Placement(where)
+            home, offsets = placement.home(Pattern(("." * w,) * h))
+            ox, oy = rng.choice(offsets)
+            pattern = _cut(board, home[0] + ox, home[1] + oy, w, h, rng, blur)
+            if pattern.stones < (2 if where is Where.ANYWHERE else 1):
+                continue
+            found.append((where.value, Query(pattern, placement, fixed_colour=fixed, limit=20)))
+            made += 1
+    return found
+
+
+def percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--limit", type=int, default=None, help="index only the first N games")
+    parser.add_argument("--patterns", type=int, default=30, help="searches of each placement")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--placements", default="corner,side,anywhere", help="which placements to time")
+    parser.add_argument("--reuse", action="store_true", help="search the index of the last run (no build timed)")
+    args = parser.parse_args()
+    if args.reuse:
+        store = Store(str(CACHE / "bench_search.sqlite"))
+        build_s = baseline = float("nan")
+        added = skipped = 0
+    else:
+        files = tygem_files()[: args.limit]
+        for f in files:
+            Path(f).read_bytes()
+        before = sgfmill_seconds(files)
+        store = fresh_store("bench_search")
+        started = time.perf_counter()
+        built = index_games(store, files, workers=args.workers)
+        build_s = time.perf_counter() - started
+        after = sgfmill_seconds(files)
+        baseline = (before + after) / 2
+        added, skipped = built.added, len(built.skipped)
+    started = time.perf_counter()
+    arrays = loaded(store)
+    load_s = time.perf_counter() - started
+    db_bytes = (CACHE / "bench_search.sqlite").stat().st_size
+    queries = patterns(arrays, args.patterns, [Where(k) for k in args.placements.split(",")])
+    run(arrays, queries[0][1])
+    timings: dict[str, list[float]] = {}
+    slowest: list[tuple[float, str, str, int]] = []
+    for kind, query in queries:
+        started = time.perf_counter()
+        found = run(arrays, query)
+        seconds = time.perf_counter() - started
+        timings.setdefault(kind, []).append(seconds)
+        slowest.append((seconds, kind, "/".join(query.pattern.rows), found.hits))
+    slowest.sort(reverse=True)
+    per = {kind: {"p50_ms": round(1000 * percentile(ts, 0.5), 1), "p99_ms": round(1000 * percentile(ts, 0.99), 1),
+                  "max_ms": round(1000 * max(ts), 1)} for kind, ts in timings.items()}
+    every = [t for ts in timings.values() for t in ts]
+    for kind, figures in per.items():
+        print(f"{kind:>9}: p50 {figures['p50_ms']} ms, p99 {figures['p99_ms']} ms")
+    for seconds, kind, rows, hits in slowest[:5]:
+        print(f"slow: {1000 * seconds:.0f} ms {kind} {rows} ({hits} hits)")
+    report({"games": len(arrays), "added": added, "skipped": skipped,
+            "build_s": None if args.reuse else round(build_s, 2),
+            "sgfmill_s": None if args.reuse else round(baseline, 2),
+            "ratio": None if args.reuse else round(build_s / baseline, 3), "load_s": round(load_s, 2),
+            "index_bytes_per_game": round(arrays.stored_bytes / len(arrays), 1),
+            "db_bytes_per_game": round(db_bytes / len(arrays), 1), "placements": per,
+            "p50_ms": round(1000 * percentile(every, 0.5), 1), "p99_ms": round(1000 * percentile(every, 0.99), 1),
+            "slowest": [{"ms": round(1000 * s, 1), "placement": k, "pattern": r, "hits": h}
+                        for s, k, r, h in slowest[:5]]})
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,275 @@
+"""Finding where an image of a pattern came into being in one segment: events looked up by key, then verified.
+
+A search's :class:`~joseki.book.patterns.probes.Probes` say, for each image family, trigger cell and kind of
+event, which keys an event there may have. In a segment (:class:`Loaded`) each group takes the shape whose
+key ranges hold the fewest events; the events of those ranges whose band bits agree and whose point is the
+trigger cell's point at some place of the family are the *candidates*: (place, game, move). Every hit is a
+candidate (a pattern comes into being with an event at one of its cells), and a candidate is a hit when
+every cell of its place holds what its letter allows after its move (:func:`verify`, a few cells at a time on
+the ``dense`` table, the points that changed more than once on ``changes``).
+
+A pattern without ``X`` or ``O`` may hold before the first move, with no event: every game is then a
+candidate at move 0 as well.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from joseki.book.patterns.probes import Images, Probes
+from joseki.book.patterns.segment import (
+    AGAIN,
+    COLOUR_SHIFT,
+    NEVER,
+    RECORD_BITS,
+    RECORD_MASK,
+    Segment,
+    game_moves,
+    state_at,
+)
+from joseki.book.patterns.windows import KIND_SHIFT
+from joseki.core.movelist import CAPTURE, POINT_MASK, POINTS, SETUP, WHITE
+from joseki.core.pattern import ALLOWS, LETTERS
+
+I64 = npt.NDArray[np.int64]
+ALLOWED = np.array([[state in ALLOWS[letter] for state in range(3)] for letter in LETTERS], dtype=bool)
+"""Whether each letter (by its place in LETTERS) allows each state (0 empty, 1 black, 2 white)."""
+_SHAPE_SHIFT = KIND_SHIFT + 2
+VERIFY_CELLS = 6
+"""Cells verified together before the candidates that failed are dropped."""
+COMMON_SHARE = 16
+"""A group is common when its fewest events are more than one in this many games of a segment: its keys are
+then enumerated wider (:func:`joseki.book.patterns.probes.refined`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """A segment ready to search: its four shapes' keys in one sorted array (the shape above the key), their
+    starts in one array of entries, each record's move number, and its moves for the continuations."""
+
+    segment: Segment
+    keys: I64
+    starts: I64
+    entries: npt.NDArray[np.uint32]
+    entry_point: npt.NDArray[np.int16]
+    """Each entry's point index (within a key, entries are sorted by point)."""
+    record_move: npt.NDArray[np.int32]
+    move_point: npt.NDArray[np.int16]
+    move_state: npt.NDArray[np.int8]
+    move_start: I64
+    """Game ``g``'s moves begin at ``move_start[g]`` of ``move_point``; ``move_start[g + 1] - move_start[g]``."""
+
+    @classmethod
+    def of(cls, segment: Segment) -> Loaded:
+        sizes = [len(e) for e in segment.entries]
+        base = np.concatenate(([0], np.cumsum(sizes)))
+        keys = np.concatenate([k.astype(np.int64) | (s << _SHAPE_SHIFT) for s, k in enumerate(segment.keys)])
+        starts = np.concatenate([st[:-1].astype(np.int64) + base[s] for s, st in enumerate(segment.starts)]
+                                + [np.array([base[-1]], dtype=np.int64)])
+        entries = np.concatenate(segment.entries) if segment.entries else np.zeros(0, dtype=np.uint32)
+        words = segment.words.astype(np.int64)
+        is_move = (words & (SETUP | CAPTURE)) == 0
+        record_start = segment.record_start.astype(np.int64)
+        game = np.repeat(np.arange(segment.games, dtype=np.int64), record_start[1:] - record_start[:-1])
+        per_game = np.bincount(game[is_move], minlength=segment.games)
+        point = (segment.words[entries & RECORD_MASK] & POINT_MASK).astype(np.int16)
+        moves = game_moves(segment.words, segment.record_start).astype(np.int32)
+        return cls(segment, keys, starts, entries, point, moves,
+                   (words[is_move] & POINT_MASK).astype(np.int16),
+                   np.where(words[is_move] & WHITE, 2, 1).astype(np.int8),
+                   np.concatenate(([0], np.cumsum(per_game))).astype(np.int64))
+
+    def state(self, game: I64, point: I64, move: I64) -> I64:
+        """The state (0 empty, 1 black, 2 white) of each point index in each game after each move."""
+        return state_at(self.segment.dense, self.segment.changes, game, point, move)
+
+
+def distinct(values: I64) -> I64:
+    """The distinct values, sorted (``numpy.unique`` by sorting: its hash table is far slower on millions)."""
+    ordered = np.sort(values)
+    keep = np.ones(len(ordered), dtype=bool)
+    keep[1:] = ordered[1:] != ordered[:-1]
+    found: I64 = ordered[keep]
+    return found
+
+
+def _counts(loaded: Loaded, probes: Probes) -> tuple[I64, I64, npt.NDArray[np.float64]]:
+    """Each range's key indices ``[first, last)`` in ``loaded.keys``, and each row's events."""
+    base = probes.shape[probes.range_row] << _SHAPE_SHIFT
+    low, high = probes.low + base, probes.high + base
+    a = np.searchsorted(loaded.keys, low).astype(np.int64)
+    b = np.searchsorted(loaded.keys, high).astype(np.int64)
+    count = np.bincount(probes.range_row, weights=loaded.starts[b] - loaded.starts[a], minlength=len(probes))
+    return a, b, count.astype(np.float64)
+
+
+def common_groups(loaded: Loaded, probes: Probes, most: int) -> I64:
+    """The groups whose fewest events in ``loaded`` (over their shapes) are more than ``most``."""
+    if not len(probes):
+        return np.zeros(0, dtype=np.int64)
+    _, _, count = _counts(loaded, probes)
+    groups, inverse = np.unique(probes.group, return_inverse=True)
+    fewest = np.full(len(groups), np.inf)
+    np.minimum.at(fewest, inverse.reshape(-1), count)
+    found: I64 = groups[fewest > most]
+    return found
+
+
+def _choose(loaded: Loaded, probes: Probes) -> tuple[I64, I64, I64]:
+    """For each group, the rows of the shape with the fewest events: each chosen range's row and its key indices
+    ``[first, last)`` in ``loaded.keys``."""
+    a, b, count = _counts(loaded, probes)
+    order = np.lexsort((count, probes.group))
+    head = np.ones(len(order), dtype=bool)
+    head[1:] = probes.group[order][1:] != probes.group[order][:-1]
+    chosen = np.zeros(len(probes), dtype=bool)
+    chosen[order[head]] = True
+    keep = chosen[probes.range_row] & (b > a)
+    return probes.range_row[keep], a[keep], b[keep]
+
+
+def _spread(begin: I64, end: I64) -> tuple[I64, I64]:
+    """Every index of the spans ``[begin, end)`` one after the other, and the span each comes from."""
+    lengths = end - begin
+    offsets = np.cumsum(lengths) - lengths
+    which = np.repeat(np.arange(len(begin), dtype=np.int64), lengths)
+    flat: I64 = np.arange(int(lengths.sum()), dtype=np.int64) - offsets[which] + begin[which]
+    return flat, which
+
+
+def _at_points(loaded: Loaded, images: Images, probes: Probes, row: I64, first: I64,
+               last: I64) -> tuple[I64, I64, I64]:
+    """The places, entries and rows of the ranges' events at their family's places, by binary search on the
+    points (a key's events are sorted by point)."""
+    key, which = _spread(first, last)
+    family = probes.family[row[which]]
+    lo_place, hi_place = images.first_place[family], images.first_place[family + 1]
+    place, pair = _spread(lo_place, hi_place)
+    key = key[pair]
+    target = images.index[place, probes.cell[row[which[pair]]]]
+    begin, end = loaded.starts[key], loaded.starts[key + 1]
+    lo = _bisect(loaded.entry_point, begin, end, target)
+    hi = _bisect(loaded.entry_point, lo, end, target + 1)
+    entry, span = _spread(lo, hi)
+    return place[span], entry, row[which[pair[span]]]
+
+
+def _bisect(values: npt.NDArray[np.int16], lo: I64, hi: I64, target: I64) -> I64:
+    """For each ``[lo, hi)`` of sorted ``values``, the first index whose value is at least ``target``."""
+    lo, hi = lo.copy(), hi.copy()
+    while True:
+        open_ = lo < hi
+        if not open_.any():
+            return lo
+        mid = (lo + hi) >> 1
+        below = open_ & (values[np.minimum(mid, len(values) - 1)] < target)
+        lo = np.where(below, mid + 1, lo)
+        hi = np.where(open_ & ~below, mid, hi)
+
+
+def candidates(loaded: Loaded, images: Images, probes: Probes, place_of: I64) -> tuple[I64, I64]:
+    """The candidates' places and records (an event's record: its game and move) in ``loaded``.
+
+    A range whose keys are few for its events is searched by point in each key (:func:`_at_points`), the others
+    read whole and kept where their point is a place's (``place_of``, :func:`place_table`)."""
+    none = np.zeros(0, dtype=np.int64)
+    if not len(probes):
+        return none, none
+    row, first, last = _choose(loaded, probes)
+    if not len(row):
+        return none, none
+    begin, end = loaded.starts[first], loaded.starts[last]
+    places = (images.first_place[probes.family + 1] - images.first_place[probes.family])[row]
+    searches = (last - first) * places
+    by_point = searches * (2 + 2 * np.log2(1 + (end - begin) / np.maximum(searches, 1))) < end - begin
+    searched = _at_points(loaded, images, probes, row[by_point], first[by_point], last[by_point])
+    read = _read_whole(loaded, images, probes, place_of, row[~by_point], begin[~by_point], end[~by_point])
+    place, entry, use_row = (np.concatenate([searched[i], read[i]]) for i in range(3))
+    value = loaded.entries[entry].astype(np.int64)
+    ok = ((value >> RECORD_BITS) & probes.band_mask[use_row]) == probes.band_value[use_row]
+    return place[ok], value[ok] & RECORD_MASK
+
+
+def _read_whole(loaded: Loaded, images: Images, probes: Probes, place_of: I64, row: I64, begin: I64,
+                end: I64) -> tuple[I64, I64, I64]:
+    """The places, entries and rows of the ranges' events whose point is a place's of the row's family (each
+    distinct span read once)."""
+    if not len(row):
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    spans, inverse = np.unique(np.column_stack([begin, end]), axis=0, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    flat, _ = _spread(spans[:, 0], spans[:, 1])
+    lengths = spans[:, 1] - spans[:, 0]
+    offsets = np.cumsum(lengths) - lengths
+    point = loaded.entry_point[flat].astype(np.int64)
+    at, use = _spread(offsets[inverse], offsets[inverse] + lengths[inverse])
+    use_row = row[use]
+    cells = images.index.shape[1]
+    place = place_of[probes.family[use_row] * cells + probes.cell[use_row], point[at]]
+    ok = place >= 0
+    return place[ok], flat[at][ok], use_row[ok]
+
+
+def place_table(images: Images) -> I64:
+    """``place_of`` for :func:`candidates`: for each family and cell (row ``family * cells + cell``), the place of
+    the family whose cell lies on each point (-1: none)."""
+    cells = images.index.shape[1]
+    table = np.full((len(images.fams) * cells, POINTS + 1), -1, dtype=np.int64)
+    rows = images.family[:, None] * cells + np.arange(cells, dtype=np.int64)[None, :]
+    table[rows, images.index] = np.arange(len(images), dtype=np.int64)[:, None]
+    return table
+
+
+def verify(loaded: Loaded, images: Images, order: list[int], place: I64, game: I64, move: I64) -> npt.NDArray[np.bool_]:
+    """Which candidates hold every cell's letter after their move (cells tested in ``order``, a few at a time,
+    the candidates that failed dropped as they go)."""
+    seg = loaded.segment
+    alive = np.arange(len(place))
+    base = game * POINTS
+    for lo in range(0, len(order), VERIFY_CELLS):
+        if not len(alive):
+            break
+        cells = np.array(order[lo: lo + VERIFY_CELLS], dtype=np.int64)
+        p = place[alive][:, None]
+        slot = base[alive][:, None] + images.index[p, cells]
+        value = seg.dense[slot].astype(np.int32)
+        t = move[alive][:, None]
+        state = np.where(t >= (value & NEVER), (value >> COLOUR_SHIFT) & 3, 0)
+        again = np.nonzero(value & AGAIN)
+        if len(again[0]):
+            state[again] = state_at(seg.dense, seg.changes, game[alive][again[0]], slot[again] - base[alive][again[0]],
+                                    move[alive][again[0]])
+        good = ALLOWED[images.letter[p, cells], state].all(axis=1)
+        alive = alive[good]
+    held = np.zeros(len(place), dtype=bool)
+    held[alive] = True
+    return held
+
+
+def hits(loaded: Loaded, images: Images, probes: Probes, place_of: I64, order: list[int], stoneless: bool,
+         games: I64 | None) -> tuple[I64, I64, I64]:
+    """Every (place, game, move) of ``loaded`` where an image came into being, sorted, one each; ``games``: only
+    these local games (None: all)."""
+    seg = loaded.segment
+    place, record = candidates(loaded, images, probes, place_of)
+    game = np.searchsorted(seg.record_start, record, side="right").astype(np.int64) - 1
+    move = loaded.record_move[record].astype(np.int64)
+    if stoneless:
+        every = np.arange(seg.games, dtype=np.int64)
+        place = np.concatenate([place, np.repeat(np.arange(len(images), dtype=np.int64), seg.games)])
+        game = np.concatenate([game, np.tile(every, len(images))])
+        move = np.concatenate([move, np.zeros(len(images) * seg.games, dtype=np.int64)])
+    if games is not None:
+        wanted = np.zeros(seg.games, dtype=bool)
+        wanted[games] = True
+        keep = wanted[game]
+        place, game, move = place[keep], game[keep], move[keep]
+    key = distinct((place * seg.games + game) << 12 | move)
+    move = key & 0xFFF
+    place, game = np.divmod(key >> 12, max(seg.games, 1))
+    held = verify(loaded, images, order, place, game, move)
+    return place[held], game[held], move[held]
+

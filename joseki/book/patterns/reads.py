@@ -1,0 +1,36 @@
+"""Reading the pattern index's segments back: each array with ``numpy.frombuffer`` (no copy when it is one chunk).
+
+The reads go through :func:`joseki.book.store.bookfile.rows`, on a store or a read-only SQLite file, without
+SQLAlchemy (:mod:`joseki.book.patterns.storage` writes them).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from joseki.book.patterns.segment import ARRAY_NAMES, DTYPES, Segment
+from joseki.book.store.bookfile import ReadConnection, rows, scalar
+
+
+def segment_list(conn: ReadConnection) -> list[tuple[int, int, int]]:
+    """Every segment's id, level and records, oldest first."""
+    return [(int(i), int(level), int(records))
+            for i, level, records in rows(conn, "SELECT id, level, records FROM pattern_segment ORDER BY id")]
+
+
+def read_segment(conn: ReadConnection, segment_id: int) -> Segment:
+    """The arrays of segment ``segment_id``."""
+    parts: dict[str, list[bytes]] = {name: [] for name in ARRAY_NAMES}
+    for name, _part, data in rows(conn, "SELECT name, part, data FROM pattern_chunk WHERE segment_id = :s "
+                                        "ORDER BY name, part", {"s": segment_id}):
+        parts[str(name)].append(bytes(data) if not isinstance(data, bytes) else data)
+    arrays = {name: np.frombuffer(p[0] if len(p) == 1 else b"".join(p), dtype=DTYPES[name])
+              for name, p in parts.items()}
+    return Segment.from_arrays(arrays)
+
+
+def stored_bytes(conn: ReadConnection) -> tuple[int, int]:
+    """The games indexed and the bytes of their segments' arrays."""
+    games = int(scalar(conn, "SELECT count(*) FROM pattern_game") or 0)
+    size = int(scalar(conn, "SELECT coalesce(sum(bytes), 0) FROM pattern_segment") or 0)
+    return games, size

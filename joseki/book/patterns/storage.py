@@ -1,0 +1,163 @@
+"""The pattern index in the store: games' facts in ``pattern_game``, their arrays in segments of chunked BLOBs.
+
+:func:`write_games` is the batch writer the indexer and the learning pipeline call, one transaction a batch:
+it adds the games not already there (by key) as ``pattern_game`` rows and one new segment
+(:mod:`joseki.book.patterns.segment`), then merges segments in tiers (:data:`FANOUT` segments of one level
+make one of the next), so that adding games never rebuilds the index and a search reads few segments.
+:func:`read_segment` reads a segment's arrays back with ``numpy.frombuffer`` (no copy when an array is one
+chunk). The reads go through :func:`joseki.book.store.bookfile.rows`, on a store or a read-only SQLite file.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from sqlalchemy import Connection, delete, update
+
+from joseki.book.patterns.reads import read_segment, segment_list
+from joseki.book.patterns.segment import (
+    DTYPES,
+    MAX_RECORDS,
+    WINNER_CODE,
+    GameArrays,
+    Segment,
+    build,
+    date_code,
+    merge,
+)
+from joseki.book.store.bookfile import rows
+from joseki.book.store.database import FAST_DIALECTS, Store, advisory_lock, insert_rows
+from joseki.book.store.schema import pattern_chunk, pattern_segment
+
+COLUMNS = ("game_key", "root", "source", "black", "white", "black_rank", "white_rank", "date", "result", "winner",
+           "event", "moves")
+FANOUT = 4
+"""Segments of one level merged into one of the next."""
+FULL = 1000
+"""The level of a segment too big to merge with its peers."""
+CHUNK_BYTES = 32 << 20
+"""The most bytes one BLOB holds."""
+LOCK = "pattern_index"
+
+
+@dataclass(frozen=True, slots=True)
+class IndexedGame:
+    """One game as the pattern index takes it: its ``pattern_game`` row and its move list with captures
+    (:func:`joseki.core.movelist.encode`)."""
+
+    key: str
+    root: str
+    """The folder the game was indexed from (absolute)."""
+    source: str
+    """The game's file relative to ``root`` (an archive member as ``ARCHIVE/MEMBER``)."""
+    black: str
+    white: str
+    black_rank: str
+    white_rank: str
+    date: str
+    result: str
+    winner: str
+    """``b``, ``w``, ``d`` (a draw) or '' when unknown."""
+    event: str
+    moves: int
+    record: bytes
+
+    def row(self) -> tuple[object, ...]:
+        return (self.key, self.root, self.source, self.black[:200], self.white[:200], self.black_rank,
+                self.white_rank, self.date[:10], self.result[:40], self.winner, self.event[:200], self.moves)
+
+    def arrays(self, game_id: int) -> GameArrays:
+        words = np.frombuffer(self.record, dtype="<u2")
+        return GameArrays(game_id, words, WINNER_CODE.get(self.winner, 0), date_code(self.date))
+
+
+def write_games(conn: Connection, store: Store, games: Sequence[IndexedGame]) -> int:
+    """Add ``games`` to the index in the transaction on ``conn``, as rows and one segment; how many were new.
+
+    A key already indexed, or repeated in ``games``, is kept once. Writers on PostgreSQL take a lock for
+    the transaction, so segments are written and merged one writer at a time.
+    """
+    if not games:
+        return 0
+    advisory_lock(conn, LOCK)
+    unique = {g.key: g for g in reversed(games)}
+    known = {str(k) for (k,) in rows(conn, "SELECT game_key FROM pattern_game WHERE game_key IN (:keys)",
+                                     {"keys": sorted(unique)})}
+    fresh = [unique[k] for k in sorted(unique) if k not in known]
+    if not fresh:
+        return 0
+    table = store.tables["pattern_game"]
+    if conn.dialect.name in FAST_DIALECTS:
+        insert_rows(conn, table, COLUMNS, [g.row() for g in fresh])
+    else:
+        conn.execute(table.insert(), [dict(zip(COLUMNS, g.row(), strict=True)) for g in fresh])
+    ids = {str(k): int(i) for i, k in rows(conn, "SELECT id, game_key FROM pattern_game WHERE game_key IN (:keys)",
+                                           {"keys": [g.key for g in fresh]})}
+    for part in _parts(sorted(fresh, key=lambda g: ids[g.key])):
+        write_segment(conn, build([g.arrays(ids[g.key]) for g in part]), 0)
+    merge_tiers(conn)
+    return len(fresh)
+
+
+def _parts(games: list[IndexedGame]) -> list[list[IndexedGame]]:
+    """``games`` cut where a segment would hold more than :data:`MAX_RECORDS` records."""
+    parts: list[list[IndexedGame]] = [[]]
+    size = 0
+    for game in games:
+        records = len(game.record) // 2
+        if parts[-1] and size + records > MAX_RECORDS:
+            parts.append([])
+            size = 0
+        parts[-1].append(game)
+        size += records
+    return parts
+
+
+def write_segment(conn: Connection, segment: Segment, level: int) -> int:
+    """Store ``segment`` at ``level``; its id."""
+    arrays = {name: np.ascontiguousarray(a, dtype=DTYPES[name]).tobytes() for name, a in segment.arrays().items()}
+    size = sum(len(b) for b in arrays.values())
+    segment_id = int(conn.execute(pattern_segment.insert().returning(pattern_segment.c.id),
+                                  {"level": level, "games": segment.games, "records": segment.records,
+                                   "bytes": size}).scalar_one())
+    for name, data in arrays.items():
+        for part, start in enumerate(range(0, max(len(data), 1), CHUNK_BYTES)):
+            conn.execute(pattern_chunk.insert(), {"segment_id": segment_id, "name": name, "part": part,
+                                                  "data": data[start:start + CHUNK_BYTES]})
+    return segment_id
+
+
+def merge_tiers(conn: Connection) -> None:
+    """Merge :data:`FANOUT` segments of one level into one of the next while some level has that many."""
+    while True:
+        segments = segment_list(conn)
+        group = _next_group(segments)
+        if group is None:
+            return
+        ids = [i for i, _, _ in group]
+        level = group[0][1]
+        if sum(r for _, _, r in group) > MAX_RECORDS:
+            biggest = max(group, key=lambda s: s[2])[0]
+            conn.execute(update(pattern_segment).where(pattern_segment.c.id == biggest).values(level=FULL))
+            continue
+        merged = merge([read_segment(conn, i) for i in ids])
+        write_segment(conn, merged, level + 1)
+        for segment_id in ids:
+            _delete_segment(conn, segment_id)
+
+
+def _next_group(segments: list[tuple[int, int, int]]) -> list[tuple[int, int, int]] | None:
+    """The oldest :data:`FANOUT` segments of the lowest level that has that many (None: no level has)."""
+    levels = sorted({level for _, level, _ in segments if level < FULL})
+    for level in levels:
+        same = [s for s in segments if s[1] == level]
+        if len(same) >= FANOUT:
+            return same[:FANOUT]
+    return None
+
+
+def _delete_segment(conn: Connection, segment_id: int) -> None:
+    conn.execute(delete(pattern_chunk).where(pattern_chunk.c.segment_id == segment_id))
+    conn.execute(delete(pattern_segment).where(pattern_segment.c.id == segment_id))

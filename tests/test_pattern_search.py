@@ -1,0 +1,448 @@
+"""Pattern search: the indexed search agrees with a brute-force replay of every game, and bad input is refused.
+
+The reference replays each real game on :class:`~joseki.core.position.LocalBoard` (captures, no index), tests
+every placement, orientation and colour of the pattern after every move, counts a hit where a placement
+starts to match, and its continuation at the next move inside the placement's rectangle.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from joseki.book.patterns.reads import segment_list
+from joseki.book.patternsearch import GameFacts, GameFilter, IndexArrays, Query, forget, loaded, run
+from joseki.book.store.database import Store
+from joseki.cli.main import app
+from joseki.core.geometry import Corner, Point
+from joseki.core.movelist import decode, encode, replay
+from joseki.core.notation import format_gtp_vertex
+from joseki.core.pattern import (
+    ALLOWS,
+    SYMMETRIES,
+    Pattern,
+    Placement,
+    Side,
+    Where,
+    families,
+    home_point,
+    parse_pattern,
+    swap_letters,
+    symmetry_group,
+)
+from joseki.core.position import LocalBoard
+from joseki.games.indexing import index_games
+from joseki.sgf.archive import expand_games
+from joseki.sgf.game import Game, read_game
+from tests.conftest import GAMES, need
+
+GAME_COUNT = 40
+
+
+@pytest.fixture(scope="module")
+def game_files() -> list[str]:
+    return expand_games([need(GAMES / "kgs-highdan-2019-04")])[:GAME_COUNT]
+
+
+@pytest.fixture(scope="module")
+def games(game_files: list[str]) -> list[Game]:
+    return [read_game(f) for f in game_files]
+
+
+@pytest.fixture(scope="module")
+def boards(games: list[Game]) -> dict[str, list[dict[Point, str]]]:
+    """Each game's stones before the first move and after each move, by LocalBoard."""
+    found = {}
+    for game in games:
+        board = LocalBoard(19)
+        board.stones.update(game.stones)
+        states = [dict(board.stones)]
+        for colour, point in game.moves:
+            if point is not None:
+                board.play(colour, point, suicide=True)
+            states.append(dict(board.stones))
+        found[game.key] = states
+    return found
+
+
+@pytest.fixture(scope="module")
+def index(tmp_path_factory: pytest.TempPathFactory, game_files: list[str]) -> IndexArrays:
+    db = tmp_path_factory.mktemp("pattern") / "index.sqlite"
+    store = Store(str(db))
+    report = index_games(store, [Path(f) for f in game_files], workers=1)
+    assert report.added == len(game_files)
+    arrays = loaded(store)
+    store.close()
+    return arrays
+
+
+def _placements(query: Query) -> list[tuple[str, bool, dict[Point, str], dict[Point, Point]]]:
+    """Every distinct placement, first kept: (orientation, swapped, letter per point, cell per point)."""
+    pattern, placement = query.pattern, query.placement
+    home, offsets = placement.home(pattern)
+    seen: set[frozenset[tuple[Point, str]]] = set()
+    found = []
+    for sym in SYMMETRIES[:1] if query.fixed_orientation else SYMMETRIES:
+        for swapped in (False,) if query.fixed_colour else (False, True):
+            for ox, oy in offsets:
+                req, cell_of = {}, {}
+                for (dx, dy), letter in pattern.cells():
+                    point = sym.apply((home[0] + ox + dx, home[1] + oy + dy))
+                    req[point] = swap_letters(letter) if swapped else letter
+                    cell_of[point] = (dx, dy)
+                key = frozenset(req.items())
+                if key not in seen:
+                    seen.add(key)
+                    found.append((sym.name, swapped, req, cell_of))
+    return found
+
+
+def _holds(stones: dict[Point, str], req: dict[Point, str]) -> bool:
+    code = {"b": 1, "w": 2}
+    return all(code.get(stones.get(p, ""), 0) in ALLOWS[letter] for p, letter in req.items())
+
+
+def brute(games: list[Game], boards: dict[str, list[dict[Point, str]]], query: Query) -> tuple[Counter[tuple[str, int,
+                                                                                                         str, bool]],
+                                                                                            Counter[tuple[Point, str,
+                                                                                                          str]]]:
+    """The hits (game, move, orientation, swapped) and continuations ((cell, pattern colour, what), counted)."""
+    pattern = query.pattern
+    places = _placements(query)
+    group = [g for g in symmetry_group(pattern, query.placement) if not (query.fixed_colour and g.swapped)]
+    group = group[:1] if query.fixed_orientation else group
+    width = pattern.width
+    hits: Counter[tuple[str, int, str, bool]] = Counter()
+    conts: Counter[tuple[Point, str, str]] = Counter()
+    for game in games:
+        if not query.games.passes(_facts(game)):
+            continue
+        states = boards[game.key]
+        for name, swapped, req, cell_of in places:
+            before = False
+            for t, stones in enumerate(states):
+                now = _holds(stones, req)
+                if now and not before:
+                    hits[(game.key, t, name, swapped)] += 1
+                    for u in range(t + 1, len(game.moves) + 1):
+                        mover, point = game.moves[u - 1]
+                        if point is not None and point in cell_of:
+                            cell = cell_of[point]
+                            colour = ("w" if mover == "b" else "b") if swapped else mover
+                            k = cell[1] * width + cell[0]
+                            state = 1 if colour == "b" else 2
+                            rep = min((sym.cells[k], 3 - state if sym.swapped else state) for sym in group)
+                            rcell, rcolour = (rep[0] % width, rep[0] // width), "b" if rep[1] == 1 else "w"
+                            conts[(rcell, rcolour, "played")] += 1
+                            if game.winner == mover:
+                                conts[(rcell, rcolour, "won")] += 1
+                            if u > t + 1:
+                                conts[(rcell, "", "tenuki")] += 1
+                            break
+                before = now
+    return hits, conts
+
+
+def _facts(game: Game) -> GameFacts:
+    return GameFacts(game.key, "", "", game.black, game.white, game.black_rank, game.white_rank, game.date,
+                     game.result, game.winner or "", "", len(game.moves))
+
+
+def engine(index: IndexArrays, query: Query) -> tuple[Counter[tuple[str, int, str, bool]], Counter[tuple[Point, str,
+                                                                                                           str]]]:
+    found = run(index, query)
+    hits: Counter[tuple[str, int, str, bool]] = Counter()
+    for r in found.results:
+        for h in r.hits:
+            hits[(r.facts.key, h.move_number, h.orientation, h.swapped)] += 1
+    conts: Counter[tuple[Point, str, str]] = Counter()
+    (x0, y0), _ = query.placement.home(query.pattern)
+    for c in found.continuations:
+        cell = (c.point[0] - x0, c.point[1] - y0)
+        for colour, played, won in (("b", c.black, c.black_wins), ("w", c.white, c.white_wins)):
+            if played:
+                conts[(cell, colour, "played")] += played
+            if won:
+                conts[(cell, colour, "won")] += won
+        if c.after_tenuki:
+            conts[(cell, "", "tenuki")] += c.after_tenuki
+    assert found.hits == sum(hits.values())
+    assert found.games == len({k for k, _, _, _ in hits})
+    return hits, conts
+
+
+def _cut(stones: dict[Point, str], x0: int, y0: int, w: int, h: int, blur: list[int]) -> Pattern:
+    """The pattern of the board's rectangle, some cells made wildcards (by ``blur``, a code per cell)."""
+    rows = []
+    for dy in range(h):
+        row = ""
+        for dx in range(w):
+            colour = stones.get((x0 + dx, y0 + dy))
+            letter = "X" if colour == "b" else "O" if colour == "w" else "."
+            code = blur[(dy * w + dx) % len(blur)]
+            if code == 1:
+                letter = {"X": "x", "O": "o", ".": "x"}[letter]
+            elif code == 2:
+                letter = {"X": "x", "O": "o", ".": "o"}[letter]
+            elif code == 3:
+                letter = "*"
+            row += letter
+        rows.append(row)
+    return Pattern(tuple(rows))
+
+
+def _real_pattern(data: st.DataObject, games: list[Game], boards: dict[str, list[dict[Point, str]]],
+                  where: Where, sizes: tuple[int, int]) -> tuple[Pattern, Placement]:
+    game = data.draw(st.sampled_from(games[:12]))
+    t = data.draw(st.integers(0, min(80, len(game.moves))))
+    w, h = data.draw(st.integers(*sizes)), data.draw(st.integers(*sizes))
+    blur = data.draw(st.lists(st.sampled_from([0, 0, 0, 0, 1, 2, 3]), min_size=1, max_size=7))
+    stones = boards[game.key][t]
+    if where is Where.CORNER:
+        corner = data.draw(st.sampled_from(list(Corner)))
+        placement = Placement(where, corner=corner)
+    elif where is Where.SIDE:
+        placement = Placement(where, side=data.draw(st.sampled_from(list(Side))))
+    else:
+        placement = Placement(where)
+    pattern = _cut({}, 0, 0, w, h, [0])
+    home, offsets = placement.home(pattern)
+    ox, oy = data.draw(st.sampled_from(offsets))
+    pattern = _cut(stones, home[0] + ox, home[1] + oy, w, h, blur)
+    if where is Where.ANYWHERE and pattern.stones == 0:
+        pattern = Pattern(("X" + pattern.rows[0][1:], *pattern.rows[1:]))
+    return pattern, placement
+
+
+FLAGS = st.tuples(st.booleans(), st.booleans())
+SETTINGS = settings(max_examples=12, deadline=None, suppress_health_check=list(HealthCheck))
+
+
+@SETTINGS
+@given(data=st.data(), flags=FLAGS)
+def test_corner_search_agrees_with_brute_force(index: IndexArrays, games: list[Game],
+                                               boards: dict[str, list[dict[Point, str]]], data: st.DataObject,
+                                               flags: tuple[bool, bool]) -> None:
+    pattern, placement = _real_pattern(data, games, boards, Where.CORNER, (2, 8))
+    query = Query(pattern, placement, flags[0], flags[1], limit=0)
+    assert engine(index, query) == brute(games, boards, query)
+
+
+@SETTINGS
+@given(data=st.data(), flags=FLAGS)
+def test_side_search_agrees_with_brute_force(index: IndexArrays, games: list[Game],
+                                             boards: dict[str, list[dict[Point, str]]], data: st.DataObject,
+                                             flags: tuple[bool, bool]) -> None:
+    pattern, placement = _real_pattern(data, games, boards, Where.SIDE, (2, 5))
+    query = _only(Query(pattern, placement, flags[0], flags[1], limit=0), games[:10])
+    assert engine(index, query) == brute(games, boards, query)
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data(), flags=FLAGS)
+def test_anywhere_search_agrees_with_brute_force(index: IndexArrays, games: list[Game],
+                                                 boards: dict[str, list[dict[Point, str]]], data: st.DataObject,
+                                                 flags: tuple[bool, bool]) -> None:
+    pattern, placement = _real_pattern(data, games, boards, Where.ANYWHERE, (2, 3))
+    query = _only(Query(pattern, placement, flags[0], flags[1], limit=0), games[:4])
+    assert engine(index, query) == brute(games, boards, query)
+
+
+def _only(query: Query, games: list[Game]) -> Query:
+    """``query`` on ``games`` only."""
+    return replace(query, games=GameFilter(keys=frozenset(g.key for g in games)))
+
+
+def test_filters_agree_with_brute_force(index: IndexArrays, games: list[Game],
+                                        boards: dict[str, list[dict[Point, str]]]) -> None:
+    pattern = parse_pattern("....../....../....../...X../....../......")
+    player = games[0].black[:3]
+    for chosen in (GameFilter(player=player), GameFilter(winner="w"), GameFilter(min_rank="5d"),
+                   GameFilter(date_from="2019-04-10", date_to="2019-04-20"),
+                   GameFilter(keys=frozenset(g.key for g in games[:5]))):
+        query = Query(pattern, Placement(Where.CORNER), games=chosen, limit=0)
+        assert engine(index, query) == brute(games, boards, query)
+
+
+def test_every_dot_must_be_empty(index: IndexArrays) -> None:
+    """A pattern with more empty points around the same stones is stricter than one with wildcards there."""
+    small = Query(parse_pattern("....../....../...O../...X../....../......"), Placement(Where.CORNER), limit=0)
+    big = Query(parse_pattern("......./......./...O.../...X.../......./......./......."), Placement(Where.CORNER),
+                limit=0)
+    loose = Query(parse_pattern("......*/......*/...O..*/...X..*/......*/......*/*******"), Placement(Where.CORNER),
+                  limit=0)
+    assert run(index, big).hits <= run(index, small).hits
+    assert run(index, loose).hits == run(index, small).hits
+
+
+def test_symmetric_and_swapped_patterns_give_mapped_results(index: IndexArrays) -> None:
+    base = parse_pattern("....../....../...O../...X../....../......")
+    mirrored = Pattern(tuple(row[::-1] for row in base.rows))
+    swapped = Pattern(tuple(swap_letters(row) for row in base.rows))
+    one = run(index, Query(base, Placement(Where.CORNER)))
+    two = run(index, Query(mirrored, Placement(Where.CORNER, corner=Corner.TOP_RIGHT)))
+    three = run(index, Query(swapped, Placement(Where.CORNER)))
+    assert one.hits == two.hits == three.hits > 0
+    flip = {c.label: (18 - c.point[0], c.point[1], c.black, c.white) for c in two.continuations}
+    assert {c.label: (*c.point, c.black, c.white) for c in one.continuations} == flip
+    assert [(c.point, c.black, c.white) for c in one.continuations] == \
+        [(c.point, c.white, c.black) for c in three.continuations]
+
+
+def test_captured_stones_leave_the_board(games: list[Game]) -> None:
+    """The move list's boards are LocalBoard's after every move, captures included."""
+    for game in games:
+        board = LocalBoard(19)
+        board.stones.update(game.stones)
+        kept = decode(encode(replay(game.moves, game.stones)))
+        states = kept.boards()
+        assert _stones(next(states)) == board.stones
+        for (colour, point), state in zip(game.moves, states, strict=True):
+            if point is not None:
+                board.play(colour, point, suicide=True)
+            assert _stones(state) == board.stones
+
+
+def _stones(state: list[int]) -> dict[Point, str]:
+    return {divmod(i, 19): "b" if v == 1 else "w" for i, v in enumerate(state) if v}
+
+
+def test_a_sequence_search_continues_after_its_moves(index: IndexArrays) -> None:
+    pattern = parse_pattern("....../....../...O../...X../....../......")
+    first = run(index, Query(pattern, Placement(Where.CORNER)))
+    top = first.continuations[0]
+    colour = "b" if top.black >= top.white else "w"
+    cell = (top.point[0], top.point[1])
+    second = run(index, Query(pattern, Placement(Where.CORNER), sequence=((colour, cell),)))
+    assert second.hits == (top.black if colour == "b" else top.white)
+    assert all(c.point != top.point for c in second.continuations)
+
+
+def test_games_added_in_small_batches_give_the_same_answers(tmp_path: Path, index: IndexArrays,
+                                                            game_files: list[str]) -> None:
+    """Adding games a few at a time (many segments, merged in tiers) finds what indexing them at once finds."""
+    store = Store(str(tmp_path / "batches.sqlite"))
+    for lo in range(0, len(game_files), 9):
+        index_games(store, [Path(f) for f in game_files[lo: lo + 9]], workers=1, batch=3)
+    with store.read() as conn:
+        levels = [level for _, level, _ in segment_list(conn)]
+    many = loaded(store)
+    store.close()
+    assert len(many) == len(index) and max(levels) >= 1
+    for text, placement in (("....../....../...O../...X../....../......", Placement(Where.CORNER)),
+                            (".X./X.O", Placement(Where.ANYWHERE)), ("...../..X.o", Placement(Where.SIDE))):
+        query = Query(parse_pattern(text), placement, limit=0)
+        assert run(many, query).as_json() | {"seconds": 0} == run(index, query).as_json() | {"seconds": 0}
+
+
+def test_families_of_a_symmetric_pattern_are_merged() -> None:
+    star = parse_pattern("....../....../....../...X../....../......")
+    assert len(families(star, Placement(Where.CORNER))) == 8
+    assert len(symmetry_group(star, Placement(Where.CORNER))) == 2
+    lone = parse_pattern("X")
+    assert sum(len(f.offsets) for f in families(lone, Placement(Where.ANYWHERE))) == 2 * 361
+    assert home_point(star, Placement(Where.CORNER, corner=Corner.BOTTOM_RIGHT), (3, 3)) == (16, 16)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["XO/X"], "a pattern is a rectangle"),
+    (["XZ"], "unknown letter 'Z'"),
+    (["XX/XX", "--at", "T1"], "runs off the 19x19 board"),
+    (["../..", "--anywhere"], "needs at least one stone"),
+    (["", "--anywhere"], "empty pattern"),
+    (["X", "--corner", "middle"], "unknown corner"),
+    (["X", "--min-rank", "strong"], "--min-rank"),
+])
+def test_bad_input_is_one_line_and_leaves_the_store(tmp_path: Path, args: list[str], message: str) -> None:
+    db = tmp_path / "s.sqlite"
+    Store(str(db)).close()
+    before = db.read_bytes()
+    result = CliRunner().invoke(app, ["--db", str(db), "search", *args])
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0], result.output
+    assert db.read_bytes() == before
+
+
+def test_an_index_older_than_the_stores_games_is_refused(tmp_path: Path, game_files: list[str]) -> None:
+    db = tmp_path / "s.sqlite"
+    runner = CliRunner()
+    assert runner.invoke(app, ["--db", str(db), "index", *game_files[:3]]).exit_code == 0
+    assert runner.invoke(app, ["--db", str(db), "learn", "--workers", "1", *game_files[:5]]).exit_code == 0
+    forget()
+    result = runner.invoke(app, ["--db", str(db), "search", "....../....../...X.."])
+    assert result.exit_code == 1
+    assert "older than the store's games: 2 learnt games are not indexed" in result.output
+
+
+def test_index_and_search_from_the_command_line(new_db: Callable[..., str], game_files: list[str],
+                                                tmp_path: Path) -> None:
+    url = new_db("patterns")
+    runner = CliRunner()
+    folder = str(Path(game_files[0]).parent)
+    first = runner.invoke(app, ["--db", url, "index", "--json", *game_files[:10]])
+    assert first.exit_code == 0, first.output
+    assert json.loads(first.output)["added"] == 10
+    again = runner.invoke(app, ["--db", url, "index", "--json", *game_files[:20]])
+    assert json.loads(again.output)["added"] == 10 and json.loads(again.output)["already_indexed"] == 10
+    forget()
+    result = runner.invoke(app, ["--db", url, "search", "--json", "--limit", "0", "....../....../...O../...X.."])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.output)
+    assert {"games", "hits", "continuations", "results"} <= set(data)
+    assert all(not r["source"].startswith("/") and (Path(folder) / r["source"]).exists() for r in data["results"])
+    for c in data["continuations"]:
+        assert {"black", "white", "black_wins", "white_wins", "after_tenuki"} <= set(c)
+        assert format_gtp_vertex((ord(c["move"]["sgf"][0]) - 97, ord(c["move"]["sgf"][1]) - 97)) == c["move"]["gtp"]
+    for r in data["results"]:
+        assert all({"move_number", "swapped", "orientation"} <= set(h) for h in r["hits"])
+    saved = tmp_path / "first.json"
+    saved.write_text(result.output)
+    within = runner.invoke(app, ["--db", url, "search", "--json", "--within", str(saved), "....../....../...X.."])
+    keys = {r["key"] for r in json.loads(within.output)["results"]}
+    assert keys <= {r["key"] for r in data["results"]}
+    shown = runner.invoke(app, ["--db", url, "search", "....../....../...O../...X.."])
+    assert shown.exit_code == 0 and "hit" in shown.output
+
+
+def test_migration_0011_adds_and_drops_the_pattern_index(new_db: Callable[..., str]) -> None:
+    from alembic import command
+
+    from joseki.book.store.database import alembic_config
+
+    tables = {"pattern_game", "pattern_segment", "pattern_chunk"}
+    store = Store(new_db("old"))
+    with store.write() as conn:
+        command.downgrade(alembic_config(conn), "0010")
+        assert not tables & set(store.engine.dialect.get_table_names(conn))
+        command.upgrade(alembic_config(conn), "0011")
+        assert tables <= set(store.engine.dialect.get_table_names(conn))
+    store.close()
+
+
+def test_an_index_built_on_a_cluster_is_the_local_one(tmp_path: Path, index: IndexArrays,
+                                                      game_files: list[str]) -> None:
+    """``joseki index --cluster`` reads the games on Dask workers and writes what a local run writes."""
+    from tests.dask_procs import DaskProcesses
+
+    url = str(tmp_path / "cluster.sqlite")
+    folder = tmp_path / "dask"
+    folder.mkdir()
+    with DaskProcesses(folder) as procs:
+        result = CliRunner().invoke(app, ["--db", url, "index", "--json", "--batch", "7", "--cluster", procs.address,
+                                          *game_files])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["added"] == len(game_files)
+    store = Store(url)
+    remote = loaded(store)
+    store.close()
+    query = Query(parse_pattern("....../....../...O../...X../....../......"), Placement(Where.CORNER), limit=0)
+    assert run(remote, query).as_json() | {"seconds": 0} == run(index, query).as_json() | {"seconds": 0}
