@@ -19,7 +19,8 @@ PACKAGE = Path(__file__).resolve().parent.parent / "joseki"
 LAYERS = ("core", "sgf", "book", "games", "engine", "web", "cli")
 THIRD_PARTY_ALLOWED = {
     "core": set(),
-    "sgf": {"sgfmill", "markdown_it"},  # markdown_it: the OGS dialect's comments (joseki.sgf.dialects.markdown)
+    "sgf": {"sgfmill", "markdown_it", "charset_normalizer"},  # markdown_it: the OGS dialect's comments
+    # (joseki.sgf.dialects.markdown); charset_normalizer: a missing or wrong CA (joseki.sgf.text)
 }
 EDGES = {
     "sqlalchemy": ("book",), "alembic": ("book",), "platformdirs": ("book",),

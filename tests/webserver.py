@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import uvicorn
 
@@ -67,10 +68,11 @@ def new_book(databases: Databases, tmp: Path, name: str) -> Iterator[tuple[str, 
 
 
 @contextmanager
-def running(store: Store, writable: bool = False, cache_mb: int = DEFAULT_MB) -> Iterator[str]:
-    """The base URL of a real server over ``store`` until the block ends (waits for start-up, 120 s at most)."""
+def running(store: Store, writable: bool = False, cache_mb: int = DEFAULT_MB, **options: Any) -> Iterator[str]:
+    """The base URL of a real server over ``store`` until the block ends (waits for start-up, 120 s at most);
+    ``options``: more of :func:`joseki.web.app.create_app`'s."""
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(store, writable, cache_mb=cache_mb),
+    server = uvicorn.Server(uvicorn.Config(create_app(store, writable, cache_mb=cache_mb, **options),
                                            host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

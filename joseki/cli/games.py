@@ -230,7 +230,7 @@ def games_command(
     """The learnt or mined games that reached the position of MOVES (after a tenuki, the games that played it):
     players, ranks, date, result, file, move; with a filter, those of the games kept there that pass it.
 
-    The table names each game's file; --json gives its full path and the game key.
+    The table names each game's file; --json gives its path below the folder of the learnt games and the game key.
     """
     from joseki.book.gamerefs.read import GameFilter, corner_steps, games_at
 

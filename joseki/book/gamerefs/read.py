@@ -5,15 +5,19 @@ transpositions included) and lists the games ``learn`` and ``mine`` credited the
 profile, newest or strongest first, from the bounded references :mod:`joseki.book.gamerefs.write`
 keeps; ``count`` is every game credited there (the node's statistics), kept or not.
 :func:`load_game` opens one of those games again, by key: only a file the store itself holds.
+
+A game is named to players by its key and its file's path below the folder holding every learnt game
+(:func:`learnt_folder`), decoded (:func:`joseki.sgf.text.file_name`): never by its place on the server.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Any
 from weakref import WeakKeyDictionary
 
-from sqlalchemy import Select, bindparam, desc, func, select
+from sqlalchemy import Connection, Select, bindparam, desc, func, select
 
 from joseki.book.gamerefs.write import CORNERS, REFS_PER_NODE, UNKNOWN_STRENGTH
 from joseki.book.learnt.profiles import GLOBAL, require_profile
@@ -27,6 +31,7 @@ from joseki.core.geometry import Corner
 from joseki.core.moves import typed_moves
 from joseki.core.steps import Colour, canonical, parse_steps
 from joseki.sgf.game import Game, read_game
+from joseki.sgf.text import file_name
 
 ORDERS = ("newest", "strongest")
 RESULTS = ("", "black", "white", "draw")
@@ -50,7 +55,7 @@ class GameRef:
     """ISO ``YYYY-MM-DD`` (or ``YYYY-MM``, ``YYYY``), '' when unknown."""
     result: str
     source: str
-    """The SGF file (absolute path)."""
+    """The SGF file, named as :func:`shown_source` names it."""
     move_number: int
     """The game move (from 1) that reached the position: the board after the game's first
     ``move_number`` moves shows it (``game.moves[move_number - 1]`` is that move)."""
@@ -191,8 +196,9 @@ def games_at(store: Store, steps: str, *, first: str = "B", profile: str | None 
         count = conn.execute(queries["count"], params).scalar()
         kept = REFS_PER_NODE * len(ORDERS) if only else limit  # a filter reads every kept game
         rows = conn.execute(queries[order], {**params, "limit": kept})
-        games = [GameRef(str(key), black, white, black_rank, white_rank, date, result, source, int(number),
-                         CORNERS[corner])
+        folder = learnt_folder(conn, store)
+        games = [GameRef(str(key), black, white, black_rank, white_rank, date, result, shown_source(source, folder),
+                         int(number), CORNERS[corner])
                  for key, black, white, black_rank, white_rank, date, result, source, number, corner in rows]
     if not only:
         return GamesAt(int(count or 0), games, route.base)
@@ -216,7 +222,8 @@ def corner_steps(moves: list[str], first: str = "B") -> tuple[str, str]:
 
 
 def load_game(store: Store, key: str) -> Game:
-    """The game of ``key``, read again from the file the store recorded for it.
+    """The game of ``key``, read again from the file the store recorded for it, its ``source`` named as players see
+    it (:func:`shown_source`).
 
     Only a file the store holds is opened; BadInput for an unknown key, a file gone or
     unreadable, or one that no longer holds that game.
@@ -226,12 +233,30 @@ def load_game(store: Store, key: str) -> Game:
     g = store.tables["game_record"]
     with store.read() as conn:
         source = conn.execute(select(g.c.source).where(g.c.game_key == key)).scalar()
+        shown = "" if source is None else shown_source(source, learnt_folder(conn, store))
     if source is None:
         raise BadInput(f"no game {key} in the store")
     try:
         game = read_game(source)
     except (ValueError, OSError) as exc:
-        raise BadInput(f"{source}: {exc}") from None
+        raise BadInput(f"{shown}: {exc}") from None
     if game.key != key:
-        raise BadInput(f"{source}: the file no longer holds game {key} (changed since it was learnt)")
+        raise BadInput(f"{shown}: the file no longer holds game {key} (changed since it was learnt)")
+    game.source = shown
     return game
+
+
+def learnt_folder(conn: Connection, store: Store) -> str:
+    """The folder holding every learnt game's file (their paths' longest common folder, ending in a separator;
+    '' for none): the paths' common folder is that of the least and the greatest of them."""
+    g = store.tables["game_record"]
+    least, greatest = conn.execute(select(func.min(g.c.source), func.max(g.c.source))).one()
+    if least is None:
+        return ""
+    folder = os.path.dirname(least) if least == greatest else os.path.commonpath([least, greatest])
+    return os.path.join(folder, "")
+
+
+def shown_source(source: str, folder: str) -> str:
+    """A learnt game's file as players see it: its path below ``folder`` (:func:`learnt_folder`), decoded."""
+    return file_name(source[len(folder):] if folder and source.startswith(folder) else os.path.basename(source))
