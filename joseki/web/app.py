@@ -189,6 +189,7 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
         played = parse_game_text(game)
         if move is not None and move > len(played):
             raise BadInput(f"move {move} is beyond the game's {len(played)} moves")
+        views.check_game(played, _setup(setup))
         return await answered(Review(tuple(played[:move] if move is not None else played), _setup(setup),
                                      _names(collection), profile or None, rank, top, favour == "all"))
 
