@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import tarfile
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -206,3 +207,17 @@ def test_the_store_and_the_cli_name_the_players_and_files_right(new_db: Callable
     assert all(not os.path.isabs(s) and "%" not in s and "\ufffd" not in s for s in sources), sources
     table = joseki("games", "Q16", "R14", "R11", "--limit", "10", db=url).stdout
     assert "柯洁" in table and "井山裕太" in table and "이세돌" in table
+
+
+def test_a_zip_member_named_in_the_machine_charset_is_decoded(tmp_path: Path) -> None:
+    """A Windows zip names members in the machine's charset without the UTF-8 flag; zipfile reads them as CP437."""
+    name = "名人戦第一局.sgf".encode("shift_jis")
+    placeholder = b"x" * (len(name) - 4) + b".sgf"
+    archive = tmp_path / "games.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr(placeholder.decode(), record(RECORDS["shift_jis"], "shift_jis", "Shift_JIS"))
+    archive.write_bytes(archive.read_bytes().replace(placeholder, name))  # the name's bytes, without the flag
+    [member] = expand_games([archive])
+    assert file_name(member.removeprefix(f"{tmp_path}/")) == "games.zip/名人戦第一局.sgf"
+    game = read_game(member)
+    assert (game.black, game.white) == RECORDS["shift_jis"][:2]
