@@ -2,9 +2,10 @@
 
 :func:`index_game` is the pure per-game step (a game in, its index row out) and
 :func:`joseki.book.patterns.storage.write_games` the batch writer; a learning pipeline calls the two.
-:func:`index_games` runs them for ``joseki index``: the games read and replayed in a pool of spawned
-workers (:mod:`joseki.games.pool`), one transaction per batch, so a killed run keeps whole batches only
-and a second run adds only what is missing.
+:func:`index_games` runs them for ``joseki index``: the games read and replayed through the
+one fan-out over games (:mod:`joseki.games.fanout`: this process, worker processes or a Dask cluster),
+one transaction per batch, so a killed run keeps whole batches only and a second run adds only what is
+missing.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ from joseki.book.patterns.storage import IndexedGame, write_games
 from joseki.book.store.database import Store
 from joseki.core.errors import BadInput
 from joseki.core.movelist import SIZE, encode, replay
-from joseki.games.pool import chunks, imap_bounded, worker_pool
+from joseki.games.fanout import Workers, fan_out
+from joseki.games.pool import chunks
 from joseki.sgf.archive import Source, expand_games, source_name, sources
 from joseki.sgf.game import Game
 from joseki.sgf.gameevent import read_with_event
@@ -68,6 +70,15 @@ def index_source(item: tuple[Source, str]) -> Outcome:
         return name, None, str(exc)
 
 
+def index_chunk(chunk: list[tuple[Source, str]]) -> list[Outcome]:
+    """:func:`index_source` of each item of a chunk: the fan-out's chunk task (runs in a worker)."""
+    return [index_source(item) for item in chunk]
+
+
+CHUNK_GAMES = 64
+"""Games a worker indexes per chunk."""
+
+
 @dataclass(slots=True)
 class IndexReport:
     """What ``joseki index`` did: files read, games added, already there, skipped (with why), and the index's games
@@ -102,26 +113,18 @@ def index_games(store: Store, paths: Sequence[Path | str], *, workers: int | Non
                 progress: Callable[[int, int], None] | None = None, cluster: str | None = None) -> IndexReport:
     """Index the games of ``paths`` (files, archives, folders) into ``store``'s pattern index.
 
+    The games are read and replayed through the one fan-out over games (:mod:`joseki.games.fanout`).
     ``workers``: processes (1: in this one). ``cluster``: the address of a Dask scheduler to read and replay
     the games on instead (:mod:`joseki.games.cluster`; the batches are written here, in the same order).
+    Raises BadInput for both.
     ``progress(done, total)`` is told after each batch.
     """
     named = roots_of(paths)
     report = IndexReport(files=len(named))
     roots = dict(named)
     items: Iterable[tuple[Source, str]] = ((s, roots[source_name(s)]) for s in sources([n for n, _ in named]))
-    done = 0
-    processes = workers or os.cpu_count() or 1
-    if cluster is not None:
-        from joseki.games.cluster import map_games
-
-        done = _write(store, map_games(cluster, index_source, items), report, batch, len(named), progress)
-    elif processes <= 1 or len(named) < 2 * batch // 10:
-        outcomes: Iterable[Outcome] = map(index_source, items)
-        done = _write(store, outcomes, report, batch, len(named), progress)
-    else:
-        with worker_pool(processes) as pool:
-            done = _write(store, imap_bounded(pool, index_source, items, 64), report, batch, len(named), progress)
+    parts = fan_out(index_chunk, items, len(named), Workers(workers, cluster), CHUNK_GAMES)
+    done = _write(store, (outcome for part in parts for outcome in part), report, batch, len(named), progress)
     assert done == len(named)
     with store.read() as conn:
         report.indexed, report.index_bytes = stored_bytes(conn)
