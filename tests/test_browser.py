@@ -452,3 +452,8 @@ def test_a_journey_through_the_four_views_on_real_collections(driver: Any, real:
     until(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#verdicts li"))
     assert driver.find_element(By.CSS_SELECTOR, "#verdicts li").text.startswith("Q16: in book")
     screenshot(driver, "journey-practise", tmp_path)
+
+
+def test_a_link_with_an_illegal_move_is_refused_whichever_move_is_shown(driver: Any, base: str) -> None:
+    open_page(driver, base + "/?view=review&played=bpdwqfbqiwpd&move=1")  # move 4 lands on Q16
+    assert error_text(driver) == "move 4 (Q16) lands on a stone"

@@ -259,6 +259,13 @@ def test_games_command_prints_the_same_data(starter: Store) -> None:
     assert table.returncode == 0 and f"{data['count']} games at Q16 R14" in table.stdout
     bad = joseki("games", "Q16", "D4", db=starter.url)
     assert bad.returncode == 1 and bad.stderr.count("\n") == 1 and "one corner" in bad.stderr
+    won = json.loads(joseki("games", "Q16", "R14", "--result", "white", "--since", "2019", "--json",
+                            db=starter.url).stdout)
+    kept = games_at(starter, steps, first=first, limit=100).games
+    assert won["matched"] == sum(1 for g in kept if g.result.startswith("W+") and g.date >= "2019")
+    assert all(g["result"].startswith("W+") for g in won["games"])
+    refused = joseki("games", "Q16", "R14", "--rank", "strong", db=starter.url)
+    assert refused.returncode == 1 and "rank 'strong'" in refused.stderr
 
 
 def test_the_migration_adds_and_removes_the_tables(new_db: Callable[..., str]) -> None:

@@ -6,9 +6,11 @@ from __future__ import annotations
 import json
 import os
 import tarfile
+import zipfile
 from collections.abc import Callable
 from pathlib import Path
 
+import httpx
 import pytest
 
 from joseki.book.importer import import_file
@@ -24,6 +26,7 @@ from joseki.sgf.text import charset_of, file_name
 from .conftest import GAMES, need
 from .games import sgf_text
 from .test_cli import joseki
+from .webserver import running
 
 RECORDS = {
     "gb2312": ("柯洁", "古力", "第三届梦百合杯世界围棋公开赛决赛", "黑中盘胜"),
@@ -191,9 +194,12 @@ def test_the_store_and_the_cli_name_the_players_and_files_right(new_db: Callable
         annotate(store, Path(os.fsdecode(os.path.join(os.fsencode(folder), files[0][0]))), out)
         annotated = read_game(out)
         assert (annotated.black, annotated.white) == RECORDS["gb2312"][:2]
+        with running(store) as base:
+            web = httpx.get(base + "/api/games", params={"moves": "Q16,R14,R11", "limit": 10}, timeout=120).json()
     finally:
         store.close()
     cli = json.loads(joseki("games", "Q16", "R14", "R11", "--json", "--limit", "10", db=url).stdout)
+    assert [{k: w[k] for k in c} for w, c in zip(web["games"], cli["games"], strict=True)] == cli["games"]
     players = {(g["black"], g["white"]) for g in cli["games"]}
     assert players == {values[:2] for values in names}, players
     sources = {g["source"] for g in cli["games"]}
@@ -201,3 +207,17 @@ def test_the_store_and_the_cli_name_the_players_and_files_right(new_db: Callable
     assert all(not os.path.isabs(s) and "%" not in s and "\ufffd" not in s for s in sources), sources
     table = joseki("games", "Q16", "R14", "R11", "--limit", "10", db=url).stdout
     assert "柯洁" in table and "井山裕太" in table and "이세돌" in table
+
+
+def test_a_zip_member_named_in_the_machine_charset_is_decoded(tmp_path: Path) -> None:
+    """A Windows zip names members in the machine's charset without the UTF-8 flag; zipfile reads them as CP437."""
+    name = "名人戦第一局.sgf".encode("shift_jis")
+    placeholder = b"x" * (len(name) - 4) + b".sgf"
+    archive = tmp_path / "games.zip"
+    with zipfile.ZipFile(archive, "w") as z:
+        z.writestr(placeholder.decode(), record(RECORDS["shift_jis"], "shift_jis", "Shift_JIS"))
+    archive.write_bytes(archive.read_bytes().replace(placeholder, name))  # the name's bytes, without the flag
+    [member] = expand_games([archive])
+    assert file_name(member.removeprefix(f"{tmp_path}/")) == "games.zip/名人戦第一局.sgf"
+    game = read_game(member)
+    assert (game.black, game.white) == RECORDS["shift_jis"][:2]

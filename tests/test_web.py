@@ -258,3 +258,8 @@ def test_practise_grades_a_move_and_its_reflection_after_a_diagonal_line_alike(c
     # after a line off the diagonal a reflected move is another move: Q14 is O16 reflected, not a book move
     off = client.get("/api/practise", params={"moves": "Q16,R14,Q14", "seed": 1}).json()["judgement"]
     assert not off["in_book"] and off["more_popular"][0] == "R11"
+
+
+def test_review_refuses_a_game_whose_later_move_is_illegal(client: httpx.Client) -> None:
+    answer = client.get("/api/review", params={"game": "bpdwqfbqiwpd", "move": 1})
+    assert answer.status_code == 400 and answer.json()["error"] == "move 4 (Q16) lands on a stone"

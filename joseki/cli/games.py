@@ -221,17 +221,25 @@ def games_command(
     profile: Annotated[str | None, typer.Option(help="Games learnt into this profile (default: global).")] = None,
     order: Annotated[str, typer.Option(help="newest or strongest first.")] = "newest",
     limit: Annotated[int, typer.Option(help="Show at most this many games.", min=1)] = 20,
+    player: Annotated[str, typer.Option(help="Only games of a player whose name holds this.")] = "",
+    rank: Annotated[str, typer.Option(help="Only games whose players are at least this rank (5d).")] = "",
+    since: Annotated[str, typer.Option(help="Only games from this date (2019, 2019-05).")] = "",
+    until: Annotated[str, typer.Option(help="Only games up to this date.")] = "",
+    result: Annotated[str, typer.Option(help="Only games Black or White won, or drawn: black, white, draw.")]
+    = "",
     as_json: Annotated[bool, typer.Option("--json", help="Print the games as JSON.")] = False,
 ) -> None:
-    """The learnt or mined games that reached the position of MOVES: players, ranks, date, result, file, move.
+    """The learnt or mined games that reached the position of MOVES (after a tenuki, the games that played it):
+    players, ranks, date, result, file, move; with a filter, those of the games kept there that pass it.
 
     The table names each game's file; --json gives its path below the folder of the learnt games and the game key.
     """
-    from joseki.book.gamerefs.read import corner_steps, games_at
+    from joseki.book.gamerefs.read import GameFilter, corner_steps, games_at
 
     steps, colour = corner_steps(moves, first)
+    only = GameFilter(player, rank, since, until, result)
     with open_store() as store:
-        found = games_at(store, steps, first=colour, profile=profile, order=order, limit=limit)
+        found = games_at(store, steps, first=colour, profile=profile, order=order, limit=limit, only=only)
     if as_json:
         out.print_json(data={"moves": moves, "profile": profile or "global", "order": order, **found.as_json()})
         return

@@ -2,10 +2,9 @@
 
 :func:`index_game` is the pure per-game step (a game in, its index row out) and
 :func:`joseki.book.patterns.storage.write_games` the batch writer; a learning pipeline calls the two.
-:func:`index_games` runs them for ``joseki index``: the games read and replayed through the
-one fan-out over games (:mod:`joseki.games.fanout`: this process, worker processes or a Dask cluster),
-one transaction per batch, so a killed run keeps whole batches only and a second run adds only what is
-missing.
+:func:`index_games` runs them for ``joseki index``: the games read and replayed in a pool of spawned
+workers (:mod:`joseki.games.pool`), one transaction per batch, so a killed run keeps whole batches only
+and a second run adds only what is missing.
 """
 
 from __future__ import annotations
@@ -70,13 +69,13 @@ def index_source(item: tuple[Source, str]) -> Outcome:
         return name, None, str(exc)
 
 
-def index_chunk(chunk: list[tuple[Source, str]]) -> list[Outcome]:
-    """:func:`index_source` of each item of a chunk: the fan-out's chunk task (runs in a worker)."""
-    return [index_source(item) for item in chunk]
+INDEX_CHUNK = 64
+"""Games a worker indexes at a time."""
 
 
-CHUNK_GAMES = 64
-"""Games a worker indexes per chunk."""
+def index_chunk(part: list[tuple[Source, str]]) -> list[Outcome]:
+    """Worker: :func:`index_source` of each game of a chunk (the task :func:`~joseki.games.fanout.fan_out` runs)."""
+    return [index_source(item) for item in part]
 
 
 @dataclass(slots=True)
@@ -113,18 +112,17 @@ def index_games(store: Store, paths: Sequence[Path | str], *, workers: int | Non
                 progress: Callable[[int, int], None] | None = None, cluster: str | None = None) -> IndexReport:
     """Index the games of ``paths`` (files, archives, folders) into ``store``'s pattern index.
 
-    The games are read and replayed through the one fan-out over games (:mod:`joseki.games.fanout`).
     ``workers``: processes (1: in this one). ``cluster``: the address of a Dask scheduler to read and replay
     the games on instead (:mod:`joseki.games.cluster`; the batches are written here, in the same order).
-    Raises BadInput for both.
     ``progress(done, total)`` is told after each batch.
     """
     named = roots_of(paths)
     report = IndexReport(files=len(named))
     roots = dict(named)
     items: Iterable[tuple[Source, str]] = ((s, roots[source_name(s)]) for s in sources([n for n, _ in named]))
-    parts = fan_out(index_chunk, items, len(named), Workers(workers, cluster), CHUNK_GAMES)
-    done = _write(store, (outcome for part in parts for outcome in part), report, batch, len(named), progress)
+    where = Workers(processes=None if cluster is not None else workers, cluster=cluster)
+    outcomes = (o for part in fan_out(index_chunk, items, len(named), where, INDEX_CHUNK) for o in part)
+    done = _write(store, outcomes, report, batch, len(named), progress)
     assert done == len(named)
     with store.read() as conn:
         report.indexed, report.index_bytes = stored_bytes(conn)

@@ -84,7 +84,7 @@ def members(archive: Path) -> list[str]:
     try:
         if str(archive).lower().endswith(".zip"):
             with zipfile.ZipFile(archive) as z:
-                names = [i.filename for i in z.infolist() if not i.is_dir()]
+                names = [_zip_name(i) for i in z.infolist() if not i.is_dir()]
         else:
             with tarfile.open(archive, "r:*") as t:
                 names = [m.name for m in t if m.isfile()]
@@ -128,7 +128,7 @@ def source_bytes(source: Source | Path) -> bytes:
 
     try:
         if archive.lower().endswith(".zip"):
-            with _zip(archive).open(member) as handle:
+            with _zip(archive).open(_zip_member(_zip(archive), member)) as handle:
                 return _checked(handle.read(MAX_FILE_BYTES + 1))
         with tarfile.open(archive, "r:*") as t:  # one member alone: read up to it (sources streams instead)
             return _checked(_read_member(t.extractfile(member)))
@@ -136,6 +136,23 @@ def source_bytes(source: Source | Path) -> bytes:
         raise BadInput("no such member in the archive") from None
     except (OSError, zipfile.BadZipFile, tarfile.TarError, EOFError) as exc:
         raise BadInput(f"cannot read from the archive: {exc}") from None
+
+
+def _zip_name(info: zipfile.ZipInfo) -> str:
+    """A zip member's name as its bytes are: zipfile reads a name without the UTF-8 flag as CP437, but Windows
+    writes it in the machine's own charset (GBK, Shift_JIS...), so its bytes are kept as a file system's would be."""
+    if info.flag_bits & 0x800 or info.filename.isascii():
+        return info.filename
+    return os.fsdecode(info.filename.encode("cp437"))
+
+
+def _zip_member(archive: zipfile.ZipFile, name: str) -> str:
+    """zipfile's name of the member :func:`_zip_name` names ``name``."""
+    try:
+        archive.getinfo(name)
+    except KeyError:
+        return os.fsencode(name).decode("cp437")
+    return name
 
 
 @lru_cache(maxsize=8)

@@ -135,7 +135,8 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
 
     @app.exception_handler(StoreError)
     async def bad_store(request: Request, exc: StoreError) -> JSONResponse:
-        return JSONResponse({"error": str(exc)}, status_code=503)
+        log.warning("%s %s: %s", request.method, request.url.path, exc)  # it names the database: not for the client
+        return JSONResponse({"error": "the store cannot answer now (the server's log says why)"}, status_code=503)
 
     @app.exception_handler(SlowBody)
     async def slow_body(request: Request, exc: SlowBody) -> JSONResponse:
@@ -144,8 +145,7 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
 
     @app.exception_handler(ClientDisconnect)
     async def went_away(request: Request, exc: ClientDisconnect) -> Response:
-        log.warning("%s %s: the client went away before its answer", request.method, request.url.path)
-        return Response(status_code=400)  # sent to no one
+        return Response(status_code=400)  # sent to no one; BodyDeadline tells it in the log
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
@@ -189,6 +189,7 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
         played = parse_game_text(game)
         if move is not None and move > len(played):
             raise BadInput(f"move {move} is beyond the game's {len(played)} moves")
+        views.check_game(played, _setup(setup))
         return await answered(Review(tuple(played[:move] if move is not None else played), _setup(setup),
                                      _names(collection), profile or None, rank, top, favour == "all"))
 
@@ -260,7 +261,8 @@ class SlowBody(Exception):
 class BodyDeadline:
     """Bounds the time a request's body takes to arrive (:data:`BODY_SECONDS` from the request's start): past it,
     the app's next wait for the body raises :class:`SlowBody` (answered 408). Once the body is in, waits are not
-    bounded (a response may wait for the client to go away)."""
+    bounded (a response may wait for the client to go away). When the answer is ready to go, a client that went
+    away meanwhile is told in one log line (uvicorn drops what is sent to it)."""
 
     def __init__(self, app: ASGIApp, seconds: float = BODY_SECONDS) -> None:
         self.app, self.seconds = app, seconds
@@ -283,7 +285,12 @@ class BodyDeadline:
             arrived = message["type"] != "http.request" or not message.get("more_body", False)
             return message
 
-        await self.app(scope, bounded, send)
+        async def watched(message: Message) -> None:
+            if message["type"] == "http.response.start" and await Request(scope, receive).is_disconnected():
+                log.warning("%s %s: the client went away before its answer", scope["method"], scope["path"])
+            await send(message)
+
+        await self.app(scope, bounded, watched)
 
 
 class SecurityHeaders:

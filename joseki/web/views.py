@@ -15,7 +15,7 @@ view says it may be cached.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -212,6 +212,12 @@ def review(store: Store, asked: Review) -> dict[str, Any]:
     return {"corners": [corner_json(a, moves.board) for a in answers], "focus": None if focus is None else focus.value,
             "line": {} if shown is None else line_json(store, shown, asked.collections, asked.profile),
             "board": board_stones(moves), "move": len(asked.played)}
+
+
+def check_game(played: Sequence[tuple[Colour, Point | None]], setup: Setup = ()) -> None:
+    """Refuse a game (all its moves, whichever is shown) that breaks the rule every view plays by
+    (:func:`joseki.core.moves.game_moves`, ``strict``): IllegalMoveError naming the move."""
+    game_moves(played, dict(setup), strict=True)
 
 
 def grade(store: Store, moves: Moves, collections: Names = None, profile: str | None = None) -> dict[str, Any]:

@@ -250,7 +250,8 @@ def learnt_folder(conn: Connection, store: Store) -> str:
     """The folder holding every learnt game's file (their paths' longest common folder, ending in a separator;
     '' for none): the paths' common folder is that of the least and the greatest of them."""
     g = store.tables["game_record"]
-    least, greatest = conn.execute(select(func.min(g.c.source), func.max(g.c.source))).one()
+    source = g.c.source.collate("C") if conn.dialect.name == "postgresql" else g.c.source  # bytewise order
+    least, greatest = conn.execute(select(func.min(source), func.max(source))).one()
     if least is None:
         return ""
     folder = os.path.dirname(least) if least == greatest else os.path.commonpath([least, greatest])

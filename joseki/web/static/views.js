@@ -70,10 +70,12 @@ function orderText(corner) {
     games: "games", context: "the whole-board context"};
   let text = `Order: ${names[corner.order] || corner.order}.`;
   if (corner.statistics === undefined) return text + (state.rank === "context" ? " (No whole board here: no context.)" : "");
-  const region = corner.similar_games !== corner.context_games ? `, ${games(corner.similar_games)} in its region` : "";
+  const region = corner.similar_games && corner.similar_games !== corner.context_games ?
+    `, ${games(corner.similar_games)} in its region` : "";
   if (corner.order === "context") return text + ` Ranked by ${games(corner.context_games)} in this whole-board context${region}.`;
   if (state.rank === "context") return text + ` The whole-board context has ${games(corner.context_games)}${region}: it orders nothing.`;
-  return text + ` Whole-board context: ${games(corner.context_games)}${region} (order "whole-board context" ranks by them).`;
+  if (corner.context_games) return text + ` Whole-board context: ${games(corner.context_games)}${region} (the order "whole-board context" ranks by them).`;
+  return text + ` Whole-board context: ${games(0)}${region}.`;
 }
 
 // Results in the players' colours, as the lichess explorer shows them: Black wins, draws, White wins.
