@@ -26,7 +26,7 @@ p < 0.05 one-sided with 80% power. Opponents run in ``--jobs`` parallel processe
 Usage: python benchmarks/bench_adapt.py [--games 36] [--train 36] [--max-moves 40] [--signal local]
        [--opponents gnugo-nojoseki,gnugo-1] [--jobs 2]
 
-The defaults are the run the README reports: 29 minutes on 2 cores at load 6.5.
+The defaults are the run docs/performance.md reports.
 """
 
 from __future__ import annotations
@@ -53,11 +53,11 @@ from joseki.book.store.database import Store
 from joseki.core.corners import CornerTable, corner_tables
 from joseki.core.notation import TENUKI
 from joseki.core.priority import wilson_interval
-from joseki.engine.gtp import GtpError
-from joseki.engine.judge import Judge, default_judge, gnugo_path
-from joseki.engine.local import learn_signals
+from joseki.engine.judge import Judge, JudgeCommand, default_judge, gnugo_path
 from joseki.engine.match import GameRecord, play_match
 from joseki.engine.opponents import OPPONENTS, opponent_command
+from joseki.games.judging import Refused
+from joseki.games.learn import learn
 from joseki.sgf.game import read_game
 
 NORMAL = statistics.NormalDist()
@@ -99,7 +99,7 @@ def local_outcomes(store: Store, records: list[GameRecord]) -> tuple[list[float]
             tables = corner_tables(moves)
             try:
                 verdicts = judge.judge(book, moves)
-            except GtpError as exc:  # GNU Go refused a move the referee allowed: leave the game out
+            except Refused as exc:  # GNU Go refused a move the referee allowed: leave the game out
                 print(f"  {r.path}: not judged: {exc}", file=sys.stderr)
                 continue
             proxy = proxy_colour(r)
@@ -169,11 +169,11 @@ def play_opponent(opponent: str, args: argparse.Namespace, work: Path) -> tuple[
     with store.write() as conn:
         profile_id(conn, store, opponent, create=True)
     before = phase(db, work / "before", opponent, args, 1, "best")
-    learn_signals(store, [r.path for r in before], opponent, args.signal, workers=1)
+    learn(store, [r.path for r in before], opponent, 1, signal=args.signal, judge=JudgeCommand())
     for number, first in enumerate(range(0, args.train, args.round), start=1):
         games = min(args.round, args.train - first)
         train = phase(db, work / f"train-{number:02d}", opponent, args, 100 + number, "sample", games)
-        learn_signals(store, [r.path for r in train], opponent, args.signal, workers=1)
+        learn(store, [r.path for r in train], opponent, 1, signal=args.signal, judge=JudgeCommand())
     after = phase(db, work / "after", opponent, args, 2, "best")
     return before, after
 

@@ -37,6 +37,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -47,6 +48,7 @@ from sqlalchemy.engine import make_url
 from joseki.book.importer import import_file
 from joseki.book.learnt.profiles import records_for
 from joseki.book.learnt.results import add_records, claim_games, profile_id
+from joseki.book.query.inmemory import InMemoryBook
 from joseki.book.query.lookup import Lookup
 from joseki.book.query.next import next_moves
 from joseki.book.store.database import Store, batched
@@ -54,7 +56,10 @@ from joseki.book.store.keys import node_id
 from joseki.core.notation import format_gtp_vertex
 from joseki.core.position import steps_key
 from joseki.core.priority import Record, summed
-from joseki.games.learn import GameOutcome, examine_all, learn
+from joseki.games.fanout import Workers
+from joseki.games.learn import learn
+from joseki.games.pipeline import ReadGames, each_game
+from joseki.games.signals import RESULTS, ResultSignal
 from joseki.sgf.game import read_game
 
 GAMES = SHARED / "games"
@@ -119,6 +124,32 @@ def drop_pg_database(url: str) -> None:
         pass
 
 
+@dataclass(frozen=True, slots=True)
+class GameOutcome:
+    """What learning found in one usable game: its identity and each credited node's record."""
+
+    source: str
+    key: str
+    result: str
+    records: dict[int, Record]
+
+
+def examine_all(store: Store, files: list[str], workers: int) -> list[GameOutcome]:
+    """Each usable game's credits against ``store``'s book, read by the learning pipeline's workers."""
+    from joseki.games.fanout import fan_out
+    from joseki.games.pipeline import Seconds
+
+    task = ReadGames(InMemoryBook.load(store), (ResultSignal((RESULTS,)),))
+    out = []
+    for game in each_game(fan_out(task, files, len(files), Workers(workers), 32), Seconds()):
+        reason, _, rows = game.signals[0]
+        if reason is None:
+            flat = rows[0]
+            records = {int(flat[i]): Record(*(int(v) for v in flat[i + 1 : i + 5])) for i in range(0, len(flat), 5)}
+            out.append(GameOutcome(game.source, game.key, game.result, records))
+    return out
+
+
 def timed(func: Callable[[], Any]) -> tuple[float, Any]:
     start = time.perf_counter()
     value = func()
@@ -139,7 +170,7 @@ def write_share(url: str, profile: str, outcomes: list[GameOutcome], batch: int,
     began = time.monotonic()
     for chunk in batched(outcomes, batch):
         with store.write() as conn:
-            claimed = claim_games(conn, store, pid, [(o.key or "", o.source, o.result) for o in chunk])
+            claimed = claim_games(conn, store, pid, [(o.key, o.source, o.result) for o in chunk])
             add_records(conn, store, pid, summed(o.records for o in chunk if o.key in claimed))
     times.put((began, time.monotonic()))
     store.close()
@@ -263,8 +294,7 @@ def main() -> None:
             import_file(index_store, need(KOGO), "kogo")
             unique: dict[str, GameOutcome] = {}
             for outcome in examine_all(index_store, [str(f) for f in files], args.workers):
-                if outcome.skipped is None and outcome.key is not None:
-                    unique.setdefault(outcome.key, outcome)
+                unique.setdefault(outcome.key, outcome)
         outcomes = list(unique.values())
         print(f"{len(files)} games ({len(outcomes)} distinct and usable), {len(prefixes)} query prefixes")
         try:

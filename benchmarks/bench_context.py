@@ -1,4 +1,4 @@
-"""Predictions with and without the whole-board context, on held-out games (README, "Reading the board").
+"""Predictions with and without the whole-board context, on held-out games (docs/architecture.md).
 
 Split as ``bench_evaluate.py``: within each set of ../shared/data/games (Fox pro, AI, KGS
 high-dan, Tygem 9-dan), files in name order, every fifth one (positions 4, 9, 14, ...) is a

@@ -1,4 +1,4 @@
-"""Evaluating books on a train/test split of the real games (README, "How good are the books").
+"""Evaluating books on a train/test split of the real games (docs/performance.md, "How good are the books").
 
 Split: within each set of ../shared/data/games (Fox pro, AI, KGS high-dan, Tygem 9-dan), the
 files in name order, every fifth one (positions 4, 9, 14, ...) is a test game, the others are

@@ -1,14 +1,18 @@
 """Flattening Kogo's dictionary against sgfmill alone parsing it and reading every node's move.
 
-Both are timed in the same run, alternately, best of N; the ratio is what counts.
-Usage: python benchmarks/bench_flatten.py [--repeats N]
+Both run once untimed first (the file in the page cache, the code warm), then alternately,
+sgfmill first, ``--repeats`` times in one process; each side's median, min and max and the
+ratio of each pair are reported: the ratio is what counts.
+
+Repeat it: ``cd benchmarks && python bench_flatten.py [--repeats N]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import time
 
-from common import KOGO, best_of, need, report, sgfmill_visit
+from common import KOGO, load, need, report, sgfmill_visit, spread
 
 from joseki.sgf.forest import flatten_file
 
@@ -21,14 +25,21 @@ def main() -> None:
     forest = flatten_file(path)
     nodes, variations = forest.nodes, len(forest.variations)
     del forest  # nothing else alive, as in a `joseki flatten` or `import` process
-    sgfmill_s = flatten_s = float("inf")
+    sgfmill_visit(path)
+    sgfmill: list[float] = []
+    flatten: list[float] = []
     for _ in range(args.repeats):
-        sgfmill_s = min(sgfmill_s, best_of(1, lambda: sgfmill_visit(path)))
-        flatten_s = min(flatten_s, best_of(1, lambda: flatten_file(path)))
+        started = time.perf_counter()
+        sgfmill_visit(path)
+        sgfmill.append(time.perf_counter() - started)
+        started = time.perf_counter()
+        flatten_file(path)
+        flatten.append(time.perf_counter() - started)
     print(f"Kogo: {nodes} nodes, {variations} variations")
     report({"file": path.name, "nodes": nodes, "variations": variations,
-            "flatten_s": round(flatten_s, 4), "sgfmill_s": round(sgfmill_s, 4),
-            "ratio": round(flatten_s / sgfmill_s, 3), "repeats": args.repeats})
+            "flatten_s": spread(flatten, 4), "sgfmill_s": spread(sgfmill, 4),
+            "ratio": spread([a / b for a, b in zip(flatten, sgfmill, strict=True)]), "repeats": args.repeats,
+            "load": load()})
 
 
 if __name__ == "__main__":

@@ -2,10 +2,12 @@
 sgfmill alone parsing the same file and visiting every node, in the same run.
 
 Both are timed as whole processes (interpreter start-up, module imports, creating the store's
-schema: what a user waits for), alternately, and the medians are compared: the ratio is the
-figure to read, since the machine is shared and its absolute speed varies.
+schema: what a user waits for). Each runs once untimed first (the file and both programs' code
+in the page cache), then alternately, sgfmill first, ``--repeats`` times; each side's median,
+min and max and the ratio of each pair are reported: the ratio is the figure to read, since the
+machine is shared and its absolute speed varies.
 
-Usage: python benchmarks/bench_import.py [--repeats N]
+Repeat it: ``cd benchmarks && python bench_import.py [--repeats N]``.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from common import KOGO, joseki_command, need, report, wall_seconds
+from common import KOGO, joseki_command, load, need, report, spread, wall_seconds
 
 _SGFMILL = """
 import sys
@@ -42,6 +44,8 @@ def main() -> None:
     sgfmill: list[float] = []
     records = 0
     with tempfile.TemporaryDirectory() as tmp:
+        wall_seconds([sys.executable, "-c", _SGFMILL, str(path)])
+        wall_seconds([*joseki_command(), "--db", str(Path(tmp) / "warm.sqlite"), "import", str(path)])
         for run in range(args.repeats):
             sgfmill.append(wall_seconds([sys.executable, "-c", _SGFMILL, str(path)]))
             db = Path(tmp) / f"book{run}.sqlite"
@@ -52,8 +56,9 @@ def main() -> None:
     import_s, sgfmill_s = statistics.median(imports), statistics.median(sgfmill)
     print(f"Kogo: {records} records; joseki import {import_s:.3f} s, sgfmill parse and visit {sgfmill_s:.3f} s "
           f"(medians of {args.repeats})")
-    report({"file": path.name, "records": records, "import_s": round(import_s, 4), "sgfmill_s": round(sgfmill_s, 4),
-            "ratio": round(import_s / sgfmill_s, 3), "repeats": args.repeats})
+    report({"file": path.name, "records": records, "import_s": spread(imports, 4), "sgfmill_s": spread(sgfmill, 4),
+            "ratio": spread([a / b for a, b in zip(imports, sgfmill, strict=True)]), "repeats": args.repeats,
+            "load": load()})
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ of the first ``--games`` Tygem games (``--min-games 5``) into a new store, and `
 same games into a new store holding Kogo's dictionary, both with one worker, the process's CPU
 seconds (``time.process_time``) around the call alone. Rounds alternate the revisions so that a
 shared machine's load falls on each alike; the medians and their ratios to the first revision
-are the figures (issue 17's cost: mine and learn within 1.25x of their time before the context).
+are the figures (what a change costs mine and learn).
 
 Usage: python benchmarks/bench_revisions.py [--games 2000] [--rounds 4] REV [REV ...]
        (e.g. ``b2d644d^1 HEAD``: before the context statistics, and now)

@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
+import resource
+import statistics
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from sgfmill import sgf
 
-from joseki.book.store.database import Store
+try:
+    from joseki.book.store.database import Store
+except ImportError:  # a tree from before book/ was grouped by job (store_rows builds with any tree's code)
+    from joseki.book.store import Store  # type: ignore[no-redef]
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared" / "data"
@@ -24,16 +32,6 @@ def need(path: Path) -> Path:
     if not path.exists():
         sys.exit(f"benchmark data not found: {path}")
     return path
-
-
-def best_of(repeats: int, func: Callable[[], Any]) -> float:
-    """The fastest of ``repeats`` runs, in seconds (the least disturbed by a shared machine)."""
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
-        func()
-        times.append(time.perf_counter() - start)
-    return min(times)
 
 
 def sgfmill_visit(path: Path) -> int:
@@ -79,6 +77,139 @@ def sgfmill_seconds(paths: list[str]) -> float:
     for path in paths:
         sgfmill_main_line(path)
     return time.perf_counter() - started
+
+
+def warm(paths: Sequence[str]) -> float:
+    """Read every file once, so that the page cache holds them for every side alike; returns the seconds."""
+    started = time.perf_counter()
+    for path in paths:
+        with open(path, "rb") as f:
+            f.read()
+    return time.perf_counter() - started
+
+
+def spread(values: Sequence[float], digits: int = 3) -> dict[str, float]:
+    """The median, min and max of ``values``."""
+    return {"median": round(statistics.median(values), digits), "min": round(min(values), digits),
+            "max": round(max(values), digits)}
+
+
+def _vm_hwm_mb(pid: int | str = "self") -> float:
+    """The peak resident set of process ``pid`` since its last exec (VmHWM), in MB; 0 if it is gone."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+class _WorkerPeaks(threading.Thread):
+    """Samples the peak resident set (VmHWM) of this process's children while a run goes on."""
+
+    def __init__(self, interval: float = 1.0) -> None:
+        super().__init__(daemon=True)
+        self.interval = interval
+        self.stopped = threading.Event()
+        self.peaks: dict[int, float] = {}
+
+    def _children(self) -> list[int]:
+        me, found = str(os.getpid()), []
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    with open(f"/proc/{entry}/stat") as f:
+                        fields = f.read().rsplit(")", 1)[1].split()
+                except OSError:
+                    continue
+                if fields[1] == me:
+                    found.append(int(entry))
+        return found
+
+    def run(self) -> None:
+        while not self.stopped.wait(self.interval):
+            for pid in self._children():
+                self.peaks[pid] = max(self.peaks.get(pid, 0.0), _vm_hwm_mb(pid))
+
+    def stop(self) -> float:
+        """Stop sampling; the largest child's peak in MB."""
+        self.stopped.set()
+        self.join()
+        return max(self.peaks.values(), default=0.0)
+
+
+def _in_child(pipe: Any, func: Callable[..., dict[str, Any]], args: tuple[Any, ...]) -> None:
+    sampler = _WorkerPeaks()
+    sampler.start()
+    cpu = time.process_time()
+    figures = func(*args)
+    figures["parent_cpu_s"] = round(time.process_time() - cpu, 2)
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN)
+    figures["workers_cpu_s"] = round(workers.ru_utime + workers.ru_stime, 2)
+    figures["parent_mb"] = round(_vm_hwm_mb(), 1)
+    figures["worker_mb"] = round(sampler.stop(), 1)
+    figures["peak_mb"] = round(figures["parent_mb"] + figures["worker_mb"], 1)
+    pipe.send(figures)
+
+
+def in_fresh_process(func: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
+    """``func(*args)`` (a module-level function returning figures) in a new process, with what it cost.
+
+    Adds the process's CPU seconds and its workers' (its finished children's), and the peak memory:
+    its own peak resident set plus the largest worker's, each read from ``/proc`` (VmHWM, counted
+    from the process's exec), so no run inherits the peak of one before it.
+    """
+    context = multiprocessing.get_context("spawn")
+    receive, send = context.Pipe(duplex=False)
+    child = context.Process(target=_in_child, args=(send, func, args))
+    child.start()
+    send.close()
+    try:
+        figures: dict[str, Any] = receive.recv()
+    except EOFError:
+        child.join()
+        sys.exit(f"the measured run failed (exit code {child.exitcode})")
+    child.join()
+    return figures
+
+
+def alternate(rounds: int, baseline: Callable[[], float], subject: Callable[[], dict[str, Any]],
+              seconds: str) -> tuple[list[float], list[float], list[dict[str, Any]]]:
+    """``rounds`` pairs of runs, baseline then subject, printing each; the baseline's seconds and CPU
+    seconds, and the subject's figures (``figures[seconds]`` its time)."""
+    base: list[float] = []
+    base_cpu: list[float] = []
+    runs: list[dict[str, Any]] = []
+    for number in range(1, rounds + 1):
+        cpu = time.process_time()
+        base.append(baseline())
+        base_cpu.append(time.process_time() - cpu)
+        runs.append(subject())
+        print(f"round {number}: baseline {base[-1]:.2f} s, subject {runs[-1][seconds]:.2f} s "
+              f"(ratio {runs[-1][seconds] / base[-1]:.3f}), peak {runs[-1]['peak_mb']} MB", file=sys.stderr)
+    return base, base_cpu, runs
+
+
+def cpu_ratio(runs: list[dict[str, Any]], base_cpu: list[float]) -> dict[str, float]:
+    """Each round's subject CPU seconds (parent and workers) shared over the machine's cores, over the baseline's
+    CPU seconds: the wall ratio of an idle machine whose cores the subject kept busy (a bound from below, which a
+    shared machine's load moves less than the wall ratio)."""
+    cores = os.cpu_count() or 1
+    return spread([(r["parent_cpu_s"] + r["workers_cpu_s"]) / cores / b for r, b in zip(runs, base_cpu, strict=True)])
+
+
+def steps_share(seconds: dict[str, float]) -> dict[str, list[float]]:
+    """Each step's seconds of a learn or mine run (:class:`joseki.games.pipeline.Seconds`) and its share of
+    their sum (the parent's whole time, ``parent``, left out of the sum: it holds its writes)."""
+    total = sum(s for name, s in seconds.items() if name != "parent") or 1.0
+    return {name: [round(s, 2), round(s / total, 3)] for name, s in sorted(seconds.items(), key=lambda i: -i[1])}
+
+
+def load() -> list[float]:
+    """The machine's load averages (1, 5, 15 minutes)."""
+    return [round(x, 2) for x in os.getloadavg()]
 
 
 def fresh_store(name: str) -> Store:

@@ -15,10 +15,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 from sqlalchemy.engine import make_url
 
 from joseki.book.store.database import resolve_url
 from joseki.engine.judge import gnugo_path
+
+settings.register_profile("any-machine", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("any-machine")
+"""Hypothesis never times an example: the tests pass on a loaded machine with few cores."""
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
 JOSEKI = SHARED / "joseki"

@@ -10,14 +10,16 @@ from pathlib import Path
 import pytest
 
 from joseki.book.importer import import_files
+from joseki.book.learnt.outcomes import judged_for
 from joseki.book.store.database import Store
 from joseki.book.store.files import starter_book
+from joseki.engine.judge import JudgeCommand
 from joseki.games.evaluate import evaluate
 from joseki.games.learn import learn
 from joseki.games.mine import mine
 from joseki.sgf.archive import expand_games, source_bytes, sources, split_member
 
-from .conftest import GAMES, need
+from .conftest import GAMES, GNUGO_CMD, need, needs_gnugo
 from .test_learn import stats_table
 
 KGS = GAMES / "kgs-highdan-2019-04"
@@ -93,3 +95,36 @@ def test_learn_and_mine_from_archives_match_the_unpacked_games(packed: tuple[Pat
     assert (ma.learnt, ma.corners, ma.credits) == (mb.learnt, mb.corners, mb.credits)
     assert stats_table(unpacked) == stats_table(inside)
     assert evaluate(unpacked, [plain]) == evaluate(inside, [archived])
+
+
+@needs_gnugo
+@pytest.mark.parametrize("signal", ["result", "local", "both"])
+def test_every_signal_reads_a_zip_and_a_tar_xz_as_the_folder_of_the_same_games(
+        signal: str, tmp_path: Path, new_db: Callable[..., str]) -> None:
+    files = sorted(need(KGS).glob("*.sgf"))[:2]
+    folder = tmp_path / "two"
+    folder.mkdir()
+    for f in files:
+        (folder / f.name).write_bytes(f.read_bytes())
+    with zipfile.ZipFile(tmp_path / "two.zip", "w", zipfile.ZIP_DEFLATED) as z:
+        for f in files:
+            z.write(f, f"two/{f.name}")
+    with tarfile.open(tmp_path / "two.tar.xz", "w:xz") as t:
+        for f in files:
+            t.add(f, f"two/{f.name}")
+    judge = JudgeCommand(GNUGO_CMD) if signal != "result" else None
+    seen = []
+    for number, path in enumerate((folder, tmp_path / "two.zip", tmp_path / "two.tar.xz")):
+        store = starter(new_db, f"{signal}-{number}")
+        report = learn(store, [path], "p", workers=1, signal=signal, judge=judge)
+        local = report.local
+        with store.read() as conn:
+            judged = judged_for(conn, store, "p")
+        seen.append((report.files, report.learnt, report.corners, report.credits, stats_table(store),
+                     None if local is None else (local.files, local.judged, local.corners), judged))
+        store.close()
+        if signal != "result":
+            assert local is not None and local.judged == 2 and local.corners > 0
+        if signal != "local":
+            assert report.learnt == 2 and report.corners > 0
+    assert seen[0] == seen[1] == seen[2]

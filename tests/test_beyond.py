@@ -8,15 +8,17 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from joseki.book.importer import expand_paths
 from joseki.book.learnt.beyond import BEYOND_MIN_GAMES
 from joseki.book.store.database import Store
 from joseki.book.store.keys import ROOT_ID, node_id
 from joseki.core.corners import corner_tables
-from joseki.games.credit import table_corners
+from joseki.games.credit import corner_plays
 from joseki.games.evaluate import evaluate
-from joseki.games.mine import MINE_DEPTH, mine
+from joseki.games.mine import MINE_DEPTH, PrefixCounter, mine
 from joseki.sgf.game import read_game
 
 from .conftest import GAMES, need
@@ -93,8 +95,8 @@ def test_the_kept_moves_are_the_counts_of_the_real_games(new_db: Callable[..., s
     played: Counter[str] = Counter()
     for path in files:
         tables = corner_tables(read_game(path).moves).values()
-        played.update({steps[:end] for steps, _ in table_corners(tables)
-                       for end in range(2, min(len(steps), 2 * MINE_DEPTH) + 1, 2)})
+        played.update({play.steps[:end] for play in corner_plays(tables)
+                       for end in range(2, min(len(play.steps), 2 * MINE_DEPTH) + 1, 2)})
     kept = {p for p, n in played.items() if n >= min_games}
     expected = {(node_id(p[:-2]) if len(p) > 2 else ROOT_ID, p[-2:]): n for p, n in played.items()
                 if BEYOND_MIN_GAMES <= n < min_games and (len(p) == 2 or p[:-2] in kept)}
@@ -125,3 +127,17 @@ def test_migration_0009_adds_and_drops_the_table(new_db: Callable[..., str]) -> 
         command.upgrade(alembic_config(conn), "0009")
         assert "beyond_book" in store.engine.dialect.get_table_names(conn)
     store.close()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.lists(st.text("abc", max_size=2 * MINE_DEPTH + 6).map(lambda t: "".join(c + "a" for c in t)),
+                         max_size=4), max_size=12))
+def test_the_prefix_counter_counts_each_prefix_s_games_exactly(games: list[list[str]]) -> None:
+    counter = PrefixCounter()
+    played: Counter[str] = Counter()
+    for corners in games:
+        counter.add_game(corners)
+        played.update({c[:end] for c in corners for end in range(2, min(len(c), 2 * MINE_DEPTH) + 1, 2)})
+    assert dict(counter.counts()) == {p: n for p, n in played.items() if n >= 2}
+    for min_games in (1, 2, 3):
+        assert counter.frequent(min_games) == {p for p, n in played.items() if n >= min_games}

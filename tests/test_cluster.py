@@ -23,7 +23,7 @@ from joseki.book.store.database import Store
 from joseki.book.store.files import starter_book
 from joseki.games import cluster
 from joseki.games.learn import learn
-from joseki.games.mine import mine, reduce_game
+from joseki.games.mine import mine, reduce_chunk
 
 from .conftest import GAMES, need
 from .dask_procs import DaskProcesses
@@ -159,7 +159,7 @@ def test_the_commands_take_a_cluster(dask: DaskProcesses, tmp_path: Path, games:
 def test_a_file_a_worker_cannot_see_stops_the_run(dask: DaskProcesses, tmp_path: Path) -> None:
     missing = str(tmp_path / "elsewhere" / "game.sgf")
     with pytest.raises(ValueError, match=r"game\.sgf: not found on a worker at .*every worker must see"):
-        list(cluster.map_games(dask.address, reduce_game, [missing]))
+        list(cluster.map_chunks(dask.address, reduce_chunk, [missing]))
 
 
 def test_no_scheduler_is_a_one_line_error(tmp_path: Path) -> None:

@@ -104,12 +104,12 @@ def learnt_openings(store: Store, folder: Path) -> None:
     assert learn(store, [folder], workers=1).learnt == LEARNT
 
 
-def top_right(store: Store, moves: list[str]) -> dict[str, object]:
+def top_right(store: Store, moves: list[str], rank: str = "context") -> dict[str, object]:
     played, colour = [], "b"
     for move in moves:
         played.append((colour, parse_move(move)))
         colour = "w" if colour == "b" else "b"
-    answers = next_in_game(store, played, Options(), context=True)
+    answers = next_in_game(store, played, Options(rank=rank), context=True)
     return next(a.as_json() for a in answers if a.corner.value == "top-right")
 
 
@@ -117,6 +117,7 @@ def test_next_on_a_whole_board_ranks_by_context_and_picks_the_side(starter: Stor
     learnt_openings(starter, tmp_path)
     answer = top_right(starter, OPENING[:3])
     assert (answer["statistics"], answer["context"], answer["context_games"]) == ("context", "m..o.ep", LEARNT)
+    assert answer["order"] == "context"
     first = answer["candidates"][0]  # type: ignore[index]
     assert (first["move"], first["context_games"]) == ("R14", LEARNT)
     # the same board reflected across the top-right diagonal: the approach moves to the top side
@@ -126,18 +127,41 @@ def test_next_on_a_whole_board_ranks_by_context_and_picks_the_side(starter: Stor
     # a board never seen: back-off to the context-free order, said so
     unseen = top_right(starter, ["Q16"])
     assert (unseen["statistics"], unseen["context"], unseen["context_games"]) == ("back-off", ".......", 0)
+    assert unseen["order"] == "popularity"
+    assert unseen["candidates"] == top_right(starter, ["Q16"], "popularity")["candidates"]
+
+
+def test_every_order_but_context_is_the_order_given(starter: Store, tmp_path: Path) -> None:
+    from joseki.book.query.next import rank_key
+    from joseki.core.priority import RANKS
+
+    learnt_openings(starter, tmp_path)
+    played = [(("b", "w")[i % 2], parse_move(m)) for i, m in enumerate(OPENING[:3])]
+    for rank in RANKS:
+        answers = next_in_game(starter, played, Options(rank=rank), context=True)
+        answer = next(a for a in answers if a.corner.value == "top-right")
+        assert (answer.statistics, answer.context_games) == ("context", LEARNT)
+        if rank == "context":
+            assert answer.order == "context" and answer.candidates[0].move == "R14"
+            continue
+        assert answer.order == rank
+        keys = [rank_key(rank)(c) for c in answer.candidates]
+        assert keys == sorted(keys), rank  # the order asked, whatever the context says
+        assert any(c.move == "R14" and c.context_games == LEARNT for c in answer.candidates)
 
 
 def test_next_sgf_shows_the_statistics_used(starter: Store, tmp_path: Path) -> None:
     learnt_openings(starter, tmp_path / "games")
     game = write_game(tmp_path / "asked.sgf", OPENING[:3], result="B+R")
-    done = joseki("next", "--sgf", str(game), "--json", db=starter.url)
+    done = joseki("next", "--sgf", str(game), "--rank", "context", "--json", db=starter.url)
     corners = {c["corner"]: c for c in json.loads(done.stdout)["corners"]}
     assert corners["top-right"]["statistics"] == "context"
     assert corners["top-right"]["candidates"][0]["move"] == "R14"
-    text = joseki("next", "--sgf", str(game), db=starter.url).stdout
+    text = joseki("next", "--sgf", str(game), "--rank", "context", db=starter.url).stdout
     assert f"ranked by the whole-board context ({LEARNT} games in it; --json names it)" in text
-    typed = json.loads(joseki("next", *OPENING[:3], "--json", db=starter.url).stdout)["corners"]
+    plain = joseki("next", "--sgf", str(game), db=starter.url).stdout
+    assert f"order: popularity; {LEARNT} games in this whole-board context (--rank context orders by them)" in plain
+    typed = json.loads(joseki("next", *OPENING[:3], "--rank", "context", "--json", db=starter.url).stdout)["corners"]
     assert [(c["statistics"], c["candidates"][0]["move"]) for c in typed if c["corner"] == "top-right"] == [
         ("context", "R14")]
     steps = json.loads(joseki("next", "--steps", "DD", "--json", db=starter.url).stdout)["corners"]

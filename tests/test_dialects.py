@@ -119,3 +119,15 @@ def test_a_registered_dialect_lints(tmp_path: Path) -> None:
     assert report.dialect == "marks"
     assert report.counts() == {"rated-pass": 1, "empty-needs": 1}
     assert kinds().index("rated-pass") < kinds().index("illegal") < kinds().index("empty-needs")
+
+
+def test_conditions_only_where_the_text_states_one() -> None:
+    from joseki.sgf.dialects.text_conditions import text_conditions
+
+    stated = ["This is possible with support at the top.", "This works well with a White presence at the bottom.",
+              "'b' if Black is in the lower right.", "This is played with an extension at the top."]
+    told = ["White 2 is not joseki, but illustrates possibilities without considering surrounding stones.",
+            "White continues with 'a' to take the corner or top.", "White 4 is a mistake, even with support at top.",
+            "White continues with a pincer around 'a'."]
+    assert [bool(text_conditions(s)) for s in stated] == [True] * len(stated)
+    assert [text_conditions(s) for s in told] == [()] * len(told)

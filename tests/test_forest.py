@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from sgfmill import sgf, sgf_grammar
 
 from joseki.core.steps import is_canonical, split_steps
-from joseki.sgf.forest import _Decoder, flatten_bytes, flatten_file
+from joseki.sgf.forest import flatten_bytes, flatten_file
+from joseki.sgf.text import SgfText
 
 from .conftest import JOSEKI, KOGO, KOGO_ZH, OGS, need
 
@@ -122,10 +123,10 @@ def test_bad_input_raises_a_clear_value_error(data: bytes, message: str) -> None
         list(walk(data))
 
 
-def test_invalid_bytes_are_replaced_with_a_warning() -> None:
-    forest = flatten_bytes(b"(;CA[UTF-8]SZ[19];B[pd]C[caf\xe9])")
-    assert forest.variations[0].notes[0].comment == "caf\ufffd"
-    assert forest.warnings and "replaced" in forest.warnings[0]
+def test_a_wrong_charset_is_read_as_detected_with_a_warning() -> None:
+    forest = flatten_bytes(b"(;CA[UTF-8]SZ[19];B[pd]C[caf\xe9 cr\xe8me br\xfbl\xe9e])")
+    assert forest.variations[0].notes[0].comment == "café crème brûlée"
+    assert forest.warnings == ["CA[UTF-8] does not fit the file's bytes: read as cp1252"]
 
 
 def test_gb2312_is_decoded() -> None:
@@ -138,4 +139,4 @@ def test_gb2312_is_decoded() -> None:
     st.sampled_from([b"a", b" ", b"\\", b"\r", b"\n", b"\t", b"\v", b"\f", b"\\\n", b"\xc3\xa9", b"\xff"]),
     max_size=12).map(b"".join))
 def test_comment_text_is_read_as_sgfmill_reads_it(raw: bytes) -> None:
-    assert _Decoder("UTF-8").text(raw) == sgf_grammar.text_value(raw).decode("utf-8", errors="replace")
+    assert SgfText("utf-8", "declared").text(raw) == sgf_grammar.text_value(raw).decode("utf-8", errors="replace")

@@ -22,7 +22,7 @@ from joseki.book.store.files import starter_book
 from joseki.book.store.keys import node_id
 from joseki.core.corners import corner_tables
 from joseki.core.gameinfo import normal_date, normal_rank, rank_value, strength
-from joseki.games.credit import corner_credits, table_corners
+from joseki.games.credit import corner_credits, corner_plays
 from joseki.games.learn import learn
 from joseki.games.mine import mine
 from joseki.sgf.game import read_game
@@ -120,8 +120,8 @@ def credited_games(store: Store, files: list[Path], steps: str) -> dict[str, tup
     found = {}
     for f in files:
         game = read_game(f)
-        for corner_string, first in table_corners(corner_tables(game.moves).values()):
-            if any(nid == target for nid, _ in corner_credits(index, corner_string, first, game.winner)):
+        for play in corner_plays(corner_tables(game.moves).values()):
+            if any(nid == target for nid, _ in corner_credits(index, play.steps, play.first, game.winner)):
                 found[game.key] = (game.date, strength(game.black_rank, game.white_rank))
     return found
 
@@ -154,7 +154,9 @@ def test_each_game_opens_at_the_move_that_reached_the_position(starter: Store) -
         lookup = Lookup(starter, conn)
         for ref in found.games:
             game = load_game(starter, ref.key)
-            assert game.key == ref.key and Path(ref.source).is_absolute() and ref.source == str(Path(game.source))
+            # named below the folder of the learnt games (here every game is in KGS's folder), never by its place
+            assert game.key == ref.key and ref.source == game.source == Path(ref.source).name
+            assert (KGS / ref.source).is_file()
             table = corner_tables(game.moves[: ref.move_number])[ref.corner]
             assert table.moves[-1][0] == ref.move_number  # the move is this corner's
             route = walk(lookup, table.builder.steps_to_move(), table.builder.first_colour or "b", rejoin=False)
@@ -236,6 +238,7 @@ def test_load_game_opens_only_the_store_s_files(starter: Store, tmp_path: Path) 
 
 def test_corner_steps_wants_one_corner() -> None:
     assert corner_steps(["Q16", "R14"]) == corner_steps(["D4", "C6"])
+    assert corner_steps(["Q16", "R14", "pass"]) == (corner_steps(["Q16", "R14"])[0] + "XX", "B")  # the tenuki
     with pytest.raises(ValueError, match="2 corners"):
         corner_steps(["Q16", "D4"])
     with pytest.raises(ValueError, match="no corner"):
@@ -256,6 +259,13 @@ def test_games_command_prints_the_same_data(starter: Store) -> None:
     assert table.returncode == 0 and f"{data['count']} games at Q16 R14" in table.stdout
     bad = joseki("games", "Q16", "D4", db=starter.url)
     assert bad.returncode == 1 and bad.stderr.count("\n") == 1 and "one corner" in bad.stderr
+    won = json.loads(joseki("games", "Q16", "R14", "--result", "white", "--since", "2019", "--json",
+                            db=starter.url).stdout)
+    kept = games_at(starter, steps, first=first, limit=100).games
+    assert won["matched"] == sum(1 for g in kept if g.result.startswith("W+") and g.date >= "2019")
+    assert all(g["result"].startswith("W+") for g in won["games"])
+    refused = joseki("games", "Q16", "R14", "--rank", "strong", db=starter.url)
+    assert refused.returncode == 1 and "rank 'strong'" in refused.stderr
 
 
 def test_the_migration_adds_and_removes_the_tables(new_db: Callable[..., str]) -> None:

@@ -28,11 +28,11 @@ from joseki.core.category import NEVER_FIRST
 from joseki.core.geometry import Corner, Point
 from joseki.core.notation import format_gtp_vertex, parse_gtp_vertex
 from joseki.core.priority import JUDGED_WEIGHT, Record, priority
-from joseki.engine.judge import DRAW_BAND, Judge, Verdict, corner_margin, parse_territory
-from joseki.engine.local import learn_local
+from joseki.engine.judge import Judge, JudgeCommand, corner_margin, parse_territory
 from joseki.engine.opponents import OPPONENTS, opponent_command
 from joseki.engine.policy import BookPlayer
 from joseki.games.evaluate import evaluate
+from joseki.games.judging import DRAW_BAND, Verdict
 from joseki.games.learn import learn
 
 from .conftest import GAMES, GNUGO_CMD, need, needs_gnugo
@@ -116,8 +116,8 @@ def test_learn_local_credits_each_chooser_once_and_moves_the_priority(book: str,
     game = write_game(tmp_path / "game.sgf", moves)  # no result: a local outcome needs none
     with Store(book) as store:
         before = next_moves(store, line[:1], options=Options(profile=None))
-        report = learn_local(store, [game], "judged", GNUGO_CMD)
-        assert report.judged == 1 and report.corners == 1
+        report = learn(store, [game], "judged", signal="local", judge=JudgeCommand(GNUGO_CMD)).local
+        assert report is not None and report.judged == 1 and report.corners == 1
         (verdict,) = report.verdicts[str(game)]
         with store.read() as conn:
             rows = judged_for(conn, store, "judged")
@@ -130,8 +130,8 @@ def test_learn_local_credits_each_chooser_once_and_moves_the_priority(book: str,
             assert margin == pytest.approx(verdict.margin_for(mover))
             won = verdict.winner == mover
             assert (record.wins, record.losses) == ((1, 0) if won else (0, 1) if verdict.winner != "d" else (0, 0))
-        again = learn_local(store, [game], "judged", GNUGO_CMD)
-        assert again.judged == 0 and again.duplicates == 1
+        again = learn(store, [game], "judged", signal="local", judge=JudgeCommand(GNUGO_CMD)).local
+        assert again is not None and again.judged == 0 and again.duplicates == 1
         with store.read() as conn:
             assert judged_for(conn, store, "judged") == rows
         after = next_moves(store, line[:1], options=Options(profile="judged"))

@@ -14,7 +14,7 @@ from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner, Point
 from joseki.core.ladder_check import board_after
 from joseki.core.limits import MAX_LINE_MOVES, LimitError
-from joseki.core.moves import game_moves, parse_game_text, split_tokens, typed_moves
+from joseki.core.moves import KO, game_moves, parse_game_text, split_tokens, typed_moves
 from joseki.core.position import SUICIDE, IllegalMoveError
 from joseki.core.steps import Colour
 
@@ -83,3 +83,28 @@ def test_the_texts_of_a_request() -> None:
             parse_game_text(bad)
     with pytest.raises(LimitError):
         split_tokens("pass " * (MAX_LINE_MOVES + 1))
+
+
+def test_a_ko_is_not_retaken_at_once_by_typed_moves_or_a_strict_game() -> None:
+    # Black takes White's C18 from D18; White's retake at C18 at once is refused, after a ko threat it is legal
+    shape = ["B18", "C18", "C19", "D19", "C17", "D17", "pass", "E18"]
+    typed_moves([*shape, "D18", "pass", "pass", "C18"])  # after a move between: legal
+    with pytest.raises(IllegalMoveError, match=r"^move 10 \(C18\) retakes the ko at once$") as caught:
+        typed_moves([*shape, "D18", "C18"])
+    assert caught.value.reason == KO
+    game = [*typed_moves([*shape, "D18"]).played, ("w", (2, 1))]
+    game_moves(game)  # a game as learnt: lenient
+    with pytest.raises(IllegalMoveError, match="move 10"):
+        game_moves(game, strict=True)
+    with pytest.raises(IllegalMoveError, match="lands on a stone"):
+        game_moves([("b", (15, 3))], {(15, 3): "w"}, strict=True)
+
+
+def test_setup_stones_are_the_first_moves_of_their_corners() -> None:
+    handicap = {(15, 3): "b", (3, 15): "b"}  # Q16 and D4
+    moves = game_moves([("w", (16, 5))], handicap)  # White approaches Q16 at R14
+    top_right = moves.tables[Corner.TOP_RIGHT]
+    assert [m[1:] for m in top_right.moves] == [("b", (15, 3)), ("w", (16, 5))]
+    assert top_right.builder.first_colour == "b" and len(top_right.builder.steps) == 4
+    assert [t.corner for t in moves.active] == [Corner.TOP_RIGHT, Corner.BOTTOM_LEFT]
+    assert moves.focus is Corner.TOP_RIGHT and moves.to_move == "b"

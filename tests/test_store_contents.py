@@ -3,10 +3,12 @@ commit (joseki.book.store.version)."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 
 from joseki.book.importer import import_files
 from joseki.book.learnt.results import profile_id
+from joseki.book.store.bookfile import rows
 from joseki.book.store.contents import COUNTED, catalogue, summary
 from joseki.book.store.database import Store
 from joseki.book.store.files import head_revision, starter_book
@@ -39,3 +41,15 @@ def test_the_version_moves_with_every_commit_and_only_then(new_db: Callable[...,
 def test_a_store_in_memory_has_no_version() -> None:
     with Store("sqlite://") as store:
         assert store.version() is None
+
+
+def test_the_books_reads_see_what_every_read_sees(book: str) -> None:
+    """On SQLite the book's own queries run on the driver's connection (no SQLAlchemy between); the rows are the
+    same either way, on every kind of store."""
+    query = "SELECT id, steps FROM variation ORDER BY id LIMIT :n"
+    with Store(book) as store:
+        with store.read() as conn:
+            through_sqlalchemy = rows(conn, query, {"n": 50})
+        with store.book_read() as conn:
+            assert isinstance(conn, sqlite3.Connection) == store.is_sqlite
+            assert rows(conn, query, {"n": 50}) == through_sqlalchemy and through_sqlalchemy

@@ -35,7 +35,7 @@ TOP_RIGHT = Transform(Corner.TOP_RIGHT)
 SOURCE = SourceFrame(TOP_RIGHT, "b", {}, {})
 ALLOWED_TAGS = {"p", "br", "h1", "h2", "h3", "h4", "h5", "h6", "strong", "em", "ul", "ol", "li", "a", "code", "pre",
                 "blockquote", "hr"}
-TAG = re.compile(r"<(/?)([a-zA-Z0-9]+)([^>]*)>")
+TAG = re.compile(r"<(/?)([a-zA-Z0-9]+)([^>]*?)\s*/?>")
 
 
 ATTRIBUTES = {"a": re.compile(r' href="https?://[^"<>]*" rel="noopener noreferrer"'), "ol": re.compile(r' start="\d+"')}
@@ -68,6 +68,10 @@ def test_ogs_markdown_is_rendered_to_the_safe_subset() -> None:
     assert 'href="javascript' not in found.html and "<img" not in found.html and safe_html(found.html)
     assert found.text.startswith("Joseki\n\nGood for") and "games (https://ps.waltheri.net/x)" in found.text
     assert found.text.endswith("- one\n- two")
+    video = words(Ogs(), "See (The Direct 3-3 Invasion)(https://www.youtube.com/watch?v=2khNnE5Q3GM&t=147)")
+    assert video is not None and video.html == (
+        '<p>See <a href="https://www.youtube.com/watch?v=2khNnE5Q3GM&amp;t=147" rel="noopener noreferrer">'
+        "The Direct 3-3 Invasion</a></p>\n")
 
 
 @pytest.mark.parametrize("asked", ALL_TRANSFORMS, ids=lambda t: f"{t.corner.value}{'-swap' if t.swap else ''}")

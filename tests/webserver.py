@@ -8,6 +8,7 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import uvicorn
 
@@ -25,8 +26,10 @@ HOSTILE = ("(;FF[4]GM[1]CA[UTF-8]SZ[19];B[pd]C[Black's <script>window.pwned=1</s
            "<b>joseki</b>]LB[qf:a];W[qf])")
 """A collection whose comment holds markup: the page must show it as text, and draw the label 'a'."""
 GAMES = [(["Q16", "R14", "R11", "D4", "C16"], "B+R"), (["Q16", "R14", "R11", "D4"], "W+3.5"),
-         (["Q16", "R14", "R12", "D16"], "B+R"), (["Q16", "R14", "Q12", "C3", "D17", "R6"], "B+2.5")]
-"""Finished games to learn: statistics for the first moves (win-rate bars) and games behind positions."""
+         (["Q16", "R14", "R12", "D16"], "B+R"), (["Q16", "R14", "Q12", "C3", "D17", "R6"], "B+2.5"),
+         (["Q16", "R14", "D4", "P17"], "W+R")]
+"""Finished games to learn: statistics for the first moves (win-rate bars) and games behind positions (the last
+plays Black's tenuki of the book after Q16 R14: White plays there again)."""
 
 
 def make_book(url: str, tmp: Path) -> Store:
@@ -65,10 +68,11 @@ def new_book(databases: Databases, tmp: Path, name: str) -> Iterator[tuple[str, 
 
 
 @contextmanager
-def running(store: Store, writable: bool = False, cache_mb: int = DEFAULT_MB) -> Iterator[str]:
-    """The base URL of a real server over ``store`` until the block ends (waits for start-up, 120 s at most)."""
+def running(store: Store, writable: bool = False, cache_mb: int = DEFAULT_MB, **options: Any) -> Iterator[str]:
+    """The base URL of a real server over ``store`` until the block ends (waits for start-up, 120 s at most);
+    ``options``: more of :func:`joseki.web.app.create_app`'s."""
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(store, writable, cache_mb=cache_mb),
+    server = uvicorn.Server(uvicorn.Config(create_app(store, writable, cache_mb=cache_mb, **options),
                                            host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

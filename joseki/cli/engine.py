@@ -68,9 +68,10 @@ def match_command(
 ) -> None:
     """Play GAMES games between two GTP engines, write them as SGF, and optionally learn from them."""
     from joseki.book.learnt.results import profile_id
-    from joseki.engine.local import check_signal, learn_signals, local_json
+    from joseki.engine.judge import JudgeCommand
     from joseki.engine.match import play_match
     from joseki.engine.opponents import opponent_command
+    from joseki.games.learn import check_signal, learn, local_json
 
     check_signal(signal)
     if (white is None) == (opponent is None):
@@ -87,7 +88,9 @@ def match_command(
     learnt = local = None
     if learn_profile is not None:
         with open_store() as store:
-            learnt, local = learn_signals(store, [r.path for r in records], learn_profile, signal, workers=1)
+            report = learn(store, [r.path for r in records], learn_profile, workers=1, signal=signal,
+                           judge=JudgeCommand() if signal != "result" else None)
+        learnt, local = (report if signal != "local" else None), report.local
     first_wins = sum(1 for r in records if r.winner == ("w" if r.swapped else "b"))
     if as_json:
         out.print_json(data={"games": [{"file": str(r.path), "black": r.black, "white": r.white, "result": r.result,

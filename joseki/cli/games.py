@@ -12,7 +12,7 @@ from joseki.cli.common import ensure_starter, fail, open_store, out, print_error
 from joseki.core.errors import BadInput
 
 if TYPE_CHECKING:
-    from joseki.games.learn import LearnReport
+    from joseki.games.signals import LearnReport
 
 
 def _learn_table(title: str, r: LearnReport) -> Table:
@@ -49,7 +49,7 @@ def learn_command(
     profile: Annotated[str | None, typer.Option(help="Learn into this profile, created if new (default: global).")]
     = None,
     workers: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).", min=1)] = None,
-    batch: Annotated[int, typer.Option(help="Games per transaction.", min=1)] = 500,
+    batch: Annotated[int, typer.Option(help="Games per transaction.", min=1)] = 2000,
     cluster: Annotated[str | None, typer.Option(help="Run the per-game work on this Dask scheduler "
                                                      "(tcp://HOST:8786) instead of local processes.")] = None,
     signal: Annotated[str, typer.Option(help="What to credit: result (game results), local (each corner judged "
@@ -60,7 +60,8 @@ def learn_command(
 ) -> None:
     """Credit the results of finished games (or engine verdicts on their corners) to the book moves chosen."""
     from joseki.engine.gtp import EngineError
-    from joseki.engine.local import check_signal, learn_signals, local_json
+    from joseki.engine.judge import JudgeCommand
+    from joseki.games.learn import check_signal, learn, local_json
 
     check_signal(signal)
     _check_paths(paths)
@@ -68,11 +69,12 @@ def learn_command(
     with open_store() as store, progress_bar(as_json) as progress:
         task = progress.add_task("learning", total=None)
         try:
-            report, local = learn_signals(store, paths, profile, signal, workers, judge,
-                                          lambda done, total: progress.update(task, completed=done, total=total),
-                                          batch, cluster)
+            learnt = learn(store, paths, profile, workers,
+                           lambda done, total: progress.update(task, completed=done, total=total), batch,
+                           cluster=cluster, signal=signal, judge=JudgeCommand(judge) if signal != "result" else None)
         except EngineError as exc:
             raise fail(f"judge {judge or 'gnugo'!r}: {exc}") from None
+    report, local = (learnt if signal != "local" else None), learnt.local
     if as_json:
         out.print_json(data={**(_learn_json(report) if report else {}),
                              **({"local": local_json(local)} if local else {})})
@@ -219,17 +221,25 @@ def games_command(
     profile: Annotated[str | None, typer.Option(help="Games learnt into this profile (default: global).")] = None,
     order: Annotated[str, typer.Option(help="newest or strongest first.")] = "newest",
     limit: Annotated[int, typer.Option(help="Show at most this many games.", min=1)] = 20,
+    player: Annotated[str, typer.Option(help="Only games of a player whose name holds this.")] = "",
+    rank: Annotated[str, typer.Option(help="Only games whose players are at least this rank (5d).")] = "",
+    since: Annotated[str, typer.Option(help="Only games from this date (2019, 2019-05).")] = "",
+    until: Annotated[str, typer.Option(help="Only games up to this date.")] = "",
+    result: Annotated[str, typer.Option(help="Only games Black or White won, or drawn: black, white, draw.")]
+    = "",
     as_json: Annotated[bool, typer.Option("--json", help="Print the games as JSON.")] = False,
 ) -> None:
-    """The learnt or mined games that reached the position of MOVES: players, ranks, date, result, file, move.
+    """The learnt or mined games that reached the position of MOVES (after a tenuki, the games that played it):
+    players, ranks, date, result, file, move; with a filter, those of the games kept there that pass it.
 
-    The table names each game's file; --json gives its full path and the game key.
+    The table names each game's file; --json gives its path below the folder of the learnt games and the game key.
     """
-    from joseki.book.gamerefs.read import corner_steps, games_at
+    from joseki.book.gamerefs.read import GameFilter, corner_steps, games_at
 
     steps, colour = corner_steps(moves, first)
+    only = GameFilter(player, rank, since, until, result)
     with open_store() as store:
-        found = games_at(store, steps, first=colour, profile=profile, order=order, limit=limit)
+        found = games_at(store, steps, first=colour, profile=profile, order=order, limit=limit, only=only)
     if as_json:
         out.print_json(data={"moves": moves, "profile": profile or "global", "order": order, **found.as_json()})
         return

@@ -121,7 +121,8 @@ def next_command(
     = None,
     top: Annotated[int | None, typer.Option(help="Show at most this many candidates.", min=1)] = None,
     collection: Annotated[list[str] | None, typer.Option(help="Only these collections (repeatable).")] = None,
-    rank: Annotated[str, typer.Option(help="Order: popularity (book paths + games), priority, winrate, games.")]
+    rank: Annotated[str, typer.Option(help="Order: popularity (book paths + games), priority, winrate, games, "
+                                           "context (the games of the whole-board context, when it has any).")]
     = "popularity",
     profile: Annotated[str | None, typer.Option(help="Statistics of this profile (falling back to global).")]
     = None,
@@ -188,7 +189,6 @@ def _game_moves(path: Path, move: int | None) -> tuple[list[tuple[str, tuple[int
     return (game.moves[:move] if move is not None else game.moves), game.stones
 
 
-LABELS = "abcdefghijklmnopqrstuvwxyz"
 BEYOND_SHOWN = 5
 """Moves played beyond the book that a corner lists (``--json`` gives them all)."""
 STATE_TEXT = {"in-book": "in book", "left-book": "out of book", "empty": "empty corner",
@@ -197,20 +197,28 @@ STATE_TEXT = {"in-book": "in book", "left-book": "out of book", "empty": "empty 
 
 
 def context_line(a: CornerAnswer) -> str:
-    """Which statistics ordered a corner's moves: its whole-board context, or the back-off."""
+    """The corner's whole-board context and the order given: ranked by it (``--rank context``), or not."""
     from joseki.book.learnt.contexts import CONTEXT_MIN_GAMES
 
+    def games(n: int) -> str:
+        return f"{n or 'no'} game{'' if n == 1 else 's'}"
+
+    if a.order == "context":
+        region = f", {games(a.similar_games)} in its region" if a.similar_games != a.context_games else ""
+        return f"ranked by the whole-board context ({games(a.context_games)} in it{region}; --json names it)"
     if a.statistics == "context":
-        return f"ranked by the whole-board context ({a.context_games} games in it; --json names it)"
+        return (f"order: {a.order}; {games(a.context_games)} in this whole-board context "
+                "(--rank context orders by them)")
     fewer = f" (fewer than {CONTEXT_MIN_GAMES})" if CONTEXT_MIN_GAMES > 1 else ""
-    return (f"{a.context_games or 'no'} game{'' if a.context_games == 1 else 's'} in this whole-board context"
-            f"{fewer}: context-free statistics")
+    region = f", {games(a.similar_games)} in its region" if a.similar_games else ""
+    return (f"order: {a.order}; {games(a.context_games)} in this whole-board context{fewer}{region}: "
+            "it orders nothing")
 
 
 def _print_answer(a: CornerAnswer, show_steps: bool = False) -> None:
     """One corner: its state, a diagram with the candidates lettered and the points conditions name marked, a table."""
     from joseki.core.category import NEVER_FIRST
-    from joseki.core.diagram import corner_diagram, marks_of
+    from joseki.core.diagram import corner_diagram, letters, marks_of
 
     who = "Black" if a.to_move == "b" else "White"
     title = f"[bold]{a.corner.value}[/]: {STATE_TEXT.get(a.state, a.state)}, {who} to play"
@@ -230,12 +238,11 @@ def _print_answer(a: CornerAnswer, show_steps: bool = False) -> None:
         shown = a.alternatives
     elif a.via is not None:
         out.print(f"same position as the book's line {a.line(a.via, a.via_reflected)}", highlight=False)
-    points = [c.point for c in shown if c.point is not None]
-    labels = {p: LABELS[i] for i, p in enumerate(points[: len(LABELS)])}
+    labels = letters((c.point for c in shown), a.stones)
     setup = {p: colour for c in shown for p, colour in c.setup.items()}
     marks = marks_of((p for c in shown for p in c.named), a.stones, setup)
     table = Table(show_edge=False)
-    in_context = a.statistics == "context"
+    in_context = a.statistics == "context" and a.context_games > 0
     for name in ("", "move", "paths", "games", *(["in context"] if in_context else []), "win %", "priority", "fav.",
                  "category", "conditions"):
         table.add_column(name, justify="left" if name in ("", "move", "category", "conditions") else "right")

@@ -153,9 +153,30 @@ def corner_tables(moves: Sequence[tuple[Colour, Point | None]],
     """
     check_zone_size(size)
     tables = {c: CornerTable(c) for c in Corner}
+    spots = _SPOTS.setdefault(size, {})
     for number, (colour, point) in enumerate(moves, start=1):
-        if point is not None:
-            add_move(tables, number, colour, point, size)
+        if point is None:
+            continue
+        spot = spots.get(point)
+        zones, start, near = spot if spot is not None else _spot(point, size)
+        # _join, inline (a game's few hundred moves each pay for its calls otherwise)
+        within, best, chosen = near[0], REACH + 1, None
+        for zone in zones:
+            bits = tables[zone[0]].bits
+            if bits & within:
+                d = 0  # the nearest ring holding a stone: one does, within REACH
+                while not bits & near[d + 1]:
+                    d += 1
+                if d < best:
+                    best, chosen = d, zone
+        if chosen is None:
+            if start is None or tables[start[0]].bits:
+                continue
+            chosen = start
+        table = tables[chosen[0]]
+        table.builder.local(colour, chosen[1])
+        table.moves.append((number, colour, point))
+        table.bits |= near[1]
     if moves:
         for table in tables.values():
             table.builder.elsewhere(moves[-1][0])

@@ -11,6 +11,15 @@ SPAN = 12
 """How many lines of the corner a diagram shows."""
 
 MARK_LEGEND = "* # @: a point (empty, black stone, white stone) a condition names"
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def letters(points: Iterable[Point | None], occupied: Iterable[Point] = ()) -> dict[Point, str]:
+    """The letters of candidate moves, in their order: one per empty point, none on a stone (``occupied``) or for
+    a tenuki, so no letter ever stands on a stone."""
+    taken = set(occupied)
+    empty = [p for p in dict.fromkeys(points) if p is not None and p not in taken]
+    return {p: LETTERS[i] for i, p in enumerate(empty[: len(LETTERS)])}
 
 
 def marks_of(points: Iterable[Point], stones: Mapping[Point, str],
@@ -34,7 +43,7 @@ def corner_diagram(corner: Corner, stones: dict[Point, str], labels: dict[Point,
 
     Columns carry GTP letters and rows GTP numbers, so the picture reads like the board.
     ``marks`` (:func:`marks_of`) are drawn where no label is, and a legend row follows when
-    one is in view.
+    one is in view; a label is never drawn on a stone (the stone is).
     """
     xs = range(size - span, size) if corner.right else range(span)
     ys = range(size - span, size) if corner.bottom else range(span)
@@ -45,7 +54,7 @@ def corner_diagram(corner: Corner, stones: dict[Point, str], labels: dict[Point,
     for y in ys:
         cells = []
         for x in xs:
-            if (x, y) in labels:
+            if (x, y) in labels and (x, y) not in stones:
                 cells.append(labels[(x, y)])
             elif marks and (x, y) in marks:
                 cells.append(marks[(x, y)])

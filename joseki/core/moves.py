@@ -8,9 +8,12 @@ one pass over the moves: the colours and points, the notation typed, the whole b
 joined. The query, the views and the book player read these and never parse or replay the moves
 again.
 
-Typed moves must be legal (a stone on a stone or a suicide is the user's mistake, named by its
-move number and token); a game's moves are played as every game is, leniently (its reader
-checked them against the game's own rules, :mod:`joseki.sgf.game`).
+Typed moves must be legal (a stone on a stone, a suicide or retaking a ko at once is the user's
+mistake, named by its move number and token); a game's moves are played as every game is,
+leniently (its reader checked them against the game's own rules, :mod:`joseki.sgf.game`), or by
+the same rule as typed moves when asked (``strict``: a game a player sends in). A game's setup
+stones (handicap, a problem's position) are on the board and, where they lie in a corner, that
+corner's first local moves (Black's first), so a handicap game's corners meet the book as they stand.
 """
 
 from __future__ import annotations
@@ -24,13 +27,14 @@ from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner, Point
 from joseki.core.limits import MAX_LINE_MOVES, beyond
 from joseki.core.notation import format_gtp_vertex, parse_move
-from joseki.core.position import OCCUPIED, IllegalMoveError, LocalBoard
+from joseki.core.position import OCCUPIED, IllegalMoveError, LocalBoard, neighbour_table
 from joseki.core.steps import Colour, other
 
 Played = tuple[tuple[Colour, Point | None], ...]
 """Moves as colour and board point each (None: a pass)."""
 Stones = tuple[tuple[Point, Colour], ...]
 """Stones on a board, sorted by point."""
+KO = "retakes the ko at once"
 _SAID = {OCCUPIED: "lands on a stone"}
 """How a typed move's illegality is told, by :attr:`IllegalMoveError.reason` (else the reason itself)."""
 
@@ -111,8 +115,8 @@ def parse_game_text(text: str) -> list[tuple[Colour, Point | None]]:
     return played
 
 
-def typed_moves(tokens: Sequence[str], first: Colour = "b") -> Moves:
-    """Typed moves, colours alternating from ``first``.
+def typed_moves(tokens: Sequence[str], first: Colour = "b", setup: Mapping[Point, Colour] | None = None) -> Moves:
+    """Typed moves, colours alternating from ``first``, after ``setup`` stones (a game's, explored from a move).
 
     Raises BadInput for a token that is no move, IllegalMoveError (a BadInput) naming the first move (its
     number and token) that lands on a stone or is suicide."""
@@ -126,42 +130,65 @@ def typed_moves(tokens: Sequence[str], first: Colour = "b") -> Moves:
             sgf_points += len(text) == 2 and text.islower()
         played.append((colour, point))
         colour = other(colour)
-    return _moves(tuple(tokens), tuple(played), first, points > 0 and sgf_points == points, {}, strict=True)
+    return _moves(tuple(tokens), tuple(played), first, points > 0 and sgf_points == points, setup or {}, strict=True)
 
 
-def game_moves(played: Sequence[tuple[Colour, Point | None]], setup: Mapping[Point, Colour] | None = None) -> Moves:
-    """A game's moves after its ``setup`` stones, played leniently (module docstring); Black first on an empty
-    record."""
+def game_moves(played: Sequence[tuple[Colour, Point | None]], setup: Mapping[Point, Colour] | None = None,
+               strict: bool = False) -> Moves:
+    """A game's moves after its ``setup`` stones, played leniently, or with ``strict`` by the rule typed moves
+    follow (module docstring: IllegalMoveError naming the move); Black first on an empty record."""
     tokens = tuple(format_gtp_vertex(point) for _, point in played)
-    return _moves(tokens, tuple(played), played[0][0] if played else "b", False, setup or {}, strict=False)
+    return _moves(tokens, tuple(played), played[0][0] if played else "b", False, setup or {}, strict=strict)
 
 
 def _moves(tokens: tuple[str, ...], played: Played, first: Colour, sgf: bool, setup: Mapping[Point, Colour],
            strict: bool) -> Moves:
-    """The one pass over the moves: the board played (``strict``: a stone on a stone or a suicide raises
-    IllegalMoveError), the corners' tables, the corner each move joined."""
+    """The one pass over the moves: the board played (``strict``: a stone on a stone, a suicide or a ko retaken at
+    once raises IllegalMoveError), the corners' tables (the setup stones first), the corner each move joined."""
     board = LocalBoard(19)
     board.stones = dict(setup)
     tables = {c: CornerTable(c) for c in Corner}
+    for stone, placed in sorted(setup.items(), key=lambda s: (s[1] != "b", s[0])):
+        add_move(tables, 0, placed, stone)
     before_last = tables
     joined: list[Corner | None] = []
+    ko: Point | None = None
     for number, ((colour, point), token) in enumerate(zip(played, tokens, strict=True), start=1):
         if number == len(played):
             before_last = _copies(tables, played[-2][0] if number > 1 else None)
         if point is None:
             joined.append(None)
+            ko = None
             continue
         try:
-            board.play(colour, point, lenient=not strict)
+            if strict and point == ko:
+                raise IllegalMoveError(point, KO)
+            removed = board.play(colour, point, lenient=not strict)
         except IllegalMoveError as exc:
             told = _SAID.get(exc.reason, exc.reason)
             raise IllegalMoveError(point, exc.reason, f"move {number} ({token}) {told}") from None
+        ko = _ko_point(board, point, removed) if strict else None
         joined.append(add_move(tables, number, colour, point))
     if played:
         for table in tables.values():
             table.builder.elsewhere(played[-1][0])
     return Moves(tokens, played, first, sgf, tuple(sorted(setup.items())), tuple(sorted(board.stones.items())),
                  MappingProxyType(tables), MappingProxyType(before_last), tuple(joined))
+
+
+def _ko_point(board: LocalBoard, point: Point, removed: list[tuple[Point, Colour]]) -> Point | None:
+    """The point the opponent may not retake at once after a move at ``point`` that removed ``removed``: the one
+    stone it took, when the move is a lone stone whose only liberty is that point (a ko)."""
+    if len(removed) != 1:
+        return None
+    taken, colour = removed[0][0], board.stones[point]
+    around = _NEIGHBOURS[point]
+    if any(board.stones.get(q) == colour for q in around):
+        return None
+    return taken if [q for q in around if q not in board.stones] == [taken] else None
+
+
+_NEIGHBOURS = neighbour_table(19)
 
 
 def _copies(tables: dict[Corner, CornerTable], last: Colour | None) -> dict[Corner, CornerTable]:

@@ -2,7 +2,7 @@
 
 The priority is the mean of a Beta posterior over the chooser's chance to win:
 
-    priority = (m * p0 + wins + draws / 2) / (m + games)
+    priority = (m * p0 + wins + draws / 2) / (m + wins + losses + draws)
 
 with a prior of strength ``m`` pseudo-games centred on ``p0``. Without source statistics,
 ``p0`` comes from the move's category (:data:`CATEGORY_MEAN`) and ``m`` is
@@ -10,13 +10,14 @@ with a prior of strength ``m`` pseudo-games centred on ``p0``. Without source st
 the source's win rate and ``m`` the source's game count capped at :data:`SOURCE_CAP`, so a
 source can speak louder than a category but never drown the user's own games. Few games
 move the priority little, many games move it a lot; sums of counts do not depend on the
-order in which games are learnt.
+order in which games are learnt. Wins, losses and draws count corners, not games (a game that
+played the move in two corners counts twice; :class:`Record`).
 
 Local outcomes (a corner judged by an engine where its joseki ended, :mod:`joseki.engine.judge`)
 enter the same posterior as further results: each judged corner the chooser came out ahead in
 counts :data:`JUDGED_WEIGHT` of a win, behind a loss, even a draw,
 
-    priority = (m * p0 + wins + draws / 2 + k * (lwins + ldraws / 2)) / (m + games + k * lcorners)
+    priority = (m * p0 + wins + draws / 2 + k * (lwins + ldraws / 2)) / (m + wins + losses + draws + k * lcorners)
 
 so a profile that learnt only game results, only local outcomes, or both uses one formula.
 """
@@ -39,8 +40,9 @@ CATEGORY_MEAN = {"ideal": 0.55, "good": 0.52, "tenuki-ok": 0.5, "question": 0.46
 JUDGED_WEIGHT = 1.0
 """How many game results one judged corner counts for (the judge speaks about the corner only, but at once)."""
 
-RANKS = ("popularity", "priority", "winrate", "games")
-"""Orders for candidates: book paths plus games played; posterior mean; raw win rate; games."""
+RANKS = ("popularity", "priority", "winrate", "games", "context")
+"""Orders for candidates: book paths plus games played; posterior mean; raw win rate; games; the games played in
+the corner's whole-board context (when the board is known and the context has games; else popularity)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +58,11 @@ class Record:
     wins: int = 0
     losses: int = 0
     draws: int = 0
+
+    def __reduce__(self) -> tuple[type[Record], tuple[int, int, int, int]]:
+        # pickled as its four counts: a frozen dataclass's own state restores each field through
+        # object.__setattr__, and learn's workers hand back tens of these a game
+        return Record, (self.games, self.wins, self.losses, self.draws)
 
     def __add__(self, other: Record) -> Record:
         return Record(self.games + other.games, self.wins + other.wins, self.losses + other.losses,

@@ -3,9 +3,8 @@
 A point belongs to a corner's zone when, in that corner's frame, it lies within
 :data:`NEAR` lines of one of the corner's edges and within :data:`FAR` lines of the other:
 the 10x10 corner square plus two strips of two lines along each side, towards which joseki
-develop. Measured on the real collections (README, "Zone extent"): outside the 10x10 square
-lie 5.69% of the moves of Kogo's dictionary, outside this shape 2.49%; GNU Go's, Pachi's
-and the KataGo trees' moves all fit in it.
+develop; docs/performance.md ("Zone extent") gives how much of each real collection lies
+outside the square and outside this shape.
 
 Zones are defined for 19x19 only: the books are 19x19, and on smaller boards the four
 zones would cover the whole board.

@@ -46,6 +46,10 @@ class GtpError(UserError):
         self.command = command
         self.message = message
 
+    def __reduce__(self) -> tuple[type[GtpError], tuple[str, str]]:
+        # rebuilt from its two parts: a judge's error crosses from a worker process to the parent
+        return GtpError, (self.command, self.message)
+
 
 class EngineError(UserError):
     """The engine could not be started, died, or did not answer in time."""

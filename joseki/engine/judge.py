@@ -10,15 +10,17 @@ summed over the corner's quadrant (:func:`joseki.core.geometry.nearest_corner`),
 view of the player who played the corner's first local move. A margin beyond
 :data:`DRAW_BAND` points is a local win for one side, else a local draw; the verdict is then
 credited to every in-book step of the corner like a game result
-(:func:`joseki.games.credit.corner_credits`), each step to the player who chose it. Moves
+(:func:`joseki.games.credit.local_credits`), each step to the player who chose it. Moves
 judged better than the book's alternatives rise above them in the priority
 (:mod:`joseki.core.priority`).
+
+:class:`Judge` is the learning pipeline's :class:`joseki.games.judging.CornerJudge`, and
+:class:`JudgeCommand` its :class:`joseki.games.judging.JudgeMaker`: every worker starts its own GNU Go.
 """
 
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from joseki.book.query.next import move_numbers
@@ -27,12 +29,10 @@ from joseki.core.corners import CornerTable, corner_tables
 from joseki.core.geometry import Corner, Point, nearest_corner
 from joseki.core.notation import format_gtp_vertex
 from joseki.core.steps import Colour, other
-from joseki.engine.gtp import DEFAULT_TIMEOUT, GtpEngine
-from joseki.games.credit import corner_credits
+from joseki.engine.gtp import DEFAULT_TIMEOUT, EngineDied, EngineError, GtpEngine, GtpError
+from joseki.games.judging import Refused, Verdict
 
 SIZE = 19
-DRAW_BAND = 1.0
-"""Margins within this many points either way are a local draw."""
 
 
 def gnugo_path() -> str:
@@ -43,34 +43,6 @@ def gnugo_path() -> str:
 def default_judge() -> str:
     """The judge's command line: GNU Go at level 1 (the territory estimate does not depend on the level)."""
     return f"{gnugo_path()} --mode gtp --level 1"
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """One corner judged: its canonical steps and first colour, the moves played when judged, the margin."""
-
-    corner: Corner
-    steps: str
-    first: Colour
-    in_book: int
-    """In-book steps of the corner (at least one)."""
-    moves: int
-    """Moves of the game played at the judged position."""
-    margin: float
-    """Points of the corner's quadrant for ``first`` (GNU Go's territory estimate)."""
-
-    @property
-    def winner(self) -> Colour:
-        """The local winner: ``first``, the other colour, or ``d`` within the draw band."""
-        if self.margin > DRAW_BAND:
-            return self.first
-        if self.margin < -DRAW_BAND:
-            return other(self.first)
-        return "d"
-
-    def margin_for(self, colour: Colour) -> float:
-        """The margin from ``colour``'s view."""
-        return self.margin if colour == self.first else -self.margin
 
 
 def judged_move(table: CornerTable, in_book: int, total: int) -> int:
@@ -123,7 +95,18 @@ class Judge:
         return parse_territory(self.engine.send(f"initial_influence {colour} territory_value"))
 
     def judge(self, book: Book, moves: list[tuple[Colour, Point | None]]) -> list[Verdict]:
-        """The verdict of each corner of a 19x19 game (``moves`` from an empty board) with a book step."""
+        """The verdict of each corner of a 19x19 game (``moves`` from an empty board) with a book step.
+
+        Raises Refused if the engine refuses a move or does not answer in time, EngineDied if it is gone.
+        """
+        try:
+            return self._judge(book, moves)
+        except EngineDied:
+            raise
+        except (EngineError, GtpError) as exc:
+            raise Refused(str(exc)) from None
+
+    def _judge(self, book: Book, moves: list[tuple[Colour, Point | None]]) -> list[Verdict]:
         pending: list[tuple[int, CornerTable, int]] = []
         for table in corner_tables(moves).values():
             b = table.builder
@@ -148,14 +131,13 @@ class Judge:
         return verdicts
 
 
-def local_credits(book: Book, verdicts: Iterable[Verdict]) -> dict[int, list[float]]:
-    """Each credited node's [corners, wins, losses, draws, margin] from some verdicts, for the chooser."""
-    totals: dict[int, list[float]] = {}
-    for v in verdicts:
-        for index, (nid, result) in enumerate(corner_credits(book, v.steps, v.first, v.winner)):
-            mover = v.first if index % 2 == 0 else other(v.first)
-            row = totals.setdefault(nid, [0, 0, 0, 0, 0.0])
-            row[0] += 1
-            row[{"win": 1, "loss": 2, "draw": 3}[result]] += 1
-            row[4] += v.margin_for(mover)
-    return totals
+@dataclass(frozen=True, slots=True)
+class JudgeCommand:
+    """How a worker starts its judge: GNU Go (:func:`default_judge`) or another engine's command line."""
+
+    command: str | None = None
+    timeout: float = DEFAULT_TIMEOUT
+
+    def __call__(self) -> Judge:
+        """A running judge; Raises EngineError if it cannot start."""
+        return Judge(self.command, self.timeout)

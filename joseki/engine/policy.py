@@ -22,9 +22,9 @@ import random
 from typing import TYPE_CHECKING
 
 from joseki.book.learnt.profiles import require_profile
-from joseki.book.query.answer import Options
+from joseki.book.query.answer import Candidate, Options
 from joseki.book.query.lookup import Lookup
-from joseki.book.query.next import answer_table
+from joseki.book.query.next import answer_corner, answer_table
 from joseki.core.category import NEVER_FIRST
 from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner, Point
@@ -62,6 +62,12 @@ class BookPlayer:
 
     def choose_after(self, moves: Moves, colour: str) -> Point | None:
         """The book's move for ``colour`` after ``moves`` (a 19x19 board), or None to let the engine play."""
+        chosen = self.choice_after(moves, colour)
+        return None if chosen is None else chosen.point
+
+    def choice_after(self, moves: Moves, colour: str) -> Candidate | None:
+        """The book move drawn for ``colour`` after ``moves`` (its point None: the book's tenuki), or None when the
+        book has no move to play there."""
         corner = corner_to_answer(moves)
         if corner is None:
             return None
@@ -70,15 +76,26 @@ class BookPlayer:
                                  Options(profile=self.profile, rank="popularity", board=moves.board))
         if answer.state not in BOOK_STATES or answer.to_move != colour:
             return None
-        offered = [c for c in answer.candidates if c.category not in NEVER_FIRST  # never a line whose ladder fails
+        return self._drawn(answer.candidates)
+
+    def choose_first(self, colour: str, corner: Corner = Corner.TOP_RIGHT) -> Point | None:
+        """The book's first move for ``colour`` in the empty ``corner``, chosen as every other book move is."""
+        with self.store.read() as conn:
+            answer = answer_corner(Lookup(self.store, conn, self.collections), corner, "", False, colour,
+                                   Options(profile=self.profile, rank="popularity"))
+        chosen = self._drawn([c for c in answer.candidates if c.point is not None])
+        return None if chosen is None else chosen.point
+
+    def _drawn(self, candidates: list[Candidate]) -> Candidate | None:
+        """The move drawn among the book's :data:`CHOICES` most popular ``candidates`` (module docstring)."""
+        offered = [c for c in candidates if c.category not in NEVER_FIRST  # never a line whose ladder fails
                    and not any(check.holds is False for check in c.ladders)][:CHOICES]
         if not offered:
             return None
         if self.choose_by == "best":
-            return max(offered, key=lambda c: c.priority).point
-        best = max(offered, key=lambda c: thompson(c.record, c.category, self.rng, c.prior_games, c.prior_wins,
-                                                   c.judged))
-        return best.point
+            return max(offered, key=lambda c: c.priority)
+        return max(offered, key=lambda c: thompson(c.record, c.category, self.rng, c.prior_games, c.prior_wins,
+                                                  c.judged))
 
 
 def corner_to_answer(moves: Moves) -> Corner | None:

@@ -23,6 +23,7 @@ from joseki.core.zone import check_zone_size
 from joseki.sgf.forest import read_sgf_bytes
 from joseki.sgf.game import game_from_bytes
 from joseki.sgf.output import check_output, write_output
+from joseki.sgf.text import charset_of
 
 LABELS = "abcdefghijklmnopqrstuvwxyz"
 
@@ -104,7 +105,8 @@ def annotate(store: Store, game_path: Path, out_path: Path, top: int = 5,
     except ValueError as exc:
         raise BadInput(f"not valid SGF: {exc}") from None
     result = plan(store, game.moves, top, collections)
-    encoding = sgf_game.get_charset()
+    encoding = charset_of(data, sgf_game.get_root().get_raw("CA") if sgf_game.get_root().has_property("CA")
+                          else None).encoding
     number = 0
     for node in sgf_game.get_main_sequence():
         if not (node.has_property("B") or node.has_property("W")):

@@ -1,7 +1,7 @@
-"""The per-game work of ``learn`` and ``mine`` as tasks on a Dask distributed cluster (``--cluster ADDRESS``).
+"""The fan-out's cluster side (:mod:`joseki.games.fanout`): chunk tasks on a Dask distributed cluster (``--cluster``).
 
-The files are cut into chunks of :data:`CHUNK_FILES`, one task each; a task runs the same
-per-game function the local worker processes run and returns its results in file order. The
+The games are cut into chunks of :data:`CHUNK_FILES`, one Dask task each; a task runs the same
+chunk task the local worker processes run and returns its results in the games' order. The
 parent takes the chunks back in order and merges them exactly as a local run does, so a run on
 the cluster writes what a local run writes. A bounded window of chunks is in flight at a time
 (a few per worker thread), so ten million games need neither ten million futures nor all their
@@ -10,9 +10,9 @@ unfetched results too): the results are the same, since every task is a pure fun
 
 Every worker must see the input files at the paths the parent gives (a shared filesystem or the
 same copy on each machine) and have this version of joseki installed; a file it cannot see stops
-the run with an error, rather than being counted as an unreadable game. Shared data (the book
-index) goes to the scheduler once, as a task whose result the workers copy from each other, so
-workers need no access to the database.
+the run with an error, rather than being counted as an unreadable game. The chunk task (with the
+book's index in it) goes to the scheduler once, as a task whose result the workers copy from each
+other, so workers need no access to the database.
 
 Dask is imported only here, and only when a run asks for a cluster (the ``cluster`` extra).
 """
@@ -32,6 +32,7 @@ from joseki.games.pool import chunks
 from joseki.sgf.archive import Source, container
 
 T = TypeVar("T")
+R = TypeVar("R")
 
 CHUNK_FILES = 128
 """Files per task: a few hundred milliseconds of work, so the scheduler's cost per task stays small."""
@@ -52,16 +53,16 @@ class MissingInput(Exception):
         self.host = host
 
 
-def run_chunk(func: Callable[..., T], games: list[Source | Any], *shared: Any) -> list[T]:
-    """``func(game, *shared)`` for each game, in order (runs in a worker)."""
+def run_chunk(task: Callable[[list[Source | Any]], R], games: list[Source | Any]) -> R:
+    """``task(games)`` once every game named by a file is seen to be there (runs in a worker)."""
     for game in games:
         if isinstance(game, str) and not os.path.exists(container(game)):
             raise MissingInput(game, socket.gethostname())
-    return [func(game, *shared) for game in games]
+    return task(games)
 
 
 def _shared(value: T) -> T:
-    """Data every task needs, as a task of its own (runs in a worker).
+    """What every chunk needs (the chunk task), as a task of its own (runs in a worker).
 
     Not :meth:`~distributed.Client.scatter`: the scheduler may drop a scattered value's extra
     copies (its active memory manager), and a value lost with its worker cannot be made again,
@@ -86,21 +87,21 @@ def _client(address: str) -> Any:
         raise BadInput(f"cannot reach the Dask scheduler at {address}: {exc}") from None
 
 
-def map_games(address: str, func: Callable[..., T], games: Iterable[Source | Any], *shared: Any,
-              chunk: int | None = None) -> Iterator[T]:
-    """``func(game, *shared)`` for every game, run on the Dask cluster at ``address``, yielded in order.
+def map_chunks(address: str, task: Callable[[list[Any]], R], games: Iterable[Source | Any],
+               chunk: int | None = None) -> Iterator[R]:
+    """``task`` over the chunks of ``games``, run on the Dask cluster at ``address``: each chunk's results, in order.
 
     ``games`` are file names (each checked to be there), a tar member's name and bytes
-    (:func:`joseki.sgf.archive.sources`), or anything else ``func`` takes;
-    ``func`` must be a module-level function the workers can import; ``shared`` is sent once
-    to every worker. ``chunk``: games per task (default :data:`CHUNK_FILES`).
+    (:func:`joseki.sgf.archive.sources`), or anything else ``task`` takes; ``task`` must be picklable
+    and importable by the workers, and is sent once. ``chunk``: games per task (default :data:`CHUNK_FILES`).
+    Raises BadInput if a worker cannot see a file or import joseki.
     """
     parts = chunks(games, chunk or CHUNK_FILES)
     run = uuid.uuid4().hex[:12]
     with _client(address) as client:
         with warnings.catch_warnings():  # a book index is a "large graph": sent once, as intended
             warnings.simplefilter("ignore", UserWarning)
-            refs = [client.submit(_shared, s, key=f"joseki-shared-{run}-{n}", pure=False) for n, s in enumerate(shared)]
+            shared = client.submit(_shared, task, key=f"joseki-shared-{run}", pure=False)
         pending: deque[Any] = deque()
         submitted = 0
 
@@ -108,10 +109,10 @@ def map_games(address: str, func: Callable[..., T], games: Iterable[Source | Any
             nonlocal submitted
             window = max(2, WINDOW_PER_THREAD * sum(client.nthreads().values()))
             while len(pending) < window:
-                paths = next(parts, None)
-                if paths is None:
+                part = next(parts, None)
+                if part is None:
                     return
-                pending.append(client.submit(run_chunk, func, paths, *refs, key=f"{KEY_PREFIX}-{run}-{submitted}",
+                pending.append(client.submit(run_chunk, shared, part, key=f"{KEY_PREFIX}-{run}-{submitted}",
                                              pure=False))
                 submitted += 1
 
@@ -122,9 +123,9 @@ def map_games(address: str, func: Callable[..., T], games: Iterable[Source | Any
                 results = future.result()
             except MissingInput as exc:
                 raise BadInput(f"{exc.path}: not found on a worker at {exc.host}: every worker must see "
-                                 "the input files at the same path") from None
+                               "the input files at the same path") from None
             except ModuleNotFoundError as exc:
                 raise BadInput(f"a Dask worker cannot import {exc.name}: install joseki on every worker") from None
             future.release()
             submit_more()
-            yield from results
+            yield results

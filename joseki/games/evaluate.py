@@ -24,7 +24,8 @@ by the book's own moves alone (``top3_book`` without context), and ``top3_answer
 ``context_top3_answered`` the top-3 by the book's own moves over the positions where the book
 offers a move.
 
-With context (:mod:`joseki.games.context`), the same positions are ranked again by the moves
+With context (the signatures of :mod:`joseki.core.context`, :class:`ContextScorer`), the same
+positions are ranked again by the moves
 played in the corner's whole-board context after that book line, backing off to the
 context-free order where the context has too few games
 (:data:`joseki.book.learnt.contexts.CONTEXT_MIN_GAMES`). Its top-1/top-3 count a move and its reflection
@@ -45,24 +46,29 @@ from functools import partial
 from pathlib import Path
 
 from joseki.book.learnt.beyond import beyond_book
+from joseki.book.learnt.contexts import ContextRanking, coarse_moves, context_moves, rank_in_context
 from joseki.book.learnt.profiles import require_profile
 from joseki.book.query.answer import Candidate, Options
 from joseki.book.query.lookup import Lookup
 from joseki.book.query.next import book_candidates, move_numbers, orientation, rank_key
 from joseki.book.query.walk import BookWalk, walk
+from joseki.book.store.bookfile import ReadConnection
 from joseki.book.store.database import Store
-from joseki.core.corners import corner_tables
+from joseki.book.store.keys import node_id
+from joseki.core.context import SIGNATURE_LENGTH, game_contexts, token_contexts
+from joseki.core.corners import CornerTable, corner_tables
 from joseki.core.errors import BadInput
-from joseki.core.geometry import Corner
+from joseki.core.geometry import Corner, Point
 from joseki.core.notation import TENUKI
-from joseki.core.priority import log_loss
-from joseki.core.steps import other, reflection_needed, swap_token
-from joseki.games.context import ContextScorer, context_at, side_free, table_contexts
-from joseki.games.credit import outcome
+from joseki.core.priority import Record, log_loss
+from joseki.core.steps import Colour, other, reflection_needed, swap_token
+from joseki.games.credit import outcome, step_key
 from joseki.sgf.archive import expand_games, source_name, sources
 from joseki.sgf.game import read_game
 
 COVERAGE_MOVES = 20
+NO_CONTEXT = "-" * SIGNATURE_LENGTH
+"""A token without a context (an ``XX``, or past :data:`joseki.core.context.CONTEXT_STEPS`) in a packed string."""
 Ranked = tuple[list[str], dict[str, float], dict[str, float], dict[str, float], list[str]]
 """The book's moves after a line in ``next``'s order (no tenuki), priorities, popularity and games of each, and
 the moves played beyond the book there (:mod:`joseki.book.learnt.beyond`), most played first."""
@@ -181,7 +187,7 @@ def evaluate(store: Store, paths: Iterable[Path | str], rank: str = "popularity"
         require_profile(conn, profile)
         lookup = Lookup(store, conn, collections)
         book = CachedBook(lookup)
-        scorer = ContextScorer(conn, store, profile) if context else None
+        scorer = ContextScorer(conn, profile) if context else None
         result.with_context = context
 
         def ranked(base: str) -> Ranked:
@@ -315,3 +321,66 @@ def _score_corner(route: BookWalk, first: str, winner: str | None,
             elif relative < -1e-9:
                 result.behind += 1
                 result.behind_wins += won == "win"
+
+
+class ContextScorer:
+    """The book's moves after a line, re-ranked by a corner's context (cached per line and context)."""
+
+    def __init__(self, conn: ReadConnection, profile: str | None = None) -> None:
+        self.conn, self.profile = conn, profile
+        self.cache: dict[tuple[int, str], dict[str, Record]] = {}
+        self.coarse_cache: dict[tuple[int, str, bool], list[dict[str, float]]] = {}
+
+    def played(self, parent: int, context: str) -> dict[str, Record]:
+        """:func:`joseki.book.learnt.contexts.context_moves`, cached."""
+        key = (parent, context)
+        if key not in self.cache:
+            self.cache[key] = context_moves(self.conn, parent, context, self.profile)
+        return self.cache[key]
+
+    def coarse(self, parent: int, context: str, symmetric: bool) -> list[dict[str, float]]:
+        """:func:`joseki.book.learnt.contexts.coarse_moves`, cached."""
+        key = (parent, context, symmetric)
+        if key not in self.coarse_cache:
+            self.coarse_cache[key] = coarse_moves(self.conn, parent, context, symmetric, self.profile)
+        return self.coarse_cache[key]
+
+    def rank(self, route: BookWalk, index: int, context: str, order: list[str],
+             popularity: dict[str, float] | None = None,
+             free: dict[str, float] | None = None) -> tuple[ContextRanking, str]:
+        """The ranking of the moves at in-book step ``index`` of ``route`` in ``context`` (game frame),
+        from the context-free ``order``, ``popularity`` and games ``free``
+        (:func:`joseki.book.learnt.contexts.rank_in_context`), and the step's own token in the ranking's frame."""
+        base = route.nodes[index - 1] if index else ""
+        parent, frame_context, token = step_key(route, index, context, node_id(base))
+        symmetric = reflection_needed(base) is None
+        coarser = self.coarse(parent, frame_context, symmetric)
+        ranking = rank_in_context(frame_context, order, self.played(parent, frame_context), prior=popularity,
+                                  symmetric=symmetric, free=free, coarser=coarser)
+        return ranking, token
+
+
+def side_free(moves: list[str]) -> list[str]:
+    """``moves`` in canonical form, duplicates dropped: the ranking as a line with all stones on the diagonal
+    sees it, where a move and its reflection are one (:func:`joseki.book.query.next.merge_symmetric`)."""
+    out: list[str] = []
+    for move in moves:
+        move = swap_token(move) if move[0] > move[1] else move
+        if move not in out:
+            out.append(move)
+    return out
+
+
+def table_contexts(moves: list[tuple[Colour, Point | None]], tables: Iterable[CornerTable]) -> list[str]:
+    """For each corner with local moves, the signature before each token of its string, packed
+    SIGNATURE_LENGTH characters a token: read it with :func:`context_at`."""
+    active = [t for t in tables if t.builder.first_colour is not None]
+    found = game_contexts(moves, {t.corner: ([n for n, _, _ in t.moves], bool(t.builder.swap)) for t in active})
+    return ["".join(c or NO_CONTEXT for c in token_contexts(t.builder.steps, found[t.corner])) for t in active]
+
+
+def context_at(packed: str, index: int) -> str | None:
+    """The context of token ``index`` in a :func:`table_contexts` string, if it has one."""
+    n = SIGNATURE_LENGTH
+    context = packed[n * index : n * index + n]
+    return None if len(context) < n or context == NO_CONTEXT else context

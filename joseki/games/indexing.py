@@ -19,7 +19,8 @@ from joseki.book.patterns.storage import IndexedGame, write_games
 from joseki.book.store.database import Store
 from joseki.core.errors import BadInput
 from joseki.core.movelist import SIZE, encode, replay
-from joseki.games.pool import chunks, imap_bounded, worker_pool
+from joseki.games.fanout import Workers, fan_out
+from joseki.games.pool import chunks
 from joseki.sgf.archive import Source, expand_games, source_name, sources
 from joseki.sgf.game import Game
 from joseki.sgf.gameevent import read_with_event
@@ -68,6 +69,15 @@ def index_source(item: tuple[Source, str]) -> Outcome:
         return name, None, str(exc)
 
 
+INDEX_CHUNK = 64
+"""Games a worker indexes at a time."""
+
+
+def index_chunk(part: list[tuple[Source, str]]) -> list[Outcome]:
+    """Worker: :func:`index_source` of each game of a chunk (the task :func:`~joseki.games.fanout.fan_out` runs)."""
+    return [index_source(item) for item in part]
+
+
 @dataclass(slots=True)
 class IndexReport:
     """What ``joseki index`` did: files read, games added, already there, skipped (with why), and the index's games
@@ -110,18 +120,9 @@ def index_games(store: Store, paths: Sequence[Path | str], *, workers: int | Non
     report = IndexReport(files=len(named))
     roots = dict(named)
     items: Iterable[tuple[Source, str]] = ((s, roots[source_name(s)]) for s in sources([n for n, _ in named]))
-    done = 0
-    processes = workers or os.cpu_count() or 1
-    if cluster is not None:
-        from joseki.games.cluster import map_games
-
-        done = _write(store, map_games(cluster, index_source, items), report, batch, len(named), progress)
-    elif processes <= 1 or len(named) < 2 * batch // 10:
-        outcomes: Iterable[Outcome] = map(index_source, items)
-        done = _write(store, outcomes, report, batch, len(named), progress)
-    else:
-        with worker_pool(processes) as pool:
-            done = _write(store, imap_bounded(pool, index_source, items, 64), report, batch, len(named), progress)
+    where = Workers(processes=None if cluster is not None else workers, cluster=cluster)
+    outcomes = (o for part in fan_out(index_chunk, items, len(named), where, INDEX_CHUNK) for o in part)
+    done = _write(store, outcomes, report, batch, len(named), progress)
     assert done == len(named)
     with store.read() as conn:
         report.indexed, report.index_bytes = stored_bytes(conn)

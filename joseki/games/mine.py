@@ -1,155 +1,299 @@
 """Mining a book from game records alone: every corner sequence, kept where enough games played it.
 
-Worker processes reduce each game to its corners' play-step strings; the parent counts, for
-every prefix of at most :data:`MINE_DEPTH` steps, the games that played it. Prefixes played in
-at least ``min_games`` games form the book (they are prefix-closed, since a prefix is played
-at least as often as its continuations), and its leaves become the collection's records; the
-moves played after them in fewer games are kept as played beyond the book (:mod:`joseki.book.learnt.beyond`).
-Then the games are credited exactly as ``learn`` credits them (:mod:`joseki.games.credit`),
-against the whole book with the new collection in it (and by context, :mod:`joseki.games.context`),
-and count as learnt under the profile.
+Two passes through the one fan-out (:mod:`joseki.games.fanout`). First, the workers read each game
+and reduce it to its corners' play-step strings, and to what crediting it will need (its corners,
+the moves before their first :data:`MINE_DEPTH` local moves, its facts), packed as bytes; the parent
+counts, for every prefix of at most :data:`MINE_DEPTH` steps, the games that played it, and holds
+each distinct game's bytes. Prefixes played in at least ``min_games`` games form the book (they are
+prefix-closed, since a prefix is played at least as often as its continuations), and its leaves
+become the collection's records; the moves played after them in fewer games are kept as played
+beyond the book (:mod:`joseki.book.learnt.beyond`). Then, in the same transaction, the workers credit
+the held games exactly as ``learn`` credits them (the same statistics,
+:data:`joseki.games.signals.RESULT_STATISTICS`), against the whole book with the new collection in
+it, and the games count as learnt under the profile.
+
 A game learnt there before is moved from the book before this run to the book after it: its
 credits against the old book are taken back and its credits against the new one added (they
 differ where the new lines take a corner further, or give a step a line of its own where it
 was in the book by transposition). So ``learn`` then ``mine`` gives the statistics ``mine``
 alone gives, as does ``mine`` then ``learn`` (the games are then duplicates).
-To stay within memory on tens of thousands of games, a prefix seen once is held as its hash
-only; its text is kept from its second sighting (or at once when ``min_games`` is 1).
+To stay within memory on tens of thousands of games, the prefixes only one game played are held as
+that game's strings, once where they leave the lines other games played (:class:`PrefixCounter`),
+and each held game as a few bytes a move (:meth:`HeldGame.pack`).
 """
 
 from __future__ import annotations
 
-import multiprocessing
+import pickle
+from array import array
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, NamedTuple
 
-from sqlalchemy import Connection, select
-
-from joseki.book.gamerefs.write import CornerMoves, GameInfo, GameRefs, corner_moves, game_refs, record_games
+from joseki.book.gamerefs.write import GameInfo
 from joseki.book.importer import FileReport, import_forest
-from joseki.book.learnt.beyond import beyond_moves, write_beyond
-from joseki.book.learnt.contexts import ContextKey, add_context_records
-from joseki.book.learnt.results import add_records, claim_games, drop_empty, profile_id
+from joseki.book.learnt.beyond import beyond_moves, keep_beyond
+from joseki.book.learnt.results import claim_games, learnt_keys, profile_id
 from joseki.book.query.inmemory import InMemoryBook
-from joseki.book.store.database import Store
-from joseki.book.store.keys import ROOT_ID, node_id
+from joseki.book.query.walk import Book
+from joseki.book.store.database import Store, WriteConnection
+from joseki.book.store.keys import node_id
+from joseki.core.context import CONTEXT_STEPS
 from joseki.core.corners import corner_tables
 from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner
-from joseki.core.priority import Record, summed
-from joseki.core.steps import Colour
-from joseki.games.context import add_counts, as_records, table_contexts
-from joseki.games.credit import game_records, table_corners
-from joseki.games.learn import LearnReport
-from joseki.games.pool import imap_bounded, worker_pool
+from joseki.games.credit import CornerPlay, corner_plays
+from joseki.games.fanout import Workers, fan_out
+from joseki.games.pipeline import GameView, Seconds, Statistic, Writer, clock, each_game
+from joseki.games.signals import (
+    CONTEXTS,
+    GAMES_BEHIND,
+    RESULTS,
+    LearnReport,
+    RefsStatisticWriter,
+    RefsStep,
+    ResultSignal,
+)
 from joseki.sgf.archive import Source, expand_games, source_name, sources
 from joseki.sgf.forest import Forest, Variation
-from joseki.sgf.game import read_learnable
+from joseki.sgf.game import read_game
 
 MINE_DEPTH = 30
 """Steps of a corner's string that mining counts."""
 
+CHUNK_GAMES = 64
+"""Games a local worker reduces (or credits) per chunk."""
 
-@dataclass(slots=True)
-class MinedGame:
+
+class Reduced(NamedTuple):
+    """One game after mining's first pass: its identity, its corners cut to :data:`MINE_DEPTH` steps (for the
+    counting), and what its crediting will need, packed (:class:`HeldGame`)."""
+
     source: str
-    key: str | None = None
-    result: str = ""
-    winner: Colour | None = None
-    skipped: str | None = None
-    corners: list[tuple[str, Colour]] = field(default_factory=list)
-    """(play-step string, first colour) of each corner with local moves."""
-    contexts: list[str] = field(default_factory=list)
-    """Each of those corners' context before each step (:func:`joseki.games.context.table_contexts`)."""
-    info: GameInfo | None = None
-    moves: list[CornerMoves] = field(default_factory=list)
-    """The game move of each step of ``corners``, for the games behind a position
-    (:mod:`joseki.book.gamerefs.write`)."""
+    key: str
+    result: str
+    skipped: str | None
+    corners: tuple[str, ...]
+    held: bytes
 
 
-def reduce_game(path: Source) -> MinedGame:
-    """One game's corner strings (runs in a worker)."""
-    out = MinedGame(source_name(path))
-    game, out.skipped = read_learnable(path)
-    if game is None or out.skipped is not None:
-        out.result = game.result if game else ""
-        return out
-    out.result, out.winner, out.key = game.result, game.winner, game.key
-    tables = corner_tables(game.moves).values()
-    out.corners = table_corners(tables)
-    out.contexts = table_contexts(game.moves, tables)
-    out.info, out.moves = GameInfo.of(game, out.key), corner_moves(tables, MINE_DEPTH)
-    return out
+@dataclass(frozen=True, slots=True)
+class HeldGame:
+    """What crediting a mined game needs, held by the parent between the passes as :meth:`pack`'s bytes."""
+
+    winner: str
+    plays: tuple[CornerPlay, ...]
+    moves: list[tuple[str, tuple[int, int] | None]]
+    """The game's moves up to its corners' last local move whose context may be credited."""
+    info: tuple[Any, ...]
+    """:meth:`joseki.book.gamerefs.write.GameInfo.row`."""
+
+    def pack(self) -> bytes:
+        """The game as few bytes: tens of thousands of them wait in the parent between the passes (each move and
+        each local move number two bytes)."""
+        plays = tuple((p.corner, p.steps, p.first, p.swap, array("H", p.local).tobytes()) for p in self.plays)
+        moves = array("H", [_CODES[move] for move in self.moves]).tobytes()
+        return pickle.dumps((self.winner, plays, moves, self.info), pickle.HIGHEST_PROTOCOL)
+
+    @classmethod
+    def unpack(cls, data: bytes) -> HeldGame:
+        """The game :meth:`pack` made ``data`` of."""
+        winner, plays, moves, info = pickle.loads(data)
+        codes = array("H")
+        codes.frombytes(moves)
+        return cls(winner, tuple(CornerPlay(c, steps, first, swap, tuple(_numbers(local)))
+                                 for c, steps, first, swap, local in plays),
+                   [_MOVES[code] for code in codes], info)
 
 
-def _reduce_all(files: list[str], workers: int | None, cluster: str | None = None) -> Iterator[MinedGame]:
-    if cluster is not None:
-        from joseki.games.cluster import map_games
+def _move_code(colour: str, point: tuple[int, int] | None) -> int:
+    """A move as one number below 2**16: 0 a pass, else 1 + x * 64 + y; white's with 2**15 added."""
+    return (0 if point is None else 1 + point[0] * 64 + point[1]) + (1 << 15 if colour == "w" else 0)
 
-        yield from map_games(cluster, reduce_game, sources(files))
-        return
-    if (workers or multiprocessing.cpu_count()) <= 1 or len(files) < 50:
-        yield from map(reduce_game, sources(files))
-        return
-    with worker_pool(workers) as pool:
-        yield from imap_bounded(pool, reduce_game, sources(files), chunksize=64)
+
+_MOVES: dict[int, tuple[str, tuple[int, int] | None]] = {
+    _move_code(colour, point): (colour, point)
+    for colour in ("b", "w") for point in [None, *((x, y) for x in range(52) for y in range(52))]}
+"""Each :func:`_move_code` back to its move (boards up to 52 lines)."""
+_CODES = {move: code for code, move in _MOVES.items()}
+
+
+def _numbers(data: bytes) -> array[int]:
+    numbers = array("H")
+    numbers.frombytes(data)
+    return numbers
+
+
+def reduce_game(source: Source) -> Reduced:
+    """One game's corner strings and held crediting (runs in a worker)."""
+    name = source_name(source)
+    try:
+        game = read_game(source)
+    except ValueError as exc:
+        return Reduced(name, "", "", f"error: {exc}", (), b"")
+    skipped = game.unusable()
+    if skipped is not None:
+        return Reduced(name, "", game.result, skipped, (), b"")
+    assert game.winner is not None
+    key = game.key
+    plays = tuple(corner_plays(corner_tables(game.moves).values()))
+    last = max((p.local[min(len(p.local), CONTEXT_STEPS) - 1] for p in plays), default=0)
+    held = HeldGame(game.winner, plays, game.moves[:last], GameInfo.of(game, key).row())
+    return Reduced(name, key, game.result, None, tuple(p.steps[: 2 * MINE_DEPTH] for p in plays), held.pack())
+
+
+def reduce_chunk(chunk: list[Source]) -> tuple[list[Reduced], Seconds]:
+    """Mining's first-pass chunk task (runs in a worker)."""
+    started = clock()
+    out = [reduce_game(source) for source in chunk]
+    return out, Seconds({"read and reduce": clock() - started})
+
+
+@dataclass(frozen=True, slots=True)
+class CreditHeld:
+    """Mining's second-pass chunk task: held games credited against the mined book (runs in a worker).
+
+    A game given with ``moved`` was learnt before against ``before``: its rows are what moves it onto ``book``.
+    """
+
+    book: Book
+    before: Book | None
+    statistics: tuple[Statistic[Any], ...]
+
+    def __call__(self, chunk: list[tuple[str, str, bytes, bool]]) -> tuple[list[tuple[str, int, int, tuple[Any, ...]]],
+                                                                         Seconds]:
+        seconds = Seconds()
+        signal = ResultSignal(self.statistics)
+        out = []
+        for source, key, held, moved in chunk:
+            started = clock()
+            game = HeldGame.unpack(held)
+            view = GameView(source, key, game.winner, game.moves, self.book, plays=list(game.plays),
+                            info=GameInfo(*game.info), before=self.before if moved else None)
+            corners, credits = signal.facts(view)
+            if moved:
+                corners, credits = 0, credits - sum(len(c.credits) for c in view.credited_before())
+            seconds.add("walk", clock() - started)
+            rows = []
+            for statistic in self.statistics:
+                started = clock()
+                rows.append(statistic.step.rows(view))
+                seconds.add(statistic.name, clock() - started)
+            out.append((key, corners, credits, tuple(rows)))
+        return out, seconds
 
 
 class PrefixCounter:
-    """Games per prefix, compact for prefixes seen once."""
+    """Games per prefix, exact, with the prefixes of one game only held as that game's strings.
 
-    def __init__(self, keep_singles: bool) -> None:
-        self.keep_singles = keep_singles
-        self.once: set[int] = set()
-        self.once_text: dict[int, str] = {}
-        self.many: dict[int, list[str | int]] = {}
+    A prefix played in two games or more is a key of ``many``. Each prefix played in one game only
+    lies on a tail: ``tails`` maps a head (a prefix played in one game only, whose line before it is
+    played in more, or is empty) to the strings of that game that pass through it, and every prefix
+    of those strings from the head on was played in that game alone. A game's corners thus cost one
+    entry where they leave the lines other games played, not one a prefix.
+    """
+
+    def __init__(self) -> None:
+        self.many: dict[str, int] = {}
+        self.tails: dict[str, tuple[str, ...]] = {}
 
     def add_game(self, corners: Iterable[str]) -> None:
         """Count one game: each distinct prefix (at most :data:`MINE_DEPTH` steps) of its corners once."""
-        seen = {steps[:end] for steps in corners for end in range(2, min(len(steps), 2 * MINE_DEPTH) + 1, 2)}
-        once, many = self.once, self.many
-        for prefix in seen:
-            h = hash(prefix)
-            entry = many.get(h)
-            if entry is None:
-                if h not in once:
-                    once.add(h)
-                    if self.keep_singles:
-                        self.once_text[h] = prefix
+        strings = tuple({steps[: 2 * MINE_DEPTH] for steps in corners})
+        longest = max((len(steps) for steps in strings), default=0)
+        many, tails = self.many, self.tails
+        for end in range(2, longest + 1, 2):
+            for prefix in {steps[:end] for steps in strings if len(steps) >= end}:
+                games = many.get(prefix)
+                if games is not None:
+                    many[prefix] = games + 1
                     continue
-                once.discard(h)
-                self.once_text.pop(h, None)
-                entry = many[h] = [prefix, 1]
-            entry[1] = int(entry[1]) + 1
+                other = tails.pop(prefix, None)
+                if other is not None:  # the one game before this one: its strings go on from the next step
+                    many[prefix] = 2
+                    for step in {steps[: end + 2] for steps in other if len(steps) > end}:
+                        tails[step] = tuple(steps for steps in other if steps.startswith(step))
+                elif end == 2 or prefix[:-2] in many:  # the first prefix of this game's own tail
+                    tails[prefix] = tuple(steps for steps in strings if steps.startswith(prefix))
 
     def frequent(self, min_games: int) -> set[str]:
         """Prefixes played in at least ``min_games`` games."""
-        out = {str(prefix) for prefix, games in self.many.values() if int(games) >= min_games}
+        out = {prefix for prefix, games in self.many.items() if games >= min_games}
         if min_games <= 1:
-            out.update(self.once_text[h] for h in self.once)
+            for head, strings in self.tails.items():
+                out.update(steps[:end] for steps in strings for end in range(len(head), len(steps) + 1, 2))
         return out
 
     def counts(self) -> Iterator[tuple[str, int]]:
         """Each prefix played in two games or more, with its games."""
-        return ((str(prefix), int(games)) for prefix, games in self.many.values())
+        return iter(self.many.items())
 
 
-def _change(old: dict[int, Record], new: dict[int, Record]) -> dict[int, Record]:
-    """What to add to move one game's credits from ``old`` to ``new`` (counts may be negative)."""
-    out: dict[int, Record] = {}
-    for nid in old.keys() | new.keys():
-        a, b = old.get(nid, Record()), new.get(nid, Record())
-        delta = Record(b.games - a.games, b.wins - a.wins, b.losses - a.losses, b.draws - a.draws)
-        if delta != Record():
-            out[nid] = delta
-    return out
+@dataclass(slots=True)
+class Held:
+    """A distinct game of the first pass: its file, its result and its packed crediting."""
+
+    source: str
+    result: str
+    held: bytes
 
 
-def _keep_beyond(conn: Connection, store: Store, collection: str, moves: dict[tuple[str, str], int]) -> None:
-    c = store.tables["collection"]
-    cid = conn.execute(select(c.c.id).where(c.c.name == collection)).scalar_one()
-    write_beyond(conn, store, cid, {(node_id(line) if line else ROOT_ID, move): n for (line, move), n in moves.items()})
+def _first_pass(files: list[str], where: Workers, report: LearnReport, counter: PrefixCounter,
+                progress: Callable[[int, int], None] | None) -> dict[str, Held]:
+    """Each distinct usable game of ``files``, its prefixes counted."""
+    games: dict[str, Held] = {}
+    seconds = report.seconds
+    for done, reduced in enumerate(each_game(fan_out(reduce_chunk, sources(files), len(files), where, CHUNK_GAMES),
+                                             seconds), start=1):
+        started = clock()
+        if reduced.skipped is not None:
+            report.skip(reduced.source, reduced.skipped)
+        elif reduced.key in games:
+            report.duplicates += 1
+        else:
+            games[reduced.key] = Held(reduced.source, reduced.result, reduced.held)
+            counter.add_game(reduced.corners)
+        seconds.add("counting", clock() - started)
+        if progress is not None:
+            progress(done, len(files))
+    return games
+
+
+def _mined_forest(frequent: set[str], games: int) -> Forest:
+    """The book of the ``frequent`` prefixes: one variation per leaf."""
+    has_child = {p[:-2] for p in frequent}
+    forest = Forest(source=f"mined from {games} games", encoding="utf-8")
+    forest.variations = [Variation(p, "b", Corner.TOP_RIGHT, False, 0, "", (), False)
+                         for p in sorted(frequent) if p not in has_child]
+    return forest
+
+
+def _credit(conn: WriteConnection, store: Store, pid: int, games: dict[str, Held], claimed: set[str],
+            before: InMemoryBook | None, statistics: tuple[Statistic[Any], ...], where: Workers,
+            report: LearnReport) -> None:
+    """The second pass: the claimed games (and those moved from ``before``) credited, their rows written."""
+    index = InMemoryBook.load(store, conn)
+    writers: list[Writer[Any]] = [s.writer(store) for s in statistics]
+    items = [(g.source, key, g.held, key not in claimed) for key, g in games.items()
+             if key in claimed or before is not None]
+    moved = [key for _, key, _, is_moved in items if is_moved]
+    for writer in writers:
+        if isinstance(writer, RefsStatisticWriter):
+            writer.refs.replacing(moved)
+    task = CreditHeld(index, before, statistics)
+    seconds = report.seconds
+    for _, corners, credits, rows in each_game(fan_out(task, items, len(items), where, CHUNK_GAMES), seconds):
+        report.corners += corners
+        report.credits += credits
+        started = clock()
+        for writer, one in zip(writers, rows, strict=True):
+            writer.add(one)
+        seconds.add("adding rows", clock() - started)
+    for statistic, writer in zip(statistics, writers, strict=True):
+        started = clock()
+        writer.write(conn, pid)
+        seconds.add(statistic.name, clock() - started)
 
 
 def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: str = "mined",
@@ -158,78 +302,42 @@ def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: 
          refs: bool = True, cluster: str | None = None) -> tuple[LearnReport, FileReport | None]:
     """Build collection ``collection`` from the games in ``paths``; their results go to ``profile``.
 
-    ``refs``: also keep the games behind each position (:mod:`joseki.book.gamerefs.read`). ``cluster``: the
-    address of a Dask scheduler to read the games on (:mod:`joseki.games.cluster`); the crediting is
-    done here, as in a local run.
+    ``refs``: also keep the games behind each position (:mod:`joseki.book.gamerefs.read`). ``workers``:
+    local worker processes (all cores when None); ``cluster``: the address of a Dask scheduler to run
+    both passes on instead (:mod:`joseki.games.cluster`).
 
     Nothing is written when no file holds a usable game (the book report is then None), nor a
-    collection when no sequence was played in ``min_games`` games.
+    collection when no sequence was played in ``min_games`` games. Raises BadInput if ``min_games`` is
+    below 1, or for both ``workers`` and ``cluster``.
     """
     if min_games < 1:
         raise BadInput("--min-games must be at least 1")
+    where = Workers(workers, cluster)
     files = expand_games(paths)
     report = LearnReport(files=len(files))
-    counter = PrefixCounter(keep_singles=min_games <= 1)
-    games: dict[str, MinedGame] = {}
-    for done, mined in enumerate(_reduce_all(files, workers, cluster), start=1):
-        if mined.skipped is not None:
-            report.skip(mined.source, mined.skipped)
-        elif mined.key in games:
-            report.duplicates += 1
-        else:
-            assert mined.key is not None
-            games[mined.key] = mined
-            counter.add_game(steps for steps, _ in mined.corners)
-        if progress is not None:
-            progress(done, len(files))
-    frequent = counter.frequent(min_games)
+    counter = PrefixCounter()
+    games = _first_pass(files, where, report, counter, progress)
     if not games:
         return report, None
-    has_child = {p[:-2] for p in frequent}
-    forest = Forest(source=f"mined from {len(games)} games", encoding="utf-8")
-    forest.variations = [Variation(p, "b", Corner.TOP_RIGHT, False, 0, "", (), False)
-                         for p in sorted(frequent) if p not in has_child]
+    started = clock()
+    frequent = counter.frequent(min_games)
+    forest = _mined_forest(frequent, len(games))
     book = FileReport(forest.source, collection)
     digest = f"mined:{min_games}:" + node_id("".join(sorted(games))).to_bytes(8, "big", signed=True).hex()
+    statistics = (RESULTS, CONTEXTS, *((Statistic(GAMES_BEHIND.name, RefsStep(MINE_DEPTH, always=False),
+                                                  GAMES_BEHIND.writer),) if refs else ()))
     with store.write() as conn:
         pid = profile_id(conn, store, profile, create=True)
         assert pid is not None
-        lg = store.tables["learnt_game"]
-        learnt = set(conn.execute(select(lg.c.game_key).where(lg.c.profile_id == pid)).scalars())
+        learnt = learnt_keys(conn, store, pid)
         before = InMemoryBook.load(store, conn) if not learnt.isdisjoint(games) else None
         if forest.variations:
             import_forest(conn, store, forest, collection, digest, True, book)
-            _keep_beyond(conn, store, collection, beyond_moves(counter.counts(), frequent, min_games))
-        claimed = claim_games(conn, store, pid, [(k, g.source, g.result) for k, g in games.items()
-                                                 if k not in learnt])
-        index = InMemoryBook.load(store, conn)
-        records: list[dict[int, Record]] = []
-        by_context: dict[ContextKey, list[int]] = {}
-        behind: list[GameRefs] = []
-        for key, game in games.items():
-            reached: list[list[int]] = []
-            game_context: dict[ContextKey, list[int]] = {}
-            found, corners = game_records(index, game.corners, game.winner, reached, game.contexts, game_context)
-            if key in claimed:
-                report.corners += corners
-            elif before is not None:  # learnt before, against the book without this run's lines
-                old_context: dict[ContextKey, list[int]] = {}
-                old = game_records(before, game.corners, game.winner, None, game.contexts, old_context)[0]
-                found = _change(old, found)
-                add_counts(by_context, old_context, -1)
-            else:  # claimed by a concurrent learner meanwhile: its credits are its own
-                found, reached, game_context = {}, [], {}
-            add_counts(by_context, game_context)
-            records.append(found)
-            if refs and reached and game.info is not None:
-                behind.append(game_refs(game.info, game.moves, reached))
-        total = summed(records)
-        add_records(conn, store, pid, total)
-        add_context_records(conn, store, pid, as_records(by_context))
-        record_games(conn, store, pid, sorted(behind, key=lambda r: r.info.key),
-                     replace=[r.info.key for r in behind if r.info.key not in claimed])
-        drop_empty(conn, store, pid, [nid for nid, r in total.items() if min(r.games, r.wins, r.losses, r.draws) < 0])
+            keep_beyond(conn, store, collection, beyond_moves(counter.counts(), frequent, min_games))
+        del counter, frequent
+        claimed = claim_games(conn, store, pid, [(k, g.source, g.result) for k, g in games.items() if k not in learnt])
+        report.seconds.add("book", clock() - started)
+        _credit(conn, store, pid, games, claimed, before, statistics, where, report)
     report.learnt = len(claimed)
     report.duplicates += len(games) - len(claimed)
-    report.credits = sum(r.corners for r in total.values())
     return report, book

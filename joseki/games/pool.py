@@ -19,11 +19,6 @@ from multiprocessing.pool import Pool
 from typing import Any, TypeVar
 
 T = TypeVar("T")
-R = TypeVar("R")
-
-WINDOW = 4096
-"""Items handed to a pool at a time: bounds what waits in its queue (a tar archive's games, read ahead)."""
-
 
 def _ignore_interrupts(initializer: Callable[..., None] | None, *args: Any) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -55,12 +50,3 @@ def chunks(items: Iterable[T], size: int) -> Iterator[list[T]]:
     it = iter(items)
     while chunk := list(islice(it, size)):
         yield chunk
-
-
-def imap_bounded(pool: Pool, func: Callable[[T], R], items: Iterable[T], chunksize: int) -> Iterator[R]:
-    """``pool.imap`` in order, but never more than :data:`WINDOW` items taken from ``items`` ahead of the results.
-
-    (``Pool.imap`` itself takes the whole iterable at once.)
-    """
-    for window in chunks(items, WINDOW):
-        yield from pool.imap(func, window, chunksize=chunksize)

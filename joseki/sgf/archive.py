@@ -1,7 +1,9 @@
 """Game records inside ``.zip`` and tar archives (``.tar``, ``.tar.xz``, ``.tar.gz``, ...), read without unpacking.
 
 A member is named ``ARCHIVE/MEMBER`` (``2011.tar.xz/2011-01/tygem-1.sgf``), as if the archive
-were a folder; that name is what reports and the learnt games record. A zip member is read on
+were a folder; that name is what reports and the learnt games record. A name's bytes that are not
+UTF-8 (a file named in another charset) are written ``%XX`` in it (:func:`storable`), so that a store
+can keep it as text; reading maps them back (:func:`real_name`). A zip member is read on
 its own wherever it is needed (zip has an index). A tar archive can only be read from the
 start, so :func:`sources` streams each one once, in order, and hands on each member's bytes
 with its name: the workers (local or on a cluster) then get ``(name, bytes)`` instead of a path.
@@ -11,6 +13,7 @@ with its name: the workers (local or on a cluster) then get ``(name, bytes)`` in
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from itertools import groupby
@@ -32,6 +35,23 @@ Source = str | tuple[str, bytes]
 """A game to read: a file or zip member by name, or a tar member's name and bytes."""
 
 
+def storable(name: str) -> str:
+    """``name`` with each byte that is not UTF-8 (which Python keeps as a surrogate escape) written ``%XX``."""
+    if not any("\udc80" <= c <= "\udcff" for c in name):
+        return name
+    return "".join(f"%{ord(c) - 0xDC00:02X}" if "\udc80" <= c <= "\udcff" else c for c in name)
+
+
+def real_name(name: str) -> str:
+    """The file system's name of a :func:`storable` name (``name`` itself when that exists or has no ``%XX``)."""
+    if "%" not in name or os.path.exists(name):
+        return name
+    return _ESCAPED.sub(lambda m: chr(0xDC00 + int(m.group(1), 16)), name)
+
+
+_ESCAPED = re.compile(r"%([89A-Fa-f][0-9A-Fa-f])")
+
+
 def is_archive(path: Path | str) -> bool:
     return str(path).lower().endswith(ARCHIVE_SUFFIXES)
 
@@ -48,11 +68,11 @@ def expand_games(paths: Iterable[Path | str]) -> list[str]:
         if path.is_dir():
             for p in sorted(path.rglob("*")):
                 if p.is_file() and (_is_game(p.name) or is_archive(p)):
-                    found.extend(members(p) if is_archive(p) else [str(p)])
+                    found.extend(members(p) if is_archive(p) else [storable(str(p))])
         elif is_archive(path) and path.is_file():
             found.extend(members(path))
         else:
-            found.append(str(path))
+            found.append(storable(str(path)))
     return found
 
 
@@ -64,17 +84,18 @@ def members(archive: Path) -> list[str]:
     try:
         if str(archive).lower().endswith(".zip"):
             with zipfile.ZipFile(archive) as z:
-                names = [i.filename for i in z.infolist() if not i.is_dir()]
+                names = [_zip_name(i) for i in z.infolist() if not i.is_dir()]
         else:
             with tarfile.open(archive, "r:*") as t:
                 names = [m.name for m in t if m.isfile()]
     except (OSError, zipfile.BadZipFile, tarfile.TarError, EOFError) as exc:
         raise BadInput(f"{archive}: not a readable archive: {exc}") from None
-    return [f"{archive}/{name}" for name in names if _is_game(name)]
+    return [storable(f"{archive}/{name}") for name in names if _is_game(name)]
 
 
 def split_member(name: str) -> tuple[str, str] | None:
     """(archive, member) when ``name`` is inside an archive file, else None."""
+    name = real_name(name)
     if os.path.exists(name):
         return None
     path = PurePosixPath(name)
@@ -100,14 +121,14 @@ def source_bytes(source: Source | Path) -> bytes:
         return _checked(source[1])
     inside = split_member(str(source))
     if inside is None:
-        return read_sgf_bytes(Path(source))
+        return read_sgf_bytes(Path(real_name(str(source))))
     archive, member = inside
     import tarfile
     import zipfile
 
     try:
         if archive.lower().endswith(".zip"):
-            with _zip(archive).open(member) as handle:
+            with _zip(archive).open(_zip_member(_zip(archive), member)) as handle:
                 return _checked(handle.read(MAX_FILE_BYTES + 1))
         with tarfile.open(archive, "r:*") as t:  # one member alone: read up to it (sources streams instead)
             return _checked(_read_member(t.extractfile(member)))
@@ -115,6 +136,23 @@ def source_bytes(source: Source | Path) -> bytes:
         raise BadInput("no such member in the archive") from None
     except (OSError, zipfile.BadZipFile, tarfile.TarError, EOFError) as exc:
         raise BadInput(f"cannot read from the archive: {exc}") from None
+
+
+def _zip_name(info: zipfile.ZipInfo) -> str:
+    """A zip member's name as its bytes are: zipfile reads a name without the UTF-8 flag as CP437, but Windows
+    writes it in the machine's own charset (GBK, Shift_JIS...), so its bytes are kept as a file system's would be."""
+    if info.flag_bits & 0x800 or info.filename.isascii():
+        return info.filename
+    return os.fsdecode(info.filename.encode("cp437"))
+
+
+def _zip_member(archive: zipfile.ZipFile, name: str) -> str:
+    """zipfile's name of the member :func:`_zip_name` names ``name``."""
+    try:
+        archive.getinfo(name)
+    except KeyError:
+        return os.fsencode(name).decode("cp437")
+    return name
 
 
 @lru_cache(maxsize=8)
@@ -162,7 +200,7 @@ def sources(names: Iterable[str]) -> Iterator[Source]:
         try:
             with tarfile.open(tar, "r|*") as stream:
                 for member in stream:
-                    if done < len(wanted) and member.isfile() and f"{tar}/{member.name}" == wanted[done]:
+                    if done < len(wanted) and member.isfile() and storable(f"{tar}/{member.name}") == wanted[done]:
                         yield wanted[done], _read_member(stream.extractfile(member))
                         done += 1
         except (OSError, tarfile.TarError, EOFError):

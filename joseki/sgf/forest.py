@@ -23,7 +23,6 @@ by its moves, and the setup stones are shown as a condition it depends on.
 
 from __future__ import annotations
 
-import codecs
 import os
 import stat
 from dataclasses import dataclass, field, replace
@@ -33,13 +32,14 @@ from sgfmill import sgf_grammar
 
 from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner, Point, Transform, nearest_corner
-from joseki.core.limits import MAX_FILE_BYTES, MAX_LINE_MOVES, MAX_VALUE_BYTES, LimitError, beyond
+from joseki.core.limits import MAX_FILE_BYTES, MAX_LINE_MOVES, LimitError, beyond
 from joseki.core.notation import format_gtp_vertex
 from joseki.core.position import IllegalMoveError, LocalBoard
 from joseki.core.steps import Colour, StepBuilder
 from joseki.core.zone import ZONE_BOARD_SIZE, in_zone
 from joseki.sgf.properties import apply_setup, board_points, check_go, is_export, rules_allow_suicide
 from joseki.sgf.sgfparse import parse_collection
+from joseki.sgf.text import SgfText, charset_of
 
 NOTE_PROPERTIES = ("N", "BM", "TE", "DO", "IT", "GB", "GW", "UC", "DM", "HO",
                    "LB", "MA", "SQ", "TR", "CR", "AB", "AW", "AE", "JC", "JK", "JS", "JP")
@@ -49,7 +49,6 @@ NOTE_PROPERTIES = ("N", "BM", "TE", "DO", "IT", "GB", "GW", "UC", "DM", "HO",
 SETUP_PROPERTIES = frozenset({"AB", "AW", "AE"})
 GAME_INFO = ("GN", "DT", "C")
 _NOTE_ORDER = {key: i for i, key in enumerate(NOTE_PROPERTIES)}
-_WHITESPACE = bytes.maketrans(b"\t\f\v", b"   ")
 SHOWN_ILLEGAL = 20
 """Illegal moves of one file given a warning each; the others are counted in one more."""
 SHOWN_PATH = 80
@@ -109,35 +108,6 @@ class Forest:
     warnings: list[str] = field(default_factory=list)
 
 
-class _Decoder:
-    """Decodes SGF text values in the file's charset, replacing invalid bytes and counting them."""
-
-    def __init__(self, declared: str | None) -> None:
-        self.replaced = 0
-        self.unknown: str | None = None
-        name = (declared or "UTF-8").strip()
-        if name.upper().replace("-", "").replace("_", "") in ("GB2312", "GBK", "CP936"):
-            name = "gb18030"
-        try:
-            self.encoding = codecs.lookup(name).name
-        except LookupError:
-            self.unknown = name
-            self.encoding = "utf-8"
-
-    def text(self, raw: bytes, key: str = "text") -> str:
-        """The value ``raw`` of property ``key`` as text; LimitError past the limit of bytes per value."""
-        if len(raw) > MAX_VALUE_BYTES:
-            raise beyond(f"a {key} value", MAX_VALUE_BYTES, "bytes")
-        # sgfmill's text_value, which without escapes or carriage returns only maps whitespace
-        value: bytes = (raw.translate(_WHITESPACE) if b"\\" not in raw and b"\r" not in raw
-                        else sgf_grammar.text_value(raw))
-        try:
-            return value.decode(self.encoding)
-        except UnicodeDecodeError:
-            self.replaced += 1
-            return value.decode(self.encoding, errors="replace")
-
-
 def read_sgf_bytes(path: Path) -> bytes:
     """The bytes of an SGF file; BadInput for a missing, unreadable, empty or too big file.
 
@@ -147,10 +117,11 @@ def read_sgf_bytes(path: Path) -> bytes:
     try:
         with path.open("rb") as handle:
             info = os.fstat(handle.fileno())
-            if stat.S_ISREG(info.st_mode) and info.st_size > MAX_FILE_BYTES:
+            regular = stat.S_ISREG(info.st_mode)
+            if regular and info.st_size > MAX_FILE_BYTES:
                 raise beyond("a file", MAX_FILE_BYTES, "bytes")
             # a file's own size, not the limit, bounds what read() takes (one byte more: a file that grew is read on)
-            size = info.st_size + 1 if stat.S_ISREG(info.st_mode) else MAX_FILE_BYTES + 1
+            size = info.st_size + 1 if regular else MAX_FILE_BYTES + 1
             data = handle.read(size)
             if len(data) == size < MAX_FILE_BYTES + 1:
                 data += handle.read(MAX_FILE_BYTES + 1 - size)
@@ -195,14 +166,12 @@ def flatten_bytes(data: bytes, source: str = "<bytes>") -> Forest:
     if not games:
         raise BadInput("no SGF game tree found")
     root_props = games[0].sequence[0]
-    declared = root_props.get("CA", [b""])[0].decode("ascii", "replace") or None
-    decoder = _Decoder(declared)
+    decoder = charset_of(data, root_props.get("CA", [b""])[0])
     start = data.find(b"(")
-    preamble = data[:start].decode(decoder.encoding, errors="replace").strip() if start > 0 else ""
+    preamble = decoder.decode(data[:start]).strip() if start > 0 else ""
     info = {key: decoder.text(root_props[key][0], key).strip() for key in GAME_INFO if key in root_props}
-    forest = Forest(source=source, encoding=decoder.encoding, preamble=preamble, game_info=info)
-    if decoder.unknown:
-        forest.warnings.append(f"unknown charset CA[{decoder.unknown}], read as UTF-8")
+    forest = Forest(source=source, encoding=decoder.encoding, preamble=preamble, game_info=info,
+                    warnings=list(decoder.warnings))
     for game_index, game in enumerate(games):
         check_go(game.sequence[0], f"game {game_index + 1}")
         size_raw = game.sequence[0].get("SZ", [b"19"])[0]
@@ -216,9 +185,7 @@ def flatten_bytes(data: bytes, source: str = "<bytes>") -> Forest:
     if forest.illegal > SHOWN_ILLEGAL:
         forest.warnings.append(f"{forest.illegal - SHOWN_ILLEGAL} more illegal moves; {forest.refused} lines "
                                "refused in all")
-    if decoder.replaced:
-        forest.warnings.append(
-            f"{decoder.replaced} text values had bytes invalid in {decoder.encoding}; replaced")
+    forest.warnings.extend(decoder.finish())
     return forest
 
 
@@ -239,7 +206,7 @@ def _local_point(raw: bytes, transform: Transform) -> Point | None:
     return zpoint if zpoint is not None and in_zone(zpoint) else None
 
 
-def _note(props: dict[str, list[bytes]], step: int, decoder: _Decoder, moves: list[int],
+def _note(props: dict[str, list[bytes]], step: int, decoder: SgfText, moves: list[int],
           own: bool, passes: list[int]) -> NodeNote | None:
     comment = decoder.text(props["C"][0], "C").strip() if "C" in props else ""
     kept = tuple(
@@ -251,7 +218,7 @@ def _note(props: dict[str, list[bytes]], step: int, decoder: _Decoder, moves: li
     return NodeNote(step, comment, kept, tuple(moves), own, not SETUP_PROPERTIES.isdisjoint(props), tuple(passes))
 
 
-def _flatten_game(game: sgf_grammar.Coarse_game_tree, game_index: int, decoder: _Decoder,
+def _flatten_game(game: sgf_grammar.Coarse_game_tree, game_index: int, decoder: SgfText,
                   forest: Forest) -> None:
     """Walk one game tree depth first, replaying each path on the board, emitting a variation at each leaf."""
     Frame = tuple[sgf_grammar.Coarse_game_tree, int | None, StepBuilder, Transform | None,

@@ -1,7 +1,7 @@
 """Reading game records: the main line of an SGF game, its result and what makes it unusable.
 
-Real files come in many dialects (Fox, KGS, Tygem, AI match records): a missing or odd CA,
-bytes invalid in the declared charset, Fox-scaled komi, results such as ``B+R``,
+Real files come in many dialects (Fox, KGS, Tygem, AI match records): a missing, wrong or
+unknown CA and bytes lost upstream (read by :mod:`joseki.sgf.text`), Fox-scaled komi, results such as ``B+R``,
 ``B+Resign``, ``W+3.5``, ``B+T``, ``B``, ``0``, ``Draw``, ``D+J``, ``Void`` or ``?``. This
 module reads them without failing on anything but broken SGF, a game that is not Go
 (``GM`` other than 1), an illegal move (on an occupied point, or a suicide where the rules
@@ -26,6 +26,7 @@ from joseki.core.steps import Colour
 from joseki.sgf.archive import Source, source_bytes
 from joseki.sgf.properties import apply_setup, check_go, rules_allow_suicide
 from joseki.sgf.sgfparse import parse_game
+from joseki.sgf.text import charset_of
 
 
 @dataclass(slots=True)
@@ -49,11 +50,14 @@ class Game:
     """Ranks as :func:`joseki.core.gameinfo.normal_rank` writes them ('' when unknown)."""
     date: str = ""
     """The game's date as :func:`joseki.core.gameinfo.normal_date` writes it ('' when unknown)."""
+    warnings: list[str] = field(default_factory=list)
+    """What reading its text met: an unknown or wrong ``CA``, bytes that could not be read (:mod:`joseki.sgf.text`)."""
 
     @property
     def key(self) -> str:
         """Identity of the game for learning: a hash of its moves and result."""
-        text = ";".join(f"{c}{'' if p is None else f'{p[0]},{p[1]}'}" for c, p in self.moves)
+        parts = _KEY_PARTS
+        text = ";".join([parts.get(move) or _key_part(move) for move in self.moves])
         return hashlib.sha256(f"{self.size}|{text}|{self.winner}".encode()).hexdigest()[:32]
 
     def unusable(self) -> str | None:
@@ -67,6 +71,16 @@ class Game:
         return None
 
 
+_KEY_PARTS: dict[tuple[Colour, Point | None], str] = {}
+"""Each move's text in :attr:`Game.key` (``b3,15``; ``w`` for a pass), kept once made (a few per point)."""
+
+
+def _key_part(move: tuple[Colour, Point | None]) -> str:
+    colour, point = move
+    text = _KEY_PARTS[move] = colour if point is None else f"{colour}{point[0]},{point[1]}"
+    return text
+
+
 def parse_result(text: str) -> Colour | None:
     """Winner of an SGF RE value: ``b``, ``w``, ``d`` (draw) or None (void, unknown, unfinished)."""
     value = text.strip().lower()
@@ -77,10 +91,6 @@ def parse_result(text: str) -> Colour | None:
     if value[0] in "bw" and (len(value) == 1 or value[1] in "+ "):
         return value[0]
     return None
-
-
-def _text(raw: bytes) -> str:
-    return sgf_grammar.text_value(raw).decode("utf-8", errors="replace").strip()  # type: ignore[no-any-return]
 
 
 def read_game(path: Path | Source) -> Game:
@@ -121,6 +131,11 @@ def game_from_bytes(data: bytes, source: str = "<bytes>") -> Game:
     except ValueError:
         raise BadInput(f"bad board size SZ[{size_raw.decode('ascii', 'replace')}]") from None
     game = Game(source, size)
+    text = charset_of(data, root.get("CA", [b""])[0])
+
+    def _text(raw: bytes) -> str:
+        return text.text(raw).strip()
+
     game.result = _text(root["RE"][0]) if "RE" in root else ""
     game.winner = parse_result(game.result)
     try:
@@ -132,6 +147,7 @@ def game_from_bytes(data: bytes, source: str = "<bytes>") -> Game:
     game.black_rank = normal_rank(_text(root["BR"][0])) if "BR" in root else ""
     game.white_rank = normal_rank(_text(root["WR"][0])) if "WR" in root else ""
     game.date = normal_date(_text(root["DT"][0])) if "DT" in root else ""
+    game.warnings = [*text.warnings, *text.finish()]
     board = LocalBoard(size) if 1 <= size <= len(GTP_COLUMNS) else None
     suicide = rules_allow_suicide(root)
     moves, points = game.moves, _POINTS.setdefault(size, {})

@@ -41,6 +41,7 @@ from joseki.sgf.dialects.dialect import Dialect
 from joseki.sgf.forest import Forest, flatten_bytes, read_sgf_bytes
 from joseki.sgf.setups import placements, stored_stones
 from joseki.sgf.sgfparse import parse_collection
+from joseki.sgf.text import SgfText
 
 MOVE_KINDS = ("duplicate", "transposition", "outside-zone", "pass-first", "double-pass", "same-colour",
               "pass-then-same")
@@ -132,8 +133,9 @@ def lint(path: Path | str) -> LintReport:
     except ValueError as exc:
         raise BadInput(f"{path}: {exc}") from None
     report = LintReport(str(path), dialect.name, len(forest.variations))
+    text = SgfText(forest.encoding, "declared")  # the charset the forest was read in
     for index, game in enumerate(games):
-        report.findings.extend(_walk(game, index, dialect))
+        report.findings.extend(_walk(game, index, dialect, text))
     report.findings.extend(_records(forest))
     return report
 
@@ -170,7 +172,7 @@ def _records(forest: Forest) -> list[Finding]:
 Frame = tuple[sgf_grammar.Coarse_game_tree, Transform | None, str | None, bool, int, _Line | None, LocalBoard]
 
 
-def _walk(game: sgf_grammar.Coarse_game_tree, index: int, dialect: Dialect) -> list[Finding]:
+def _walk(game: sgf_grammar.Coarse_game_tree, index: int, dialect: Dialect, text: SgfText) -> list[Finding]:
     """Move-by-move findings of one game tree, each node once."""
     found: list[Finding] = []
     stack: list[Frame] = [(game, None, None, False, 0, None, LocalBoard(ZONE_BOARD_SIZE))]
@@ -190,7 +192,8 @@ def _walk(game: sgf_grammar.Coarse_game_tree, index: int, dialect: Dialect) -> l
                 line = _then(line, name)
                 if transform is None and point is not None:
                     transform = Transform(nearest_corner(point, ZONE_BOARD_SIZE))
-                found.extend(_move(colour, point, last, passed, transform, props, dialect, index, number, line))
+                found.extend(_move(colour, point, last, passed, transform, props, dialect, index, number, line,
+                                   text))
                 if point is not None:
                     try:
                         board.play(colour, point)
@@ -201,7 +204,7 @@ def _walk(game: sgf_grammar.Coarse_game_tree, index: int, dialect: Dialect) -> l
                 passed = point is None
                 last = colour
             if dialect.comment_kinds and "C" in props:
-                found.extend(_comment_findings(dialect, props, index, number, line))
+                found.extend(_comment_findings(dialect, props, index, number, line, text))
         children = tree.children
         for i in range(len(children) - 1, -1, -1):
             stack.append((children[i], transform, last, passed, number, line, board if i == 0 else board.copy()))
@@ -210,7 +213,7 @@ def _walk(game: sgf_grammar.Coarse_game_tree, index: int, dialect: Dialect) -> l
 
 def _move(colour: str, point: Point | None, last: str | None, passed: bool, transform: Transform | None,
           props: dict[str, list[bytes]], dialect: Dialect, game: int, number: int,
-          line: _Line | None) -> list[Finding]:
+          line: _Line | None, text: SgfText) -> list[Finding]:
     found = []
     who = "Black" if colour == "b" else "White"
     if point is None:
@@ -221,12 +224,12 @@ def _move(colour: str, point: Point | None, last: str | None, passed: bool, tran
                              game, number))
         if dialect.pass_kinds:
             found.extend(_at(line, kind, message, game, number)
-                         for kind, message in dialect.pass_findings(_comment(props), who))
+                         for kind, message in dialect.pass_findings(_comment(props, text), who))
     elif last == colour:
         kind = "pass-then-same" if passed else "same-colour"
-        text = (f"{who} passes, then plays again" if passed
+        said = (f"{who} passes, then plays again" if passed
                 else f"two {who} moves in a row: read as a tenuki by {'White' if colour == 'b' else 'Black'}")
-        found.append(_at(line, kind, text, game, number))
+        found.append(_at(line, kind, said, game, number))
     if point is not None and transform is not None and not in_zone(transform.to_zone(point, ZONE_BOARD_SIZE)):
         found.append(_at(line, "outside-zone", f"{who} {format_gtp_vertex(point)} is outside the "
                          f"{transform.corner.value} zone: read as a tenuki", game, number))
@@ -247,13 +250,13 @@ def _setup(board: LocalBoard, props: dict[str, list[bytes]]) -> None:
                     board.stones[point] = colour
 
 
-def _comment(props: dict[str, list[bytes]]) -> str:
-    return props["C"][0].decode("utf-8", "replace") if "C" in props else ""
+def _comment(props: dict[str, list[bytes]], text: SgfText) -> str:
+    return text.text(props["C"][0], "C") if "C" in props else ""
 
 
 def _comment_findings(dialect: Dialect, props: dict[str, list[bytes]], game: int, number: int,
-                      line: _Line | None) -> list[Finding]:
+                      line: _Line | None, text: SgfText) -> list[Finding]:
     """What the dialect flags in a node's comment, given the labels the node shows."""
-    shown = {v.decode("utf-8", "replace").partition(":")[2].strip().lower() for v in props.get("LB", [])}
+    shown = {text.decode(v).partition(":")[2].strip().lower() for v in props.get("LB", [])}
     return [_at(line, kind, message, game, number) for kind, message in dialect.comment_findings(
-        _comment(props), shown)]
+        _comment(props, text), shown)]

@@ -12,16 +12,23 @@ most of their reads with earlier ones). More players are served by more server p
 (``workers``, uvicorn's own) and, for many, a PostgreSQL store.
 
 Safety: bound to 127.0.0.1 by default and answering only requests addressed to the host it
-serves (no DNS rebinding); read-only unless started ``writable`` (then it may upgrade the
-schema and load the starter book into an empty store); uploads are capped at
-:data:`~joseki.core.limits.MAX_UPLOAD_BYTES` and parsed with the import limits; a game of the
+serves (no DNS rebinding; another address is served only for the host names it is given, never any);
+a request's body must arrive within :data:`BODY_SECONDS` (else 408); a client that goes away is told in
+one log line; pages may not be framed by another site; no answer names a file by its place on the
+server (a learnt game is named by its key and its path below the folder of the learnt games); read-only
+unless started ``writable`` (then it may upgrade the schema and load the starter book into an empty store);
+uploads are capped at :data:`~joseki.core.limits.MAX_UPLOAD_BYTES` and parsed with the import limits; a game of the
 store is opened only by its key (:func:`joseki.book.gamerefs.read.load_game`), never by a path from
 the request; every SGF text reaches the page as JSON data and is written there as text.
 """
 
 from __future__ import annotations
 
+import asyncio
+import ipaddress
+import logging
 import os
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
@@ -32,9 +39,10 @@ from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import MutableHeaders
 from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import ClientDisconnect
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from joseki.book.gamerefs.read import load_game
+from joseki.book.gamerefs.read import GameFilter, load_game
 from joseki.book.query.memo import Memo
 from joseki.book.store import contents
 from joseki.book.store.database import Store, current_revision
@@ -54,14 +62,23 @@ DB_VAR, WRITABLE_VAR, HOSTS_VAR, CACHE_VAR = "JOSEKI_DB", "JOSEKI_SERVE_WRITABLE
 MEMO_PER_MB = 1024
 """The bound of the book's memo per MiB of ``cache_mb``, in entries (about a KiB each at the explorer's mix)."""
 JSON: dict[int | str, dict[str, Any]] = {200: {"content": {"application/json": {}}}}
+BODY_SECONDS = 30.0
+"""The time a request's body may take to arrive, from the request's start (an upload is at most
+:data:`~joseki.core.limits.MAX_UPLOAD_BYTES`): a client that stalls is answered 408 and its connection closed."""
+LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
+"""The Host names a server always answers."""
+log = logging.getLogger("joseki.web")
 
 MovesText = Annotated[str, Query(description="Moves in GTP (Q16) or SGF (pd) notation, comma separated; "
                                              "pass = tenuki.")]
 First = Annotated[str, Query(description="Colour of the first move: black or white.")]
 Collections = Annotated[list[str] | None, Query(alias="collection", description="Only these collections.")]
 Profile = Annotated[str | None, Query(description="Statistics of this profile (falling back to global).")]
-Rank = Annotated[str, Query(description="Order: popularity, priority, winrate, games.")]
+Rank = Annotated[str, Query(description="Order: popularity, priority, winrate, games, context (the games of the "
+                                                "whole-board context, when it has any).")]
 Top = Annotated[int | None, Query(ge=1, le=100, description="At most this many candidates.")]
+SetupText = Annotated[str, Query(description="Stones on the board before the moves (a game's setup), as a "
+                                               "game's moves are written: bpdbdp...")]
 Favour = Annotated[str, Query(pattern="^(focus|all)$", description="Favourability of the candidates of the focus "
                               "corner only (focus: the corner of the last local move, whose table is shown) or all.")]
 
@@ -89,9 +106,10 @@ def open_store(db: str | None, writable: bool, cache_mb: int = 0) -> Store:
 
 
 def create_app(store: Store, writable: bool = False, hosts: list[str] | None = None,
-               cache_mb: int = DEFAULT_MB) -> ASGIApp:
+               cache_mb: int = DEFAULT_MB, body_seconds: float = BODY_SECONDS) -> ASGIApp:
     """The app over ``store``; ``hosts``: the Host names it answers (default: loopback names); ``cache_mb``: the
-    bound of its cache of answers (:mod:`joseki.web.cache`; 0: none cached)."""
+    bound of its cache of answers (:mod:`joseki.web.cache`; 0: none cached); ``body_seconds``: the time a request's
+    body may take to arrive."""
     cache = Cache(store, cache_mb << 20)
 
     async def answered(request: views.Request) -> Response:
@@ -117,7 +135,17 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
 
     @app.exception_handler(StoreError)
     async def bad_store(request: Request, exc: StoreError) -> JSONResponse:
-        return JSONResponse({"error": str(exc)}, status_code=503)
+        log.warning("%s %s: %s", request.method, request.url.path, exc)  # it names the database: not for the client
+        return JSONResponse({"error": "the store cannot answer now (the server's log says why)"}, status_code=503)
+
+    @app.exception_handler(SlowBody)
+    async def slow_body(request: Request, exc: SlowBody) -> JSONResponse:
+        log.warning("%s %s: %s; answered 408", request.method, request.url.path, exc)
+        return JSONResponse({"error": str(exc)}, status_code=408, headers={"Connection": "close"})
+
+    @app.exception_handler(ClientDisconnect)
+    async def went_away(request: Request, exc: ClientDisconnect) -> Response:
+        return Response(status_code=400)  # sent to no one; BodyDeadline tells it in the log
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
@@ -142,35 +170,40 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
     @app.get("/api/explore", response_model=dict[str, Any], responses=JSON)
     async def explore(moves: MovesText = "", first: First = "black", corner: str = "top-right",
                       collection: Collections = None, profile: Profile = None, rank: Rank = "popularity",
-                      top: Top = None, favour: Favour = "focus") -> Response:
+                      top: Top = None, favour: Favour = "focus", setup: SetupText = "") -> Response:
         """The book after MOVES: every corner (``joseki next --json``), the focus corner's line (``joseki show
         --json``), the board; ``corner`` is the corner asked about on an empty board."""
         return await answered(Explore(tuple(split_tokens(moves)), views.colour(first), Corner.parse(corner),
-                                      _names(collection), profile or None, rank, top, favour == "all"))
+                                      _names(collection), profile or None, rank, top, favour == "all",
+                                      _setup(setup)))
 
     @app.get("/api/review", response_model=dict[str, Any], responses=JSON)
     async def review(game: Annotated[str, Query(description="A game's moves: colour + SGF point each, "
                                                             "bpdwdd...")] = "",
                      move: Annotated[int | None, Query(ge=0, description="After this many moves "
                                                                          "(default: all).")] = None,
+                     setup: SetupText = "",
                      collection: Collections = None, profile: Profile = None, rank: Rank = "popularity",
                      top: Top = None, favour: Favour = "focus") -> Response:
         """Every corner of a game after MOVE moves (``joseki next --sgf G --move N --json``), with the board."""
         played = parse_game_text(game)
         if move is not None and move > len(played):
             raise BadInput(f"move {move} is beyond the game's {len(played)} moves")
-        return await answered(Review(tuple(played[:move] if move is not None else played), _names(collection),
-                                     profile or None, rank, top, favour == "all"))
+        views.check_game(played, _setup(setup))
+        return await answered(Review(tuple(played[:move] if move is not None else played), _setup(setup),
+                                     _names(collection), profile or None, rank, top, favour == "all"))
 
     @app.post("/api/upload")
     async def upload(request: Request) -> dict[str, Any]:
         """An SGF game record sent as the request body (at most MAX_UPLOAD_BYTES), read as ``learn`` reads it."""
         from joseki.sgf.game import game_from_bytes
+        from joseki.sgf.text import file_name
 
         data = await _body(request, MAX_UPLOAD_BYTES)
         if not data.strip():
             raise BadInput("upload: empty file")
-        name = request.headers.get("x-file-name", "upload.sgf")[:200]
+        # the page percent-encodes the name; another client may send its bytes (which Starlette reads as Latin-1)
+        name = file_name(os.fsdecode(request.headers.get("x-file-name", "upload.sgf").encode("latin-1")))[:200]
         try:
             game = game_from_bytes(data, name)
         except ValueError as exc:
@@ -184,10 +217,12 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
                        profile: Profile = None,
                        seed: Annotated[int | None, Query(description="Seed of the book's choice "
                                                                      "(repeatable).")] = None,
-                       ) -> Response:
-        """The player's last move graded against the book, and the book's answer (the GTP proxy's policy)."""
+                       corner: Annotated[str, Query(description="Where the book moves first, with no moves.")]
+                       = "top-right") -> Response:
+        """The player's last move graded against the book, and the book's answer (the GTP proxy's policy); with
+        no moves, the book's first move."""
         return await answered(Practise(tuple(split_tokens(moves)), views.colour(first), _names(collection),
-                                       profile or None, seed))
+                                       profile or None, seed, Corner.parse(corner)))
 
     @app.get("/api/games", response_model=dict[str, Any], responses=JSON)
     async def games(moves: Annotated[str, Query(description="Moves, as for /api/explore: the corner of the last "
@@ -195,10 +230,18 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
                     first: str = "black",
                     profile: Annotated[str | None, Query(description="Games learnt into this profile.")] = None,
                     order: Annotated[str, Query(description="newest or strongest first.")] = "newest",
-                    limit: Annotated[int, Query(ge=1, le=100)] = 20) -> Response:
+                    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+                    player: Annotated[str, Query(max_length=100, description="Part of a player's name.")] = "",
+                    rank: Annotated[str, Query(max_length=10, description="Both players at least this rank (5d).")]
+                    = "", since: Annotated[str, Query(max_length=10, description="From this date (2019-05).")] = "",
+                    until: Annotated[str, Query(max_length=10, description="Up to this date.")] = "",
+                    result: Annotated[str, Query(description="black, white or draw: the games won so.")] = "",
+                    setup: SetupText = "") -> Response:
         """The learnt or mined games that reached the position of the focus corner after MOVES (``joseki games
-        --json``), newest or strongest first."""
-        return await answered(Games(tuple(split_tokens(moves)), views.colour(first), profile or None, order, limit))
+        --json``), newest or strongest first, those of the store's kept games that pass the filters."""
+        only = GameFilter(player, rank, since, until, result)
+        return await answered(Games(tuple(split_tokens(moves)), views.colour(first), profile or None, order, limit,
+                                    only, _setup(setup)))
 
     @app.get("/api/game/{key}")
     def game(key: str) -> dict[str, Any]:
@@ -207,7 +250,47 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
         return {"game": {**views.game_json(loaded, loaded.source), "key": key}}
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
-    return TrustedHostMiddleware(SecurityHeaders(app), allowed_hosts=hosts or ["127.0.0.1", "localhost", "[::1]"])
+    guarded = BodyDeadline(SecurityHeaders(app), body_seconds)
+    return TrustedHostMiddleware(guarded, allowed_hosts=hosts or list(LOOPBACK))
+
+
+class SlowBody(Exception):
+    """A request's body that did not arrive within :data:`BODY_SECONDS`."""
+
+
+class BodyDeadline:
+    """Bounds the time a request's body takes to arrive (:data:`BODY_SECONDS` from the request's start): past it,
+    the app's next wait for the body raises :class:`SlowBody` (answered 408). Once the body is in, waits are not
+    bounded (a response may wait for the client to go away). When the answer is ready to go, a client that went
+    away meanwhile is told in one log line (uvicorn drops what is sent to it)."""
+
+    def __init__(self, app: ASGIApp, seconds: float = BODY_SECONDS) -> None:
+        self.app, self.seconds = app, seconds
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        deadline, arrived = time.monotonic() + self.seconds, False
+
+        async def bounded() -> Message:
+            nonlocal arrived
+            if arrived:
+                return await receive()
+            try:
+                async with asyncio.timeout(max(deadline - time.monotonic(), 0)):
+                    message = await receive()
+            except TimeoutError:
+                raise SlowBody(f"the request's body did not arrive within {self.seconds:g} s") from None
+            arrived = message["type"] != "http.request" or not message.get("more_body", False)
+            return message
+
+        async def watched(message: Message) -> None:
+            if message["type"] == "http.response.start" and await Request(scope, receive).is_disconnected():
+                log.warning("%s %s: the client went away before its answer", scope["method"], scope["path"])
+            await send(message)
+
+        await self.app(scope, bounded, watched)
 
 
 class SecurityHeaders:
@@ -232,13 +315,19 @@ class SecurityHeaders:
         await self.app(scope, receive, with_headers)
 
 
+def _setup(text: str) -> views.Setup:
+    """Setup stones as part of a request, from a text as a game's moves are written (``bpdbdp``)."""
+    return tuple(sorted((p, c) for c, p in parse_game_text(text) if p is not None))
+
+
 def _names(collections: list[str] | None) -> tuple[str, ...] | None:
     """Collections as part of a request (None: all)."""
     return tuple(collections) if collections else None
 
 
 _NO_SNIFF = {"X-Content-Type-Options": "nosniff"}
-_CSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; object-src 'none'"
+_CSP = ("default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; object-src 'none'; "
+        "frame-ancestors 'none'")
 
 
 async def _body(request: Request, limit: int) -> bytes:
@@ -265,16 +354,17 @@ def app_from_env() -> ASGIApp:
 
 def serve(db: str | None = None, host: str = "127.0.0.1", port: int = 8000, writable: bool = False,
           workers: int = 1, log_level: str = "warning", announce: Callable[[str], None] | None = None,
-          cache_mb: int = DEFAULT_MB) -> None:
+          cache_mb: int = DEFAULT_MB, allowed_hosts: list[str] | None = None) -> None:
     """Run the explorer until interrupted; with ``workers`` > 1 as that many uvicorn processes (each with its own
     cache: for a PostgreSQL store, or a SQLite file many players read).
 
     ``announce`` is told the page's address once the store is open; ``cache_mb`` bounds each process's cache of
-    answers (:mod:`joseki.web.cache`). uvicorn runs its own choice of event loop and HTTP parser (uvloop and
+    answers (:mod:`joseki.web.cache`); ``allowed_hosts``: the Host names it answers besides the loopback ones (required
+    to serve any other address, :func:`allowed`). uvicorn runs its own choice of event loop and HTTP parser (uvloop and
     httptools when installed; uvloop turns Nagle's algorithm off on every connection)."""
     import uvicorn
 
-    hosts = _hosts(host, port)
+    hosts = allowed(host, allowed_hosts or [])
     store = open_store(db, writable, cache_mb)  # fail here, in one line, before any worker starts
     if announce is not None:
         announce(f"http://{'[' + host + ']' if ':' in host else host}:{port}/")
@@ -288,11 +378,26 @@ def serve(db: str | None = None, host: str = "127.0.0.1", port: int = 8000, writ
                 log_level=log_level)
 
 
-def _hosts(host: str, port: int) -> list[str]:
-    """The Host names to answer: loopback names, and the address served on when it is another."""
-    names = ["127.0.0.1", "localhost", "[::1]"]
-    if host not in names and host not in ("0.0.0.0", "::"):
-        names.append(host)
-    if host in ("0.0.0.0", "::"):
-        names = ["*"]
-    return names
+def allowed(host: str, names: list[str]) -> list[str]:
+    """The Host names a server on address ``host`` answers: the loopback names, ``host`` itself when it is one
+    address, and ``names``; BadInput for an address other than loopback without ``names``, or a name that
+    would match any host."""
+    if any(n.strip() in ("*", "") for n in names):
+        raise BadInput("--allowed-host: name each host (a.example.org, *.example.org), never '*'")
+    if not _loopback(host) and not names:
+        raise BadInput(f"--host {host} is not this machine alone: name the host names players use to reach it "
+                       "with --allowed-host NAME (repeatable)")
+    found = list(LOOPBACK)
+    for name in ([] if host in ("0.0.0.0", "::") else [f"[{host}]" if ":" in host else host]) + names:
+        if name.strip() not in found:
+            found.append(name.strip())
+    return found
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False

@@ -15,29 +15,31 @@ view says it may be cached.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from joseki.book.gamerefs.read import games_at
+from joseki.book.gamerefs.read import GameFilter, GameRef, games_at, load_game
 from joseki.book.learnt.profiles import require_profile
 from joseki.book.query.answer import Candidate, CornerAnswer, Options
 from joseki.book.query.lookup import Lookup
 from joseki.book.query.next import answer_table, next_in_game, next_moves
 from joseki.book.query.show import show
 from joseki.book.store.database import Store
+from joseki.core.diagram import letters
 from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner, Point
-from joseki.core.moves import Moves, game_moves, typed_moves
+from joseki.core.moves import Moves, Stones, game_moves, typed_moves
 from joseki.core.notation import format_gtp_vertex, format_sgf_point
 from joseki.core.position import LocalBoard
-from joseki.core.steps import Colour, other
+from joseki.core.steps import Colour, other, reflection_needed
 from joseki.engine.policy import BookPlayer
 from joseki.sgf.game import Game
 
-LABELS = "abcdefghijklmnopqrstuvwxyz"
 Names = tuple[str, ...] | None
 """Collections asked for (None: all)."""
+Setup = tuple[tuple[Point, Colour], ...]
+"""Setup stones, sorted by point."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +55,8 @@ class Explore:
     rank: str = "popularity"
     top: int | None = None
     favour_all: bool = False
+    setup: Setup = ()
+    """Stones on the board before the moves (a game's setup, explored from one of its moves)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +64,8 @@ class Review:
     """A game reviewed after its moves ``played`` (colour and point each), answered as :class:`Explore` is."""
 
     played: tuple[tuple[Colour, Point | None], ...] = ()
+    setup: Setup = ()
+    """The game's setup stones (handicap, a position), on the board before its moves."""
     collections: Names = None
     profile: str | None = None
     rank: str = "popularity"
@@ -76,6 +82,8 @@ class Practise:
     collections: Names = None
     profile: str | None = None
     seed: int | None = None
+    corner: Corner = Corner.TOP_RIGHT
+    """Where the book plays its first move when it moves first (no moves yet)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +95,8 @@ class Games:
     profile: str | None = None
     order: str = "newest"
     limit: int = 20
+    only: GameFilter = field(default_factory=GameFilter)
+    setup: Setup = ()
 
 
 def sgf(point: Point | None) -> str | None:
@@ -116,22 +126,25 @@ def board_stones(moves: Moves, reply: tuple[Colour, Point | None] | None = None)
     return drawn
 
 
-def candidate_json(c: Candidate, label: str | None) -> dict[str, Any]:
-    """The CLI's candidate JSON plus its board point, letter, the points its conditions name and its setup."""
+def candidate_json(c: Candidate, label: str | None, occupied: bool = False) -> dict[str, Any]:
+    """The CLI's candidate JSON plus its board point, letter (none on a stone: ``occupied``), the points its
+    conditions name and its setup."""
     rate = c.record
-    return {**c.as_json(), "point": sgf(c.point), "label": label, "losses": rate.losses, "draws": rate.draws,
+    return {**c.as_json(), "point": sgf(c.point), "label": label, "occupied": occupied, "losses": rate.losses,
+            "draws": rate.draws,
             "named": sorted({format_sgf_point(p) for p in c.named}),
             "setup": {format_sgf_point(p): col for p, col in c.setup.items()}}
 
 
-def corner_json(a: CornerAnswer) -> dict[str, Any]:
-    """The CLI's corner JSON with the drawing keys (module docstring)."""
+def corner_json(a: CornerAnswer, board: Stones = ()) -> dict[str, Any]:
+    """The CLI's corner JSON with the drawing keys (module docstring); no letter on a stone of ``board``."""
     shown = a.candidates if a.candidates or a.left_at is None else a.alternatives
-    points = [c.point for c in shown if c.point is not None]
-    labels = {p: LABELS[i] for i, p in enumerate(points[: len(LABELS)])}
+    stones = {p for p, _ in board} | set(a.stones)
+    labels = letters((c.point for c in shown), stones)
 
     def drawn(cands: list[Candidate]) -> list[dict[str, Any]]:
-        return [candidate_json(c, labels.get(c.point) if c.point is not None else None) for c in cands]
+        return [candidate_json(c, labels.get(c.point) if c.point is not None else None, c.point in stones)
+                for c in cands]
 
     data = a.as_json(drawn)
     if "alternatives" in data:
@@ -178,26 +191,33 @@ def line_json(store: Store, a: CornerAnswer, collections: Names, profile: str | 
 def explore(store: Store, asked: Explore) -> dict[str, Any]:
     """The explorer's view after the moves: every active corner (``joseki next --json``), the focus corner's line
     (``joseki show --json``) and the board."""
-    moves = typed_moves(asked.moves, asked.first)
+    moves = typed_moves(asked.moves, asked.first, dict(asked.setup))
     focus = moves.focus
     answers = next_moves(store, moves, corner=asked.corner, collections=_names(asked.collections), context=True,
                          options=_options(asked, focus, asked.favour_all or not moves.played))
     shown = focus_answer(focus, answers)
-    return {"corners": [corner_json(a) for a in answers], "focus": shown.corner.value,
+    return {"corners": [corner_json(a, moves.board) for a in answers], "focus": shown.corner.value,
             "to_move": "black" if moves.to_move == "b" else "white",
             "line": line_json(store, shown, asked.collections, asked.profile), "board": board_stones(moves)}
 
 
 def review(store: Store, asked: Review) -> dict[str, Any]:
-    """Every corner of a game after its moves (``joseki next --sgf --move N --json``), the focus line and board."""
-    moves = game_moves(asked.played)
+    """Every corner of a game after its setup and moves (``joseki next --sgf --move N --json``), the focus line and
+    board; the moves must be legal as typed moves are (:func:`joseki.core.moves.game_moves`, ``strict``)."""
+    moves = game_moves(asked.played, dict(asked.setup), strict=True)
     focus = moves.focus
     answers = next_in_game(store, moves, _options(asked, focus, asked.favour_all), _names(asked.collections),
                            context=True)
     shown = next((a for a in answers if a.corner == focus), None)
-    return {"corners": [corner_json(a) for a in answers], "focus": None if focus is None else focus.value,
+    return {"corners": [corner_json(a, moves.board) for a in answers], "focus": None if focus is None else focus.value,
             "line": {} if shown is None else line_json(store, shown, asked.collections, asked.profile),
             "board": board_stones(moves), "move": len(asked.played)}
+
+
+def check_game(played: Sequence[tuple[Colour, Point | None]], setup: Setup = ()) -> None:
+    """Refuse a game (all its moves, whichever is shown) that breaks the rule every view plays by
+    (:func:`joseki.core.moves.game_moves`, ``strict``): IllegalMoveError naming the move."""
+    game_moves(played, dict(setup), strict=True)
 
 
 def grade(store: Store, moves: Moves, collections: Names = None, profile: str | None = None) -> dict[str, Any]:
@@ -222,7 +242,8 @@ def grade(store: Store, moves: Moves, collections: Names = None, profile: str | 
         found = answer_table(Lookup(store, conn, _names(collections)), moves.tables_before_last[where], mover,
                              options)
     offered = found.candidates if found.state != "left-book" else []
-    index = next((i for i, c in enumerate(offered) if c.point == point), None)
+    same = _same_position(found, point)
+    index = next((i for i, c in enumerate(offered) if c.point in same), None)
     chosen = offered[index] if index is not None else None
     return {"move": moves.tokens[-1], "corner": where.value, "tenuki": point is None, "state": found.state,
             "in_book": chosen is not None,
@@ -233,37 +254,77 @@ def grade(store: Store, moves: Moves, collections: Names = None, profile: str | 
             "more_popular": [c.move for c in (offered if index is None else offered[:index])][:5]}
 
 
+def _same_position(found: CornerAnswer, point: Point | None) -> set[Point | None]:
+    """The moves that reach the same position as ``point`` in ``found``'s corner: itself, and its reflection
+    after a line whose stones all lie on the diagonal (the book keeps one of the two, ``merge_symmetric``)."""
+    base = found.via if found.via is not None else found.steps
+    if point is None or reflection_needed(base) is not None:
+        return {point}
+    x, y = found.transform.to_zone(point, 19)
+    return {point, found.transform.to_board((y, x), 19)}
+
+
 def practise(store: Store, asked: Practise) -> dict[str, Any]:
-    """The player's last move graded (:func:`grade`) and the book's answer by the GTP proxy's policy."""
+    """The player's last move graded (:func:`grade`) and the book's answer by the GTP proxy's policy
+    (:class:`joseki.engine.policy.BookPlayer`); with no move yet, the book's first move in ``corner``, chosen by the
+    same policy (its tenuki a ``pass``). ``line_ends`` when the book has no answer: the practice is over."""
     moves = typed_moves(asked.moves, asked.first)
-    graded = grade(store, moves, asked.collections, asked.profile)
+    graded = grade(store, moves, asked.collections, asked.profile) if moves.played else None
     reply_colour = moves.to_move
     player = BookPlayer(store, asked.profile or None, asked.seed, _names(asked.collections))
-    point = player.choose_after(moves, reply_colour)
-    reply = None if point is None else {"point": format_sgf_point(point), "move": format_gtp_vertex(point),
-                                        "color": "black" if reply_colour == "b" else "white"}
+    if moves.played:
+        chosen = player.choice_after(moves, reply_colour)
+        point, answers = (None, False) if chosen is None else (chosen.point, True)
+    else:
+        point = player.choose_first(reply_colour, asked.corner)
+        answers = point is not None
+    side = "black" if reply_colour == "b" else "white"
+    reply = (None if not answers else {"point": None, "move": "pass", "color": side, "tenuki": True} if point is None
+             else {"point": format_sgf_point(point), "move": format_gtp_vertex(point), "color": side})
     return {"judgement": graded,  # the API's key since its first version (the page reads it)
-            "reply": reply, "board": board_stones(moves, (reply_colour, point))}
+            "reply": reply, "line_ends": reply is None, "board": board_stones(moves, (reply_colour, point))}
 
 
 def games(store: Store, asked: Games) -> dict[str, Any]:
-    """``joseki games --json`` for the focus corner after the moves."""
-    moves = typed_moves(asked.moves, asked.first)
+    """``joseki games --json`` for the focus corner after the moves (after a tenuki there, the games that played
+    that tenuki), each game with how it was mapped onto the position asked (:func:`mapped`)."""
+    moves = typed_moves(asked.moves, asked.first, dict(asked.setup))
     where = moves.focus
     data: dict[str, Any] = {"moves": list(asked.moves), "profile": asked.profile or "global", "order": asked.order,
-                            "corner": None if where is None else where.value}
+                            "corner": None if where is None else where.value, "filter": asked.only.as_json()}
     builder = moves.tables[where].builder if where is not None else None
-    if builder is None or builder.first_colour is None:
+    if where is None or builder is None or builder.first_colour is None:
         return {**data, "count": 0, "book_steps": None, "games": []}
-    found = games_at(store, builder.steps, first=builder.first_colour.upper(), profile=asked.profile,
-                     order=asked.order, limit=asked.limit)
-    return {**data, **found.as_json()}
+    found = games_at(store, builder.steps_to_move(), first=builder.first_colour.upper(), profile=asked.profile,
+                     order=asked.order, limit=asked.limit, only=asked.only)
+    listed = found.as_json()
+    listed["games"] = [{**g, "mapped": mapped(store, ref, where, builder.first_colour, bool(builder.swap))}
+                       for g, ref in zip(listed["games"], found.games, strict=True)]  # type: ignore[call-overload]
+    return {**data, **listed}
+
+
+def mapped(store: Store, ref: GameRef, corner: Corner, first: Colour, swap: bool) -> dict[str, Any]:
+    """How a game's corner was mapped onto the position asked (``corner``, ``first`` moving first there, its
+    string reflected when ``swap``): from another corner, with the colours swapped, reflected; ``known`` is false
+    when the game's file can no longer be read."""
+    try:
+        game = load_game(store, ref.key)
+    except BadInput:
+        return {"known": False, "corner": ref.corner != corner, "colours": None, "reflected": None}
+    table = game_moves(game.moves[: ref.move_number], game.stones).tables[ref.corner]
+    theirs = table.builder
+    return {"known": True, "corner": ref.corner != corner,
+            "colours": theirs.first_colour is not None and theirs.first_colour != first,
+            "reflected": bool(theirs.swap) != swap}
 
 
 def game_json(game: Game, source: str) -> dict[str, Any]:
-    """A game record for the review board: players, result and the main line (colour and SGF point per move)."""
+    """A game record for the review board: players, result, setup stones and the main line (colour and SGF point
+    per move), checked by the rule every view plays by (:func:`joseki.core.moves.game_moves`, ``strict``)."""
+    game_moves(game.moves, game.stones, strict=True)
     return {"source": source, "black": game.black, "white": game.white, "result": game.result,
             "size": game.size, "handicap": game.handicap,
+            "setup": [[c, format_sgf_point(p)] for p, c in sorted(game.stones.items())],
             "moves": [[c, sgf(p) or "tt"] for c, p in game.moves]}
 
 

@@ -1,29 +1,29 @@
 """Writing the games behind book positions: each game's facts once, and bounded references from nodes.
 
-The workers of ``learn`` and ``mine`` find a game's facts (:class:`GameInfo`) and, per corner,
-the game move of each local step (:func:`corner_moves`); the book nodes a corner reached are
-the ones its credits went to (:func:`joseki.games.credit.game_records` hands them out), so the
-games behind a node are exactly the games counted in its statistics. The parent writes them with
-:func:`record_games` in the transaction that writes the credits, so a killed run leaves
-nothing half-written.
+The workers of ``learn`` and ``mine`` find a game's facts (:class:`GameInfo`) and the book nodes
+its corners reached, with the game move that reached each (:func:`game_refs`); those are the nodes
+its credits went to (:mod:`joseki.games.credit`), so the games behind a node are exactly the games
+counted in its statistics. The parent writes them with a :class:`RefsWriter` in the transaction
+that writes the credits, so a killed run leaves nothing half-written.
 
 Bounded: per node and profile, only the :data:`REFS_PER_NODE` newest and the
 :data:`REFS_PER_NODE` strongest games are kept (at most twice that many rows; both orders stay
 exact for their first :data:`REFS_PER_NODE`); the full count is the node's ``node_stats.games``.
-A reference costs a few bytes: the game's facts are in ``game_record``, once per game.
+A reference costs a few bytes: the game's facts are in ``game_record``, once per game. The writer
+holds each node's kept games in memory for the run, so a batch inserts only the references that
+make a node's bound and deletes only those pushed out of it, reading nothing back.
 """
 
 from __future__ import annotations
 
+import heapq
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from sqlalchemy import Connection, bindparam, delete, func, select
+from sqlalchemy import Connection, bindparam, delete, exists, select
 
-from joseki.book.query.next import move_numbers
 from joseki.book.store.database import FAST_DIALECTS, Store, batched, insert_rows
-from joseki.core.corners import CornerTable
 from joseki.core.gameinfo import strength
 from joseki.core.geometry import Corner
 from joseki.sgf.game import Game
@@ -80,26 +80,21 @@ def strongest_key(date: str, strength: int | None, key: str) -> tuple[int, str, 
     return (UNKNOWN_STRENGTH if strength is None else strength, date, key)
 
 
-def chosen(games: Sequence[tuple[str, int | None, str]], bound: int = REFS_PER_NODE) -> set[str]:
+Order = tuple[str, int | None, str]
+"""What a game's place in both orders depends on: its date, strength and key."""
+
+
+def chosen(games: Sequence[Order], bound: int = REFS_PER_NODE) -> set[str]:
     """The keys of (date, strength, key) ``games`` among the ``bound`` newest or the ``bound`` strongest."""
     if len(games) <= bound:
         return {key for _, _, key in games}
-    newest = sorted(games, key=lambda g: newest_key(*g), reverse=True)[:bound]
-    strongest = sorted(games, key=lambda g: strongest_key(*g), reverse=True)[:bound]
+    newest = heapq.nlargest(bound, games, key=lambda g: newest_key(*g))
+    strongest = heapq.nlargest(bound, games, key=lambda g: strongest_key(*g))
     return {key for _, _, key in newest} | {key for _, _, key in strongest}
 
 
 CornerMoves = tuple[int, list[int]]
 """A corner's number in :data:`CORNERS` and the game move (from 1) of each step of its string."""
-
-
-def corner_moves(tables: Iterable[CornerTable], steps: Sequence[int] | int) -> list[CornerMoves]:
-    """Each corner with local moves, in the order :func:`joseki.games.credit.table_corners` lists them, with
-    the game moves of its first ``steps`` steps (``steps[i]`` for the ``i``-th corner when a sequence)."""
-    played = [t for t in tables if t.builder.first_colour is not None]
-    limits = [steps] * len(played) if isinstance(steps, int) else steps
-    return [(CORNERS.index(t.corner), move_numbers(t, limit) if limit else [])
-            for t, limit in zip(played, limits, strict=True)]
 
 
 @dataclass(slots=True)
@@ -123,38 +118,115 @@ def game_refs(info: GameInfo, corners: Sequence[CornerMoves], reached: Sequence[
     return GameRefs(info, [(nid, number, corner) for nid, (number, corner) in best.items()])
 
 
-def record_games(conn: Connection, store: Store, pid: int, games: Sequence[GameRefs],
-                 replace: Iterable[str] = ()) -> None:
-    """Write ``games`` and their references under profile ``pid``, then trim the nodes they reached.
+Kept = tuple[Order, int]
+"""A reference a node keeps: its game's order and ``game_record`` id."""
+Offered = tuple[Order, int, int]
+"""A reference offered to a node: its game's order, the game move and the corner."""
+PRUNE_AT = 4 * REFS_PER_NODE
+"""A node's offered references are cut down to those that can make its bound once they are this many."""
 
-    ``replace``: keys of games whose references under the profile are dropped first (``mine``
-    moving a game learnt before onto its new book).
+
+class RefsWriter:
+    """Writes the games behind each position, batch by batch, under one profile.
+
+    :meth:`add` takes each new game's :class:`GameRefs`; :meth:`write`, in the batch's transaction,
+    writes their facts (``game_record``), inserts each reference that makes its node's bound and
+    deletes the references it pushes out. :meth:`replacing` names games whose references are dropped
+    first (``mine`` moving games learnt before onto its new book).
     """
-    if not games:
-        return
-    ids = game_ids(conn, store, [g.info for g in games])
-    gr = store.tables["game_ref"]
-    for chunk in batched(sorted(ids[k] for k in set(replace) if k in ids)):
-        conn.execute(delete(gr).where(gr.c.profile_id == pid, gr.c.game_id.in_(chunk)))
-    per_node: dict[int, list[tuple[tuple[str, int | None, str], int, int, int]]] = {}
-    for g in games:
-        order, gid = (g.info.date, g.info.strength, g.info.key), ids[g.info.key]
-        for nid, number, corner in g.nodes:
-            per_node.setdefault(nid, []).append((order, gid, number, corner))
-    rows: list[tuple[int, int, int, int, int]] = []
-    for nid, refs in per_node.items():
-        if len(refs) <= REFS_PER_NODE:
-            rows.extend((pid, nid, gid, number, corner) for _, gid, number, corner in refs)
-            continue
-        keep = chosen([order for order, _, _, _ in refs])
-        rows.extend((pid, nid, gid, number, corner) for order, gid, number, corner in refs if order[2] in keep)
-    rows.sort()
-    columns = ("profile_id", "node_id", "game_id", "move_number", "corner")
-    if conn.dialect.name in FAST_DIALECTS:
-        insert_rows(conn, gr, columns, rows, "ON CONFLICT DO NOTHING")
-    else:
-        conn.execute(gr.insert(), [dict(zip(columns, r, strict=True)) for r in rows])
-    trim(conn, store, pid, per_node)
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.infos: dict[str, GameInfo] = {}
+        self.offered: dict[int, list[Offered]] = {}
+        self.kept: dict[int, list[Kept]] = {}
+        self.replace: set[str] = set()
+        self.reads_back: bool | None = None
+        """Whether nodes met for the first time are read from the store (not when the profile held no references)."""
+
+    def replacing(self, keys: Iterable[str]) -> None:
+        """Drop the references of the games ``keys`` under the profile at the next write."""
+        self.replace.update(keys)
+
+    def add(self, refs: GameRefs | None) -> None:
+        """One new game's facts and references (None: the game has none)."""
+        if refs is None:
+            return
+        info = refs.info
+        self.infos[info.key] = info
+        order = (info.date, info.strength, info.key)
+        offered = self.offered
+        for nid, number, corner in refs.nodes:
+            offers = offered.get(nid)
+            if offers is None:
+                offers = offered[nid] = []
+            offers.append((order, number, corner))
+            if len(offers) > PRUNE_AT:
+                keep = chosen([o[0] for o in offers])
+                offered[nid] = [o for o in offers if o[0][2] in keep]
+
+    def write(self, conn: Connection, pid: int) -> None:
+        """Write the games added since the last write and their references under profile ``pid``."""
+        if not self.infos:
+            return
+        ids = game_ids(conn, self.store, list(self.infos.values()))
+        gr = self.store.tables["game_ref"]
+        if self.replace:
+            for chunk in batched(sorted(ids[k] for k in self.replace if k in ids)):
+                conn.execute(delete(gr).where(gr.c.profile_id == pid, gr.c.game_id.in_(chunk)))
+            self.replace.clear()
+        if self.reads_back is None:
+            self.reads_back = bool(conn.execute(select(exists().where(gr.c.profile_id == pid))).scalar())
+        if self.reads_back:
+            self._read_kept(conn, pid, [nid for nid in self.offered if nid not in self.kept])
+        orders = {o[0][2]: o[0] for offers in self.offered.values() for o in offers}
+        rows, dropped = self._merge(pid, {key: (order, ids[key]) for key, order in orders.items()})
+        self.infos, self.offered = {}, {}
+        rows.sort()
+        columns = ("profile_id", "node_id", "game_id", "move_number", "corner")
+        if conn.dialect.name in FAST_DIALECTS:
+            insert_rows(conn, gr, columns, rows, "ON CONFLICT DO NOTHING")
+        elif rows:
+            conn.execute(gr.insert(), [dict(zip(columns, r, strict=True)) for r in rows])
+        if dropped:
+            dropped.sort()
+            if conn.dialect.name in FAST_DIALECTS:  # the driver's executemany: no statement compiled a row
+                mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+                conn.exec_driver_sql(f"DELETE FROM game_ref WHERE profile_id = {mark} AND node_id = {mark} "
+                                     f"AND game_id = {mark}", [(pid, nid, gid) for nid, gid in dropped])
+            else:
+                conn.execute(delete(gr).where(gr.c.profile_id == pid, gr.c.node_id == bindparam("k_node"),
+                                              gr.c.game_id == bindparam("k_game")),
+                             [{"k_node": nid, "k_game": gid} for nid, gid in dropped])
+
+    def _merge(self, pid: int, games: dict[str, Kept]) -> tuple[list[tuple[int, int, int, int, int]],
+                                                                list[tuple[int, int]]]:
+        """Each node's new bound: the rows to insert and the (node, game id) references to delete."""
+        rows: list[tuple[int, int, int, int, int]] = []
+        dropped: list[tuple[int, int]] = []
+        for nid, offers in self.offered.items():
+            kept = self.kept.get(nid, [])
+            keep = chosen([*(k[0] for k in kept), *(o[0] for o in offers)])
+            now = [k for k in kept if k[0][2] in keep]
+            dropped.extend((nid, k[1]) for k in kept if k[0][2] not in keep)
+            for order, number, corner in offers:
+                if order[2] in keep:
+                    game = games[order[2]]
+                    rows.append((pid, nid, game[1], number, corner))
+                    now.append(game)
+            self.kept[nid] = now
+        return rows, dropped
+
+    def _read_kept(self, conn: Connection, pid: int, nodes: list[int]) -> None:
+        """The references the store holds at ``nodes`` (met for the first time in this run)."""
+        gr, g = self.store.tables["game_ref"], self.store.tables["game_record"]
+        for nid in nodes:
+            self.kept[nid] = []
+        for chunk in batched(sorted(nodes)):
+            query = (select(gr.c.node_id, g.c.date, g.c.strength, g.c.game_key, g.c.id)
+                     .join(g, g.c.id == gr.c.game_id).where(gr.c.profile_id == pid, gr.c.node_id.in_(chunk)))
+            for nid, date, power, key, gid in conn.execute(query):
+                self.kept[int(nid)].append(((str(date), power, str(key)), int(gid)))
 
 
 def game_ids(conn: Connection, store: Store, infos: Sequence[GameInfo]) -> dict[str, int]:
@@ -178,26 +250,3 @@ def game_ids(conn: Connection, store: Store, infos: Sequence[GameInfo]) -> dict[
             conn.execute(g.insert(), [dict(zip(GAME_COLUMNS, r, strict=True)) for r in fresh])
     read()
     return found
-
-
-def trim(conn: Connection, store: Store, pid: int, nodes: Iterable[int]) -> None:
-    """Keep, at each of ``nodes``, only the profile's references :func:`kept` allows."""
-    gr, g = store.tables["game_ref"], store.tables["game_record"]
-    full: list[int] = []
-    for chunk in batched(sorted(nodes)):
-        full.extend(conn.execute(select(gr.c.node_id).where(gr.c.profile_id == pid, gr.c.node_id.in_(chunk))
-                                 .group_by(gr.c.node_id).having(func.count() > REFS_PER_NODE)).scalars())
-    drop: list[dict[str, int]] = []
-    for chunk in batched(full):
-        games: dict[int, list[tuple[str, int | None, str, int]]] = {}
-        query = (select(gr.c.node_id, g.c.date, g.c.strength, g.c.game_key, g.c.id)
-                 .join(g, g.c.id == gr.c.game_id).where(gr.c.profile_id == pid, gr.c.node_id.in_(chunk)))
-        for nid, date, power, key, gid in conn.execute(query):
-            games.setdefault(int(nid), []).append((str(date), power, str(key), int(gid)))
-        for nid, refs in sorted(games.items()):
-            keep = chosen([(d, s, k) for d, s, k, _ in refs])
-            drop.extend({"k_node": nid, "k_game": gid} for _, _, k, gid in sorted(refs, key=lambda r: r[3])
-                        if k not in keep)
-    if drop:
-        conn.execute(delete(gr).where(gr.c.profile_id == pid, gr.c.node_id == bindparam("k_node"),
-                                      gr.c.game_id == bindparam("k_game")), drop)

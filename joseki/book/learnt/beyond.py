@@ -72,6 +72,17 @@ def write_beyond(conn: Connection, store: Store, collection_id: int, moves: dict
                                        "games": games} for (parent, move), games in sorted(merged.items())])
 
 
+def keep_beyond(conn: Connection, store: Store, collection: str, moves: dict[tuple[str, str], int]) -> None:
+    """:func:`write_beyond` for collection ``collection`` (by name), the moves' lines given as step strings."""
+    from sqlalchemy import select
+
+    from joseki.book.store.keys import ROOT_ID, node_id
+
+    c = store.tables["collection"]
+    cid = conn.execute(select(c.c.id).where(c.c.name == collection)).scalar_one()
+    write_beyond(conn, store, cid, {(node_id(line) if line else ROOT_ID, move): n for (line, move), n in moves.items()})
+
+
 def beyond_book(lookup: Lookup, base: str, book_moves: Iterable[str], tenuki: bool = True) -> list[tuple[str, int]]:
     """The moves played beyond the book after line ``base`` (its frame), most played first, without the book's
     own ``book_moves`` (after a line on the diagonal, a move's reflection is the same move); ``tenuki``: with

@@ -17,6 +17,9 @@ from joseki.book.learnt.profiles import GLOBAL, profile_id_named
 from joseki.book.store.database import FAST_DIALECTS, Store, batched, insert_rows
 from joseki.core.priority import Record
 
+CLAIMS_PER_STATEMENT = 1000
+"""Games claimed by one ``INSERT`` on SQLite (five values each, within SQLite's limit on a statement's values)."""
+
 
 def profile_id(conn: Connection, store: Store, name: str | None, create: bool = False) -> int | None:
     """The id of profile ``name`` (``global`` when None); created when ``create``, else None if absent."""
@@ -33,6 +36,12 @@ def profile_id(conn: Connection, store: Store, name: str | None, create: bool = 
             conn.execute(p.insert().values(name=name, created_at=datetime.now(UTC).replace(tzinfo=None)))
         pid = profile_id_named(conn, name)
     return pid
+
+
+def learnt_keys(conn: Connection, store: Store, pid: int) -> set[str]:
+    """The keys of every game learnt under profile ``pid``."""
+    lg = store.tables["learnt_game"]
+    return set(conn.execute(select(lg.c.game_key).where(lg.c.profile_id == pid)).scalars())
 
 
 def claim_games(conn: Connection, store: Store, pid: int, games: Sequence[tuple[str, str, str]]) -> set[str]:
@@ -53,12 +62,12 @@ def claim_games(conn: Connection, store: Store, pid: int, games: Sequence[tuple[
         return claimed
     if conn.dialect.name in FAST_DIALECTS:
         mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
-        sql = (f"INSERT INTO learnt_game (profile_id, game_key, source, result, learnt_at) "
-               f"VALUES ({mark}, {mark}, {mark}, {mark}, {mark}) ON CONFLICT DO NOTHING RETURNING game_key")
-        for key, source, result in games:
-            row = conn.exec_driver_sql(sql, (pid, key, source, result[:40], now)).first()
-            if row is not None:
-                claimed.add(row[0])
+        for chunk in batched(games, CLAIMS_PER_STATEMENT):
+            values = ", ".join([f"({mark}, {mark}, {mark}, {mark}, {mark})"] * len(chunk))
+            sql = (f"INSERT INTO learnt_game (profile_id, game_key, source, result, learnt_at) VALUES {values} "
+                   "ON CONFLICT DO NOTHING RETURNING game_key")
+            rows = conn.exec_driver_sql(sql, tuple(v for k, s, r in chunk for v in (pid, k, s, r[:40], now)))
+            claimed.update(row[0] for row in rows)
         return claimed
     existing: set[str] = set()
     for chunk in batched(keys):

@@ -101,6 +101,12 @@ class CornerAnswer:
     statistics: str | None = None
     """Which statistics ordered the candidates then: ``context`` or ``back-off`` (too few games in it)."""
     context_games: int = 0
+    """Games played after the corner's book line in its whole-board context."""
+    similar_games: int = 0
+    """Games played after the corner's book line in the contexts of the same region (the coarser signature)."""
+    order: str = "popularity"
+    """The order the candidates are given in: the rank asked, ``context`` only when the context ranked them
+    (:mod:`joseki.book.query.rerank`)."""
     beyond: list[BeyondMove] = field(default_factory=list)
     """Moves played after the corner's book line in too few games to be book moves
     (:mod:`joseki.book.learnt.beyond`)."""
@@ -117,7 +123,7 @@ class CornerAnswer:
         data: dict[str, object] = {
             "corner": self.corner.value, "steps": self.steps, "state": self.state,
             "to_move": "black" if self.to_move == "b" else "white",
-            "candidates": listed(self.candidates)}
+            "candidates": listed(self.candidates), "order": self.order}
         data["in_book_steps"] = self.in_book
         if self.left_at is not None:
             data["book_steps"] = self.book_steps
@@ -126,7 +132,8 @@ class CornerAnswer:
         if self.via is not None:
             data["book_position_steps"] = self.via
         if self.statistics is not None:
-            data.update(context=self.context, statistics=self.statistics, context_games=self.context_games)
+            data.update(context=self.context, statistics=self.statistics, context_games=self.context_games,
+                        similar_games=self.similar_games)
         data["beyond"] = [b.as_json() for b in self.beyond]
         return data
 

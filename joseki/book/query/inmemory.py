@@ -7,7 +7,6 @@ from dataclasses import dataclass, field
 from sqlalchemy import Connection, func, select
 
 from joseki.book.store.database import Store
-from joseki.book.store.keys import node_id
 
 
 @dataclass(slots=True)
@@ -19,7 +18,8 @@ class InMemoryBook:
     so that a walk through the index and a walk through the store agree.
     """
 
-    ids: set[int] = field(default_factory=set)
+    lines: set[str] = field(default_factory=set)
+    """Every node's step string (a string is looked up faster than its node id is computed)."""
     by_key: dict[int, str] = field(default_factory=dict)
 
     @classmethod
@@ -34,8 +34,8 @@ class InMemoryBook:
                  .group_by(n.c.id, n.c.steps, n.c.position_key))
         index = cls()
         chosen: dict[int, tuple[int, str]] = {}
-        for nid, steps, key, total in conn.execute(query):
-            index.ids.add(nid)
+        for _nid, steps, key, total in conn.execute(query):
+            index.lines.add(steps)
             if key is None:
                 continue
             best = chosen.get(key)
@@ -45,7 +45,7 @@ class InMemoryBook:
         return index
 
     def has(self, steps: str) -> bool:
-        return bool(self.ids) if not steps else node_id(steps) in self.ids
+        return bool(self.lines) if not steps else steps in self.lines
 
     def by_position(self, key: int) -> str | None:
         return self.by_key.get(key)

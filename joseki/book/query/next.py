@@ -63,18 +63,24 @@ def rank_key(rank: str = "popularity") -> Callable[[Candidate], tuple[bool, floa
 
     ``popularity`` (the default for ``next``) counts book paths plus games played: a player
     studying wants what strong players play. ``priority`` orders by the posterior mean: a
-    program facing one opponent wants what wins against it.
+    program facing one opponent wants what wins against it. ``context`` is popularity here: the
+    whole-board context re-ranks it afterwards, when the board is known (:mod:`joseki.book.query.rerank`).
     """
     if rank not in RANKS:
         raise BadInput(f"unknown rank {rank!r} (expected one of {', '.join(RANKS)})")
 
     def key(c: Candidate) -> tuple[bool, float, float, str]:
         rate = c.record.win_rate
-        primary = {"popularity": c.paths + c.record.games, "priority": c.priority,
+        primary = {"popularity": c.paths + c.record.games, "context": c.paths + c.record.games, "priority": c.priority,
                    "winrate": -1.0 if rate is None else rate, "games": c.record.games}[rank]
         return (c.category in NEVER_FIRST, -float(primary), -c.priority, c.token)
 
     return key
+
+
+def given_order(rank: str) -> str:
+    """The order a corner's candidates are given in before any context: ``rank``, popularity for ``context``."""
+    return "popularity" if rank == "context" else rank
 
 
 def favours_of(lookup: Lookup, lines: list[str]) -> dict[str, Favour]:
@@ -173,7 +179,7 @@ def answer_corner(lookup: Lookup, corner: Corner, steps: str, swap: bool, first:
         return mapped(children, base, reflected), beyond
 
     made = partial(CornerAnswer, corner, steps, to_move=mover, transform=transform,
-                   stones=_board_stones(steps, first, transform), sgf=options.sgf)
+                   stones=_board_stones(steps, first, transform), sgf=options.sgf, order=given_order(options.rank))
     route = walk(lookup, steps, first)
     if not steps:
         candidates, beyond = answered("")
@@ -239,13 +245,14 @@ def next_moves(store: Store | BookFile, moves: Moves | Sequence[str] = (), steps
                first: Colour = "b", corner: Corner = Corner.TOP_RIGHT, options: Options = Options(),
                collections: list[str] | None = None, context: bool = False) -> list[CornerAnswer]:
     """The book's answer for every corner of ``moves`` (or for ``steps`` in ``corner``, ``first`` moving first);
-    with ``context``, moves are a whole board and ranked by it (:mod:`joseki.book.query.rerank`).
+    with ``context``, moves are a whole board: each corner's context is read and, when the order asked is
+    ``context``, ranks the candidates (:mod:`joseki.book.query.rerank`); any other order is kept as asked.
 
     ``moves`` is best given parsed (:func:`joseki.core.moves.typed_moves`); tokens are parsed here, colours
     alternating from ``first``. Raises BadInput for bad moves or steps, an unknown profile or collection."""
     if steps is None and not isinstance(moves, Moves):
         moves = typed_moves(moves, first)
-    with store.read() as conn:
+    with store.book_read() as conn:
         require_profile(conn, options.profile)
         lookup = Lookup(store, conn, collections)
         if steps is not None:
@@ -259,22 +266,27 @@ def next_moves(store: Store | BookFile, moves: Moves | Sequence[str] = (), steps
         if not context:
             return [answer_table(lookup, table, moves.first, options) for table in active]
         answers = [answer_table(lookup, table, moves.first, replace(options, top=None)) for table in active]
-        return apply_context(lookup, answers, moves.played, options.profile, options.top)
+        return apply_context(lookup, answers, moves.played, options.profile, options.top,
+                             reorder=options.rank == "context")
 
 
 def next_in_game(store: Store | BookFile, played: Moves | Sequence[tuple[Colour, Point | None]],
                  options: Options = Options(), collections: list[str] | None = None,
                  setup: dict[Point, Colour] | None = None, context: bool = False) -> list[CornerAnswer]:
     """Every corner's state and candidates after the moves of a game (all four corners), ``setup`` stones first;
-    with ``context``, ranked by each corner's whole-board context (:mod:`joseki.book.query.rerank`).
+    with ``context``, each corner's whole-board context read, and ranking the candidates when the order asked is
+    ``context`` (:mod:`joseki.book.query.rerank`).
 
     ``played`` is best given as :func:`joseki.core.moves.game_moves` made of the game (``setup`` is then
     its own); colours and points are made into that here."""
     moves = played if isinstance(played, Moves) else game_moves(played, setup)
     options = replace(options, board=moves.board)
-    with store.read() as conn:
+    with store.book_read() as conn:
         require_profile(conn, options.profile)
         lookup = Lookup(store, conn, collections)
         asked = replace(options, top=None) if context else options
         answers = [answer_table(lookup, table, moves.to_move, asked) for table in moves.tables.values()]
-        return apply_context(lookup, answers, moves.played, options.profile, options.top) if context else answers
+        if not context:
+            return answers
+        return apply_context(lookup, answers, moves.played, options.profile, options.top,
+                             reorder=options.rank == "context")

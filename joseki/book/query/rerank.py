@@ -1,13 +1,16 @@
-"""``next`` on a whole board: each corner's candidates re-ranked by its context, with back-off.
+"""``next`` on a whole board: each corner's context read, and ranking its candidates when that order is asked.
 
 When the whole board is known (``next --sgf``, moves typed from the empty board), each
 corner's context signature (:mod:`joseki.core.context`) is taken for the player to move there,
-and the book's moves after the corner's book line are ordered by the games played in that
-context (:func:`joseki.book.learnt.contexts.rank_in_context`), or left in their context-free order
-when the context has fewer than :data:`~joseki.book.learnt.contexts.CONTEXT_MIN_GAMES` games. The
-answer says which (``statistics``: ``context`` or ``back-off``) and each candidate how many
-games it had in the context. After a line whose stones all lie on the diagonal (a lone 4-4
-stone), the context picks the side: the candidate the book keeps on the vertical side is
+with the games played after the corner's book line in that context (``context_games``) and in
+the contexts of its region (``similar_games``). The context is an order of its own: only when
+``context`` is the order asked are the book's moves ordered by those games
+(:func:`joseki.book.learnt.contexts.rank_in_context`); they keep their context-free order when the
+context itself has no games (fewer than :data:`~joseki.book.learnt.contexts.CONTEXT_MIN_GAMES`; its
+region's games alone never reorder), and any other order asked is the order given. The answer says
+whether the context could rank (``statistics``: ``context`` or ``back-off``), which order was given
+(``order``), and each candidate how many games it had in the context. After a line whose stones all lie
+on the diagonal (a lone 4-4 stone), the context picks the side: the candidate the book keeps on the vertical side is
 shown on the side the games in this context played it (unless it carries conditions, which
 name points of the side it was written for).
 """
@@ -17,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from joseki.book.learnt.contexts import coarse_key, coarse_moves, context_moves, rank_in_context
+from joseki.book.learnt.contexts import CONTEXT_MIN_GAMES, coarse_key, coarse_moves, context_moves, rank_in_context
 from joseki.book.query.answer import Candidate, CornerAnswer
 from joseki.book.query.lookup import Lookup
 from joseki.book.store.keys import node_id
@@ -33,15 +36,16 @@ CONTEXT_STATES = ("empty", "in-book", "tenuki-variation", "in-book-by-transposit
 
 def apply_context(lookup: Lookup, answers: list[CornerAnswer],
                   played: Sequence[tuple[Colour, Point | None]], profile: str | None = None,
-                  top: int | None = None) -> list[CornerAnswer]:
-    """The answers with their candidates re-ranked by each corner's context (module docstring), cut to ``top``."""
+                  top: int | None = None, reorder: bool = True) -> list[CornerAnswer]:
+    """The answers with each corner's context and its games, their candidates re-ranked by it when ``reorder``
+    (module docstring), cut to ``top``."""
     stones = [(colour, point) for colour, point in played if point is not None]
-    ranked = [_rerank(lookup, a, stones, profile) if a.state in CONTEXT_STATES else a for a in answers]
+    ranked = [_rerank(lookup, a, stones, profile, reorder) if a.state in CONTEXT_STATES else a for a in answers]
     return [replace(a, candidates=a.candidates[:top]) for a in ranked] if top else ranked
 
 
 def _rerank(lookup: Lookup, answer: CornerAnswer, stones: list[tuple[Colour, Point]],
-            profile: str | None) -> CornerAnswer:
+            profile: str | None, reorder: bool) -> CornerAnswer:
     base = "" if answer.state == "empty" else answer.via or answer.steps
     reflected = answer.via_reflected if answer.via is not None else False
     symmetric = reflection_needed(base) is None
@@ -65,8 +69,10 @@ def _rerank(lookup: Lookup, answer: CornerAnswer, stones: list[tuple[Colour, Poi
                                  tuple((t, popularity[t], games[t]) for t in by_token)),
                                 lambda: rank_in_context(frame_context, list(by_token), played, prior=popularity,
                                                         symmetric=symmetric, free=games, coarser=coarser))
-    found = replace(answer, context=frame_context, statistics=ranking.used, context_games=ranking.games)
-    if ranking.used != "context":
+    ranks = ranking.used == "context" and ranking.games >= CONTEXT_MIN_GAMES  # never a context without games
+    found = replace(answer, context=frame_context, statistics="context" if ranks else "back-off",
+                    context_games=ranking.games, similar_games=round(sum(coarser[0].values())) if coarser else 0)
+    if not ranks or not reorder:
         return replace(found, candidates=[_counted(c, ranking.played.get(in_frame(c.token), 0))
                                           for c in answer.candidates])
     ordered: list[Candidate] = []
@@ -82,7 +88,7 @@ def _rerank(lookup: Lookup, answer: CornerAnswer, stones: list[tuple[Colour, Poi
             ordered.append(_moved_to(cand, in_frame(move), answer, games_here) if moved else _counted(cand, games_here))
     rest = ordered + [_counted(c, ranking.played.get(in_frame(c.token), 0)) for c in answer.candidates
                       if id(c) not in taken]
-    return replace(found, candidates=[c for c in rest if c.category not in NEVER_FIRST]
+    return replace(found, order="context", candidates=[c for c in rest if c.category not in NEVER_FIRST]
                    + [c for c in rest if c.category in NEVER_FIRST])
 
 

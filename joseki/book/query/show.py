@@ -146,7 +146,7 @@ def show(store: Store | BookFile, moves: Moves | Sequence[str] | None = None, st
     corner."""
     line, reflected, first, corner = _line(moves, steps, first, corner)
     transform = Transform(corner, reflected != (swap and steps is not None))
-    with store.read() as conn:
+    with store.book_read() as conn:
         lookup = Lookup(store, conn, collections)
         return _shown(conn, lookup, line, first, transform, profile)
 

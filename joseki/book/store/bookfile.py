@@ -121,6 +121,9 @@ class BookFile:
             finally:
                 self._conn.execute("ROLLBACK")
 
+    book_read = read
+    """The book's own queries read as every other read does (the connection is sqlite3's already)."""
+
     def collection_count(self) -> int:
         """How many collections the store holds."""
         with self.read() as conn:

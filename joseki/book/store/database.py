@@ -18,23 +18,27 @@ from __future__ import annotations
 
 import itertools
 import os
+import sqlite3
 import sys
 from collections.abc import Hashable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeAlias
 
 from sqlalchemy import Connection, Engine, Table, create_engine, event, select
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError
 
 from joseki.book.query.memo import Memo
-from joseki.book.store.bookfile import BUSY_TIMEOUT_S, CACHE_KIB, COLLECTION_COUNT, scalar
+from joseki.book.store.bookfile import BUSY_TIMEOUT_S, CACHE_KIB, COLLECTION_COUNT, ReadConnection, scalar
 from joseki.book.store.errors import StoreError
 from joseki.book.store.files import ENV_VAR, head_revision, migrations_dir, sqlite_file
 from joseki.book.store.keys import node_id
 from joseki.book.store.schema import metadata
 from joseki.book.store.version import file_version, server_version
+
+WriteConnection: TypeAlias = Connection
+"""The connection inside :meth:`Store.write`: what the batch writers of statistics write through."""
 
 BATCH = 500
 PG_MIGRATION_LOCK = 0x6A6F73656B69
@@ -223,6 +227,18 @@ class Store:
         """One read transaction."""
         with database_errors(self.url), self.engine.connect() as conn, conn.begin():
             yield conn
+
+    @contextmanager
+    def book_read(self) -> Iterator[ReadConnection]:
+        """One read transaction for the book's own queries (:func:`~joseki.book.store.bookfile.rows`): on SQLite
+        the driver's connection itself, which answers them without SQLAlchemy's work on each."""
+        with self.read() as conn:
+            if not self.is_sqlite:
+                yield conn
+                return
+            raw = conn.connection.dbapi_connection
+            assert isinstance(raw, sqlite3.Connection)
+            yield raw
 
     def collection_count(self) -> int:
         """How many collections the store holds."""

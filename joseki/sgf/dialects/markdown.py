@@ -29,7 +29,7 @@ def _parser() -> MarkdownIt:
     from markdown_it import MarkdownIt
 
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
-    md.disable("image")
+    md.disable(["image", "hr"])  # the safe subset has no rule or image (a "---" under a line is a heading)
     md.validateLink = _safe_link  # type: ignore[method-assign]
 
     def link_open(self: Any, tokens: list[Token], idx: int, options: Any, env: Any) -> str:

@@ -6,7 +6,8 @@ conditions as in free text (:mod:`joseki.sgf.dialects.text_conditions`), its ver
 Its export names itself nothing: a collection of it is the "OGS Joseki Explorer". For a reader its
 Markdown is rendered to safe HTML (:mod:`joseki.sgf.dialects.markdown`); its board references
 (``<A:R16>``) become the point in the frame asked, drawn on the board; its links to other positions of
-the Explorer (``<position: 26982>``), which the book cannot follow, are left out.
+the Explorer (``<position: 26982>``), which the book cannot follow, are left out; its own link form
+``(text)(https://...)`` is a link.
 """
 
 from __future__ import annotations
@@ -37,6 +38,8 @@ _REFERENCE = LazyPattern(r"<[A-Za-z0-9]:([A-HJ-Ta-hj-t](?:1[0-9]|[1-9]))>")
 _SEE = LazyPattern(r"^[ \t]*see[ \t]+<position:[ \t]*\d+>[ \t]*\.?[ \t]*$", re.M | re.I)
 _POSITION = LazyPattern(r"<position:[ \t]*\d+>", re.I)
 _TIGHT_HEADING = LazyPattern(r"^([ \t]*#{1,6})(?=[^#\s])", re.M)
+_PAREN_LINK = LazyPattern(r"\(([^()\n]+)\)\((https?://[^()\s]+)\)")
+"""The Explorer's own link form, ``(text)(https://...)``: a Markdown link ``[text](https://...)``."""
 """The Explorer's headings, often written without the space Markdown wants after the ``#`` (``##Joseki``)."""
 
 
@@ -83,6 +86,7 @@ class Ogs(Dialect):
             return asked.fmt(point)
 
         text = _TIGHT_HEADING.sub(r"\1 ", _POSITION.sub("another position", _SEE.sub("", comment)))
+        text = _PAREN_LINK.sub(r"[\1](\2)", text)
         text, named = reframe(_REFERENCE.sub(reference, text), source, asked.transform, asked.first, asked.fmt)
         plain = markdown_text(text)
         if not plain:

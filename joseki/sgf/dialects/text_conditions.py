@@ -3,8 +3,10 @@ stones elsewhere, and what a ladder sentence asks of the board.
 
 A sentence that mentions a ladder makes a ``ladder`` condition; one that makes the move depend on
 support, a position or marked stones ("'b' if Black is in the lower right", "depending on support
-at the top") a ``nearby`` one. The condition goes to the moves the sentence names; a ladder the
-sentence names no move for is the node's own move's ("White must have the ladder to play this way").
+at the top") a ``nearby`` one, never one that only tells how play goes on ("White continues with 'a'
+to take the top") or says the move does not depend on it ("even with support", "without considering").
+The condition goes to the moves the sentence names; a ladder the sentence names no move for is the
+node's own move's ("White must have the ladder to play this way").
 
 Read on a board (:func:`worded_ladder`), a ladder sentence counts only when it says who needs the
 ladder and which way ("{c:2:White} must have the ladder", "needs a favourable ladder", "if the
@@ -27,11 +29,16 @@ MAX_TEXT = 240
 """The longest sentence kept as a condition's text (a longer one is cut, with ``...``)."""
 
 _LADDER = LazyPattern(r"\bladders?\b|\bshicho\b", re.I)
+_TERMS = (r"(?:support|stones?|extension|help|pincer|enclosure|position|situation|circumstances|strategy|presence|"
+          r"surroundings?|side of interest|triangled|marked|as shown|upper|lower|top|bottom|left side|right side)")
 _NEARBY = LazyPattern(
-    r"\b(?:if|when|unless|given|depend\w*|provided|requires?|needs?|only|with|without)\b.*"
-    r"\b(?:support|stones?|extension|help|pincer|enclosure|position|situation|circumstances|strategy|"
-    r"surroundings?|side of interest|triangled|marked|as shown|upper|lower|top|bottom|left side|right side)\b",
-    re.I)
+    r"\b(?:if|when|unless|given|depend\w*|provided|requires?|needs?|only)\b.*\b" + _TERMS + r"\b"
+    r"|(?<!continues )(?<!continue )(?<!up )(?<!respond )(?<!responds )(?<!answers )(?<!answer )"
+    r"\b(?:with|without)\s+(?:[\w'-]+\s+){0,3}" + _TERMS + r"\b", re.I)
+"""A sentence that makes a move depend on the board elsewhere: a conditional word and what it depends on, or
+"with" / "without" right before it ("with support at the top"; never "continues with ... to take the top")."""
+_NOT_NEARBY = LazyPattern(r"\bconsidering\b|\bregardless\b|\beven (?:if|with|when)\b", re.I)
+"""Words that say a move does not depend on the board ("even with support", "without considering the stones")."""
 _NEARBY_HINT = LazyPattern(r"\b(?:if|when|unless|given|depend|provided|requires?|needs?|only|with|without)\b")
 
 _ZONE = LazyPattern(r"\{p:([A-S]{2})\}")
@@ -62,7 +69,8 @@ def text_conditions(comment: str) -> tuple[tuple[Target, Condition], ...]:
     if "ladder" not in low and "shicho" not in low and not _NEARBY_HINT.search(low):
         return ()
     for sentence in sentences(comment):
-        kind = "ladder" if _LADDER.search(sentence) else "nearby" if _NEARBY.search(sentence) else None
+        nearby = _NEARBY.search(sentence) is not None and _NOT_NEARBY.search(sentence) is None
+        kind = "ladder" if _LADDER.search(sentence) else "nearby" if nearby else None
         if kind is None:
             continue
         heading = sentence.lstrip("#").strip()

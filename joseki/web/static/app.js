@@ -1,10 +1,12 @@
 "use strict";
-// The explorer: three views over the JSON API. Every text from the store or an SGF file is set as
-// textContent (never parsed as HTML). The URL holds the view and the position, so it can be shared.
+// The explorer: its views over the JSON API. Every text from the store or an SGF file is set as
+// textContent (a comment's safe HTML only through views.js's safeHtml). The URL holds the view, the position,
+// the order and the games' filters, so it can be shared.
 
 const state = {
-  view: "explore", moves: [], future: [], first: "black", corner: "top-right", collections: [],
+  view: "explore", moves: [], future: [], setup: [], first: "black", corner: "top-right", collections: [],
   profile: "", rank: "popularity", order: "newest",
+  filters: {player: "", rank: "", since: "", until: "", result: ""}, practiseOver: false,
   game: null, gameKey: null, gameMove: 0,
   practiseColour: "black", verdicts: [], seed: Math.floor(Math.random() * 1e9),
 };
@@ -46,14 +48,24 @@ function toUrl() {
   q.set("view", state.view);
   if (state.view === "review") {
     if (state.gameKey) q.set("game", state.gameKey);
-    else if (state.game) q.set("played", played(state.game.moves.length));
+    else if (state.game) {
+      q.set("played", played(state.game.moves.length));
+      if (setupText()) q.set("setup", setupText());
+    }
     q.set("move", String(state.gameMove));
-  } else if (state.moves.length) q.set("moves", state.moves.join(","));
+  } else {
+    if (state.moves.length) q.set("moves", state.moves.join(","));
+    if (state.view === "explore" && state.setup.length) q.set("setup", state.setup.map(([c, p]) => c + p).join(""));
+  }
   if (state.first !== "black") q.set("first", state.first);
   if (state.corner !== "top-right") q.set("corner", state.corner);
   state.collections.forEach((c) => q.append("collection", c));
   if (state.profile) q.set("profile", state.profile);
   if (state.rank !== "popularity") q.set("rank", state.rank);
+  if (state.view === "explore") {
+    if (state.order !== "newest") q.set("order", state.order);
+    for (const [k, v] of Object.entries(state.filters)) if (v) q.set("g-" + k, v);
+  }
   if (state.view === "practise") q.set("colour", state.practiseColour);
   const url = "?" + q.toString();
   if (url !== location.search) history.pushState(null, "", url);
@@ -68,15 +80,22 @@ function fromUrl() {
   state.collections = q.getAll("collection");
   state.profile = q.get("profile") || "";
   state.rank = q.get("rank") || "popularity";
+  state.order = q.get("order") === "strongest" ? "strongest" : "newest";
+  for (const k of Object.keys(state.filters)) state.filters[k] = q.get("g-" + k) || "";
   state.practiseColour = q.get("colour") === "white" ? "white" : "black";
   state.gameMove = parseInt(q.get("move") || "0", 10) || 0;
   state.gameKey = q.get("game");
   if (/^[0-9]+$/.test(q.get("seed") || "")) state.seed = parseInt(q.get("seed"), 10);  // a repeatable practice
+  const triples = (text) => {
+    const out = [];
+    for (let i = 0; i + 3 <= text.length; i += 3) out.push([text[i], text.slice(i + 1, i + 3)]);
+    return out;
+  };
+  state.setup = state.view === "explore" ? triples(q.get("setup") || "") : [];
   const playedText = q.get("played");
   if (playedText && !state.gameKey) {
-    const moves = [];
-    for (let i = 0; i + 3 <= playedText.length; i += 3) moves.push([playedText[i], playedText.slice(i + 1, i + 3)]);
-    state.game = {moves, black: "", white: "", result: "", source: "(from the link)"};
+    state.game = {moves: triples(playedText), setup: triples(q.get("setup") || ""), black: "", white: "", result: "",
+      source: "(from the link)"};
   }
 }
 
@@ -91,7 +110,7 @@ function transformMoves(f) {
 // ---- views and controls ----
 function setView(view) {
   state.view = view;
-  if (view === "practise") state.moves = [], state.verdicts = [];
+  if (view === "practise") return practiseStart();
   refresh();
 }
 
@@ -104,6 +123,12 @@ async function refresh() {
   $("first").value = state.first;
   $("corner").value = state.corner;
   $("rank").value = state.rank;
+  $("order").value = state.order;
+  $("f-player").value = state.filters.player;
+  $("f-rank").value = state.filters.rank;
+  $("f-since").value = state.filters.since;
+  $("f-until").value = state.filters.until;
+  $("f-result").value = state.filters.result;
   $("profile").value = state.profile;
   for (const box of document.querySelectorAll("#collections input")) box.checked = state.collections.includes(box.value);
   document.body.dataset.view = state.view;
@@ -135,14 +160,25 @@ function controls() {
   $("rank").addEventListener("change", (e) => { state.rank = e.target.value; refresh(); });
   $("profile").addEventListener("change", (e) => { state.profile = e.target.value; refresh(); });
   $("order").addEventListener("change", (e) => { state.order = e.target.value; refresh(); });
+  $("game-filters").addEventListener("submit", (e) => {
+    e.preventDefault();
+    state.filters = {player: $("f-player").value.trim(), rank: $("f-rank").value.trim(), since: $("f-since").value.trim(),
+      until: $("f-until").value.trim(), result: $("f-result").value};
+    refresh();
+  });
+  $("f-result").addEventListener("change", () => $("game-filters").requestSubmit());
+  $("explore-here").addEventListener("click", () => exploreHere());
+  $("clear-setup").addEventListener("click", () => { state.setup = []; refresh(); });
   $("upload").addEventListener("change", (e) => upload(e.target.files[0]));
   $("move-slider").addEventListener("input", (e) => { state.gameMove = parseInt(e.target.value, 10); refresh(); });
   $("practise-colour").addEventListener("change", (e) => { state.practiseColour = e.target.value; practiseStart(); });
   $("practise-restart").addEventListener("click", () => practiseStart());
   document.addEventListener("keydown", (e) => {
     if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
-    if (e.key === "ArrowLeft") step(-1);
-    if (e.key === "ArrowRight") step(1);
+    const moves = {ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1000, Home: -1000, ArrowDown: 1000, End: 1000};
+    if (!(e.key in moves)) return;
+    e.preventDefault();  // the arrows and Home/End move through the moves, never scroll the page
+    step(moves[e.key]);
   });
   window.addEventListener("popstate", () => { fromUrl(); refresh(); });
 }
@@ -163,6 +199,7 @@ function step(delta) {
 async function start() {
   fromUrl();
   board = new Board($("board"), (x, y) => play(xyToGtp(x, y)));
+  legend();
   try {
     catalogue = await api("/api/catalogue");
   } catch (e) {

@@ -13,6 +13,8 @@ function gtpToXY(v) {
   const x = COLUMNS.indexOf(v[0].toUpperCase());
   return [x, SIZE - parseInt(v.slice(1), 10)];
 }
+const CATEGORY_NAMES = {ideal: "ideal", good: "good", "tenuki-ok": "tenuki is fine", question: "questionable",
+  trick: "trick", mistake: "mistake"};
 function categoryColour(c) { return CATEGORY_COLOURS[c] || "#555"; }
 
 function svgNode(tag, attrs, parent) {
@@ -75,15 +77,17 @@ class Board {
     return g;
   }
 
+  // A point a comment or condition names: a ring around the point (a condition) or a small square in its
+  // top-right corner (a comment), so a candidate's letter or a stone always stays readable.
   mark(point, kind) {
     const [x, y] = sgfToXY(point);
-    const cx = MARGIN + x * CELL, cy = MARGIN + y * CELL, s = CELL / 3;
+    const cx = MARGIN + x * CELL, cy = MARGIN + y * CELL;
     if (kind === "comment") {
-      svgNode("rect", {x: cx - s, y: cy - s, width: 2 * s, height: 2 * s, class: "mark comment-mark",
-        "data-point": point}, this.layer);
+      const s = CELL / 5;
+      svgNode("rect", {x: cx + CELL / 2 - s - 1, y: cy - CELL / 2 + 1, width: s, height: s,
+        class: "mark comment-mark", "data-point": point}, this.layer);
     } else {
-      svgNode("polygon", {points: `${cx},${cy - s} ${cx - s},${cy + s * 0.8} ${cx + s},${cy + s * 0.8}`,
-        class: "mark condition-mark", "data-point": point}, this.layer);
+      svgNode("circle", {cx, cy, r: CELL / 2 - 1, class: "mark condition-mark", "data-point": point}, this.layer);
     }
   }
 }

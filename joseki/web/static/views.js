@@ -1,6 +1,8 @@
 "use strict";
-// The three views drawn from the API's answers: explore, review, practise. Every text from the store
-// or an SGF file is set as textContent, never parsed as HTML. State and controls are in app.js.
+// The views drawn from the API's answers: explore (with the games behind a position), review, practise.
+// Every text from the store or an SGF file is set as textContent; the one exception is a comment's "html",
+// which the server made safe (Markdown with raw HTML off) and which is inserted only through safeHtml's
+// allow-list. State and controls are in app.js.
 
 // ---- drawing ----
 function drawStones(stones, last) {
@@ -10,11 +12,40 @@ function drawStones(stones, last) {
   }
 }
 
+// Only lettered candidates are drawn: the server letters no candidate on a stone.
 function drawCandidates(list, dim) {
-  for (const c of list) if (c.point) board.candidate(c.point, c.label, c.category, dim);
+  let drawn = 0;
+  for (const c of list) if (c.point && c.label && !c.occupied) { board.candidate(c.point, c.label, c.category, dim); drawn++; }
+  return drawn;
 }
 
-function stateText(corner) {
+function legend() {
+  const box = $("legend");
+  box.replaceChildren();
+  for (const [category, colour] of Object.entries(CATEGORY_COLOURS)) {
+    const item = el("span", null, "legend-item");
+    const swatch = el("span", null, "swatch");
+    swatch.style.background = colour;
+    item.appendChild(swatch);
+    item.appendChild(document.createTextNode(CATEGORY_NAMES[category] || category));
+    box.appendChild(item);
+  }
+  const silent = el("span", null, "legend-item");
+  const grey = el("span", null, "swatch");
+  grey.style.background = categoryColour(null);
+  silent.appendChild(grey);
+  silent.appendChild(document.createTextNode("no verdict"));
+  box.appendChild(silent);
+  for (const [cls, text] of [["ring", "a point a condition names"], ["square", "a point a comment names"]]) {
+    const item = el("span", null, "legend-item");
+    item.appendChild(el("span", null, "swatch " + cls));
+    item.appendChild(document.createTextNode(text));
+    box.appendChild(item);
+  }
+}
+
+// A corner's state; "lettered" only when the book's moves where it left the book are drawn on the board.
+function stateText(corner, lettered) {
   const who = corner.to_move === "black" ? "Black" : "White";
   const names = {"in-book": "in book", "left-book": "out of book", empty: "empty corner",
     "tenuki-variation": "in book (a tenuki variation)", "interrupted": "interrupted (tenuki)",
@@ -22,7 +53,9 @@ function stateText(corner) {
   let text = `${corner.corner}: ${names[corner.state] || corner.state}, ${who} to play`;
   if (corner.left_at) {
     const after = (corner.book_moves || []).join(" ") || "the empty corner";
-    text += `. Left the book at local move ${corner.left_at} (${corner.left_move}); the book's moves there, after ${after}, are lettered.`;
+    const offered = (corner.alternatives || []).filter((c) => c.point && c.label && !c.occupied).length;
+    text += `. Left the book at local move ${corner.left_at} (${corner.left_move}); the book's moves there, after ${after}, ` +
+      (lettered && offered ? "are lettered." : offered ? `are ${offered} (listed, not lettered here).` : "are none on an empty point.");
   }
   if (corner.book_position_moves) {
     text += `. Transposition: the same position as the book's line ${corner.book_position_moves.join(" ")}.`;
@@ -30,46 +63,102 @@ function stateText(corner) {
   return text;
 }
 
-function winBar(c) {
+// The order the list is given in, and the whole-board context's games (which order it only when asked).
+function orderText(corner) {
+  const games = (n) => `${n || "no"} game${n === 1 ? "" : "s"}`;
+  const names = {popularity: "popularity (book paths + games)", priority: "priority", winrate: "win rate",
+    games: "games", context: "the whole-board context"};
+  let text = `Order: ${names[corner.order] || corner.order}.`;
+  if (corner.statistics === undefined) return text + (state.rank === "context" ? " (No whole board here: no context.)" : "");
+  const region = corner.similar_games && corner.similar_games !== corner.context_games ?
+    `, ${games(corner.similar_games)} in its region` : "";
+  if (corner.order === "context") return text + ` Ranked by ${games(corner.context_games)} in this whole-board context${region}.`;
+  if (state.rank === "context") return text + ` The whole-board context has ${games(corner.context_games)}${region}: it orders nothing.`;
+  if (corner.context_games) return text + ` Whole-board context: ${games(corner.context_games)}${region} (the order "whole-board context" ranks by them).`;
+  return text + ` Whole-board context: ${games(0)}${region}.`;
+}
+
+// Results in the players' colours, as the lichess explorer shows them: Black wins, draws, White wins.
+function results(c, mover) {
+  const black = mover === "black" ? c.wins : c.losses, white = mover === "black" ? c.losses : c.wins;
+  return {black, draws: c.draws || 0, white, total: c.corners || 0};
+}
+
+function winBar(c, mover) {
   const cell = el("td", null, "winrate");
-  if (!c.corners) { cell.textContent = ""; return cell; }
+  const r = results(c, mover);
+  if (!r.total) return cell;
   const bar = el("span", null, "bar");
-  for (const [part, n] of [["win", c.wins], ["draw", c.draws], ["loss", c.losses]]) {
+  for (const [part, n] of [["black-wins", r.black], ["draw", r.draws], ["white-wins", r.white]]) {
     if (!n) continue;
     const seg = el("span", null, part);
-    seg.style.width = (100 * n / c.corners) + "%";
+    seg.style.width = (100 * n / r.total) + "%";
     bar.appendChild(seg);
   }
+  cell.title = `Black wins ${r.black}, draws ${r.draws}, White wins ${r.white} (of ${r.total} corners with a result)`;
   cell.appendChild(bar);
-  cell.appendChild(el("span", ` ${Math.round(100 * c.win_rate)}%`, "rate"));
+  cell.appendChild(el("span", ` ${r.black} / ${r.draws} / ${r.white}`, "counts"));
   return cell;
 }
 
-function candidateTable(list) {
+const COLUMNS_SHOWN = [
+  ["", "the candidate's letter on the board"],
+  ["move", "the move (click to play it)"],
+  ["games", "games that played the move (learnt or mined)"],
+  ["in context", "games that played it in this whole-board context"],
+  ["Black / draws / White", "results of the corners that played the move: Black wins / draws / White wins"],
+  ["paths", "book variations through the move, over the collections"],
+  ["priority", "the move's chance to win, from its results and the collections' verdicts (0.5: even)"],
+  ["category", "the collections' verdict (their names where they differ)"],
+  ["conditions", "what the line needs on the board, as the collections state it"],
+  ["fav.", "favourability of the move's main line for the player to move (influence model; + is good)"],
+];
+
+function candidateHeader(context) {
+  const head = $("candidates").tHead;
+  head.replaceChildren();
+  const row = head.insertRow();
+  for (const [name, title] of COLUMNS_SHOWN) {
+    if (name === "in context" && !context) continue;
+    const th = el("th", name);
+    th.title = title;
+    row.appendChild(th);
+  }
+}
+
+function candidateTable(list, corner) {
+  const context = corner.statistics !== undefined && corner.context_games > 0;
+  candidateHeader(context);
   const body = $("candidates").tBodies[0];
   body.replaceChildren();
   if (!list.length) {
     const row = body.insertRow();
     const cell = el("td", "the book has no move here", "none");
-    cell.colSpan = 9;
+    cell.colSpan = COLUMNS_SHOWN.length;
     row.appendChild(cell);
     return;
   }
   for (const c of list) {
     const row = body.insertRow();
-    row.className = "candidate-row";
+    row.className = "candidate-row" + (c.occupied ? " occupied" : "");
     row.dataset.move = c.move;
     const label = el("td", c.label || "", "label");
     label.style.color = categoryColour(c.category);
     row.appendChild(label);
     const move = el("td");
-    const link = el("a", c.move, "move");
-    link.href = "#";
-    link.addEventListener("click", (e) => { e.preventDefault(); play(c.move === "tenuki" ? "pass" : c.move); });
-    move.appendChild(link);
+    if (c.occupied) {
+      move.appendChild(el("span", c.move));
+      move.appendChild(el("span", " (on a stone)", "note"));
+    } else {
+      const link = el("a", c.move, "move");
+      link.href = "#";
+      link.addEventListener("click", (e) => { e.preventDefault(); play(c.move === "tenuki" ? "pass" : c.move); });
+      move.appendChild(link);
+    }
     row.appendChild(move);
     row.appendChild(el("td", c.games, "num"));
-    row.appendChild(winBar(c));
+    if (context) row.appendChild(el("td", c.context_games || 0, "num"));
+    row.appendChild(winBar(c, corner.to_move));
     row.appendChild(el("td", c.paths, "num"));
     row.appendChild(el("td", c.priority.toFixed(2), "num"));
     const category = el("td", c.category_label || "", "category");
@@ -88,6 +177,31 @@ function highlight(point, on) {
   for (const node of document.querySelectorAll(`.candidate[data-point="${point}"]`)) node.classList.toggle("hot", on);
 }
 
+// A comment's safe HTML as nodes: only the server's allowed tags survive (anything else becomes its text),
+// links only to http(s) pages, opened without the page's opener.
+const ALLOWED_TAGS = new Set(["P", "BR", "H1", "H2", "H3", "H4", "H5", "H6", "EM", "STRONG", "UL", "OL", "LI",
+  "CODE", "PRE", "A", "BLOCKQUOTE", "HR"]);
+function safeHtml(html) {
+  const parsed = new DOMParser().parseFromString(html, "text/html").body;
+  const out = document.createDocumentFragment();
+  const copy = (from, into) => {
+    for (const node of from.childNodes) {
+      if (node.nodeType === Node.TEXT_NODE) { into.appendChild(document.createTextNode(node.textContent)); continue; }
+      if (node.nodeType !== Node.ELEMENT_NODE) continue;
+      if (!ALLOWED_TAGS.has(node.tagName)) { into.appendChild(document.createTextNode(node.textContent)); continue; }
+      const made = document.createElement(node.tagName.toLowerCase());
+      if (node.tagName === "A") {
+        const href = node.getAttribute("href") || "";
+        if (/^https?:\/\//i.test(href)) { made.href = href; made.rel = "noopener noreferrer"; made.target = "_blank"; }
+      }
+      copy(node, made);
+      into.appendChild(made);
+    }
+  };
+  copy(parsed, out);
+  return out;
+}
+
 function comments(line) {
   const box = $("comments");
   box.replaceChildren();
@@ -95,10 +209,22 @@ function comments(line) {
   const last = line.moves[line.moves.length - 1];
   if (!last) return;
   for (const c of last.comments) {
-    const p = el("p", null, "comment");
-    p.appendChild(el("span", `[${c.collection}] `, "source"));
-    p.appendChild(el("span", c.text, "text"));
-    box.appendChild(p);
+    const item = el("div", null, "words");
+    item.appendChild(el("div", c.collection, "source"));
+    const body = el("div", null, "body");
+    body.appendChild(safeHtml(c.html || ""));
+    item.appendChild(body);
+    if (c.summary !== undefined && c.summary !== c.text) {
+      body.classList.add("folded");
+      const more = el("button", "more", "more");
+      more.type = "button";
+      more.addEventListener("click", () => {
+        const folded = body.classList.toggle("folded");
+        more.textContent = folded ? "more" : "less";
+      });
+      item.appendChild(more);
+    }
+    box.appendChild(item);
   }
   for (const point of last.comment_points || []) board.mark(point, "comment");
   if (line.records && line.records.length) box.appendChild(el("p", "a complete record in " + line.records.join(", "), "records"));
@@ -138,42 +264,63 @@ function beyondLine(list) {
 async function explore() {
   const number = ++requestNumber;
   const data = await api("/api/explore", {moves: state.moves.join(","), first: state.first, corner: state.corner,
-    ...common()});
+    setup: setupOf(state.setup), ...common()});
   if (number !== requestNumber) return;
+  $("clear-setup").hidden = !state.setup.length;
   const last = state.moves.length ? state.moves[state.moves.length - 1] : null;
   const lastPoint = last && last !== "pass" ? xyToSgf(...gtpToXY(last)) : null;
   drawStones(data.board, lastPoint);
   const focus = data.corners.find((c) => c.corner === data.focus) || data.corners[0];
   const shown = focus.candidates.length || !focus.alternatives ? focus.candidates : focus.alternatives;
   for (const c of data.corners) if (c !== focus) drawCandidates(c.candidates.length ? c.candidates : (c.alternatives || []), true);
-  drawCandidates(shown, false);
+  const lettered = drawCandidates(shown, false);
   for (const c of shown) for (const p of c.named || []) board.mark(p, "condition");
-  $("state").textContent = stateText(focus);
-  candidateTable(shown);
+  $("state").textContent = stateText(focus, shown === focus.alternatives && lettered > 0);
+  $("order-line").textContent = orderText(focus);
+  candidateTable(shown, focus);
   beyondLine(focus.beyond || []);
   comments(data.line);
   const others = $("others");
   others.replaceChildren();
-  for (const c of data.corners) if (c !== focus) others.appendChild(el("p", stateText(c), "other-corner"));
+  for (const c of data.corners) if (c !== focus) others.appendChild(el("p", stateText(c, !c.candidates.length), "other-corner"));
   pathList(state.moves, (n) => { state.future = state.moves.slice(n).concat(state.future); state.moves = state.moves.slice(0, n); refresh(); });
   $("corner-label").hidden = state.moves.length > 0;
-  await games(focus);
+  await games(focus, number);
 }
 
-async function games(focus) {
+function mappedText(g, focus) {
+  const m = g.mapped || {};
+  const notes = [];
+  if (m.corner) notes.push("another corner");
+  if (m.colours) notes.push("colours swapped");
+  if (m.reflected) notes.push("reflected");
+  if (m.known === false) notes.push("record unreadable");
+  return g.corner + (notes.length ? ` (${notes.join(", ")})` : "");
+}
+
+async function games(focus, number) {
   const box = $("games-box");
   if (!state.moves.length) { box.hidden = true; return; }
+  const f = state.filters;
   let data;
   try {
     data = await api("/api/games", {moves: state.moves.join(","), first: state.first, profile: state.profile,
-      order: state.order, limit: 20});
+      order: state.order, limit: 20, setup: setupOf(state.setup), player: f.player, rank: f.rank, since: f.since, until: f.until, result: f.result});
   } catch (e) {
-    box.hidden = true;
+    if (number !== requestNumber) return;
+    box.hidden = false;
+    $("games-count").textContent = e.message;
+    $("games").tBodies[0].replaceChildren();
     return;
   }
-  box.hidden = data.count === 0;
-  $("games-count").textContent = `${data.count} game${data.count === 1 ? "" : "s"} reached this position in the ${focus.corner} corner` +
-    (data.count > data.games.length ? ` (the first ${data.games.length} shown)` : "");
+  if (number !== requestNumber) return;
+  const filtered = data.matched !== undefined;
+  box.hidden = data.count === 0 && !filtered;
+  const n = data.count, s = (k) => (k === 1 ? "" : "s");
+  let text = `${n} game${s(n)} reached this position (${focus.corner} corner; games in other corners and colours are mapped onto it)`;
+  if (filtered) text += `; of the games the store keeps for it, ${data.matched} pass the filters`;
+  if (data.games.length < (filtered ? data.matched : n)) text += ` (the first ${data.games.length} shown)`;
+  $("games-count").textContent = text + ".";
   const body = $("games").tBodies[0];
   body.replaceChildren();
   for (const g of data.games) {
@@ -184,9 +331,10 @@ async function games(focus) {
     row.appendChild(el("td", (g.white || "?") + rank(g.white_rank)));
     row.appendChild(el("td", g.date || ""));
     row.appendChild(el("td", g.result || ""));
-    row.appendChild(el("td", String(g.source || "").split("/").pop()));
+    row.appendChild(el("td", mappedText(g, focus), "mapped"));
     row.appendChild(el("td", g.move_number));
     row.dataset.key = g.key;
+    row.title = String(g.source || "").split("/").pop();
     row.addEventListener("click", () => openStoreGame(g.key, g.move_number));
   }
 }
@@ -203,13 +351,23 @@ function play(move) {
 function played(n) {
   return state.game.moves.slice(0, n).map(([c, p]) => c + p).join("");
 }
+function setupOf(stones) {
+  return (stones || []).map(([c, p]) => c + p).join("");
+}
+function setupText() {
+  return setupOf(state.game.setup);
+}
 
 async function openStoreGame(key, move) {
-  const data = await api("/api/game/" + encodeURIComponent(key));
-  state.game = data.game;
-  state.gameKey = key;
-  state.gameMove = Math.min(move || 0, data.game.moves.length);
-  setView("review");
+  try {
+    const data = await api("/api/game/" + encodeURIComponent(key));
+    state.game = data.game;
+    state.gameKey = key;
+    state.gameMove = Math.min(move || 0, data.game.moves.length);
+    setView("review");
+  } catch (e) {
+    showError(e.message);
+  }
 }
 
 async function upload(file) {
@@ -227,37 +385,66 @@ async function upload(file) {
   }
 }
 
+// The game's moves up to the one shown, as the explorer takes them (GTP points, "pass"), after its setup stones.
+function exploreMoves() {
+  const g = state.game;
+  if (!g) return null;
+  return g.moves.slice(0, Math.min(state.gameMove, g.moves.length)).map(([c, p]) => (p === "tt" ? "pass" : xyToGtp(...sgfToXY(p))));
+}
+
+function exploreHere() {
+  const moves = exploreMoves();
+  if (!moves) return;
+  state.first = state.game.moves.length && state.game.moves[0][0] === "w" ? "white" : "black";
+  state.setup = (state.game.setup || []).slice();
+  state.moves = moves;
+  state.future = [];
+  setView("explore");
+}
+
 async function review() {
+  const number = ++requestNumber;
   const body = $("review-corners").tBodies[0];
-  body.replaceChildren();
   if (state.gameKey && !state.game) {
     const data = await api("/api/game/" + encodeURIComponent(state.gameKey));
     state.game = data.game;
   }
   if (!state.game) {
+    body.replaceChildren();
     board.clear();
     $("game-info").textContent = "No game open: upload an SGF file, or pick a game in the explorer.";
+    $("explore-here").hidden = true;
+    $("review-note").textContent = "";
     return;
   }
   const g = state.game, n = Math.min(state.gameMove, g.moves.length);
-  $("game-info").textContent = `${g.black || "?"} (Black) vs ${g.white || "?"} (White), ${g.result || "no result"}; ${g.source}`;
+  const setup = g.setup && g.setup.length ? `; ${g.setup.length} setup stone${g.setup.length === 1 ? "" : "s"}` : "";
+  $("game-info").textContent = `${g.black || "?"} (Black) vs ${g.white || "?"} (White), ${g.result || "no result"}${setup}; ${String(g.source || "").split("/").pop()}`;
   const slider = $("move-slider");
   slider.max = String(g.moves.length);
   slider.value = String(n);
   $("move-number").textContent = `move ${n} of ${g.moves.length}`;
-  const data = await api("/api/review", {game: played(g.moves.length), move: n, ...common()});
+  $("explore-here").hidden = false;
+  const data = await api("/api/review", {game: played(g.moves.length), setup: setupText(), move: n, ...common()});
+  if (number !== requestNumber) return;  // a later move was asked for: never draw this one's letters
   const last = n ? g.moves[n - 1][1] : null;
   drawStones(data.board, last === "tt" ? null : last);
+  body.replaceChildren();
+  let lettered = 0;
   for (const c of data.corners) {
+    const offered = c.alternatives && c.left_at ? c.alternatives : c.candidates;
+    const drawn = c.corner === data.focus || c.left_at ? drawCandidates(offered, c.corner !== data.focus) : 0;
+    lettered += drawn;
     const row = body.insertRow();
     row.className = "review-corner " + c.state;
     row.appendChild(el("td", c.corner));
-    row.appendChild(el("td", stateText(c)));
+    row.appendChild(el("td", stateText(c, offered === c.alternatives && drawn > 0)));
     row.appendChild(el("td", c.moves.join(" ")));
-    const offered = c.alternatives && c.left_at ? c.alternatives : c.candidates;
-    row.appendChild(el("td", offered.map((x) => (x.label ? x.label + " " : "") + x.move).join(", ")));
-    if (c.corner === data.focus || c.left_at) drawCandidates(offered, c.corner !== data.focus);
+    row.appendChild(el("td", offered.map((x) => (x.label && !x.occupied ? x.label + " " : "") + x.move +
+      (x.occupied ? " (on a stone)" : "")).join(", ")));
   }
+  $("review-note").textContent = lettered ? "The book's moves are lettered on the board (faint: another corner's)." :
+    "No book move is lettered here.";
   comments(data.line);
   pathList(g.moves.slice(0, n).map(([c, p]) => (p === "tt" ? "pass" : xyToGtp(...sgfToXY(p)))),
     (k) => { state.gameMove = k; refresh(); });
@@ -267,29 +454,48 @@ async function review() {
 async function practiseStart() {
   state.moves = [];
   state.verdicts = [];
+  state.practiseOver = false;
   if (!new URLSearchParams(location.search).has("seed")) state.seed = Math.floor(Math.random() * 1e9);
-  if (state.practiseColour !== state.first) {
-    const data = await api("/api/explore", {first: state.first, corner: state.corner, ...common()});
-    const best = data.corners[0].candidates.find((c) => c.point);
-    if (best) state.moves.push(best.move);
+  if (state.practiseColour !== state.first) {  // the book moves first: its first move by its own policy
+    try {
+      const data = await api("/api/practise", {moves: "", first: state.first, corner: state.corner,
+        collection: state.collections, profile: state.profile, seed: state.seed});
+      if (data.reply) state.moves.push(data.reply.move);
+      else state.practiseOver = true;
+    } catch (e) {
+      showError(e.message);
+    }
   }
   refresh();
 }
 
 async function practiseMove(move) {
+  if (state.practiseOver) {
+    $("practise-note").textContent = "The book's line has ended: restart to practise again.";
+    return;
+  }
   const moves = state.moves.concat([move]);
-  const data = await api("/api/practise", {moves: moves.join(","), first: state.first,
-    collection: state.collections, profile: state.profile, seed: state.seed + moves.length});
+  let data;
+  try {
+    data = await api("/api/practise", {moves: moves.join(","), first: state.first,
+      collection: state.collections, profile: state.profile, seed: state.seed + moves.length});
+  } catch (e) {
+    showError(e.message);  // every refusal (a stone on a stone, a suicide, a ko) is said on the page
+    return;
+  }
   state.moves = moves;
   if (data.reply) state.moves.push(data.reply.move);
   state.verdicts.push({...data.judgement, reply: data.reply});
+  if (data.line_ends) state.practiseOver = true;
   refresh();
 }
 
 async function practise() {
+  const number = ++requestNumber;
   const last = state.moves.length ? state.moves[state.moves.length - 1] : null;
   const data = await api("/api/explore", {moves: state.moves.join(","), first: state.first, corner: state.corner,
     ...common()});
+  if (number !== requestNumber) return;
   drawStones(data.board, last && last !== "pass" ? xyToSgf(...gtpToXY(last)) : null);
   const list = $("verdicts");
   list.replaceChildren();
@@ -299,10 +505,13 @@ async function practise() {
     const move = v.tenuki ? `${v.move === "pass" ? "" : v.move + ", "}tenuki` : v.move;
     let text = `${move}: ` + (v.in_book ? `in book${v.category_label ? " (" + v.category_label + ")" : ""}` : "not in the book");
     if (v.more_popular.length) text += `; more popular: ${v.more_popular.join(", ")}`;
-    text += v.reply ? `. The book answers ${v.reply.move}.` : ". The book has no answer here: the line ends (restart).";
+    text += !v.reply ? ". The book has no answer here: its line ends." :
+      v.reply.tenuki ? ". The book plays elsewhere (tenuki)." : `. The book answers ${v.reply.move}.`;
     list.appendChild(el("li", text, "verdict " + (v.in_book ? "good" : "bad")));
   }
   $("score").textContent = state.verdicts.length ? `score: ${inBook} of ${state.verdicts.length} moves in book` : "Play a move.";
+  $("practise-note").textContent = state.practiseOver ?
+    (state.verdicts.length ? "The book's line has ended: the score is final. Restart to practise again." :
+      "The book has no first move here: restart with other collections.") : "";
   pathList(state.moves, () => {});
 }
-
