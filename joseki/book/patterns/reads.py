@@ -10,6 +10,7 @@ import numpy as np
 
 from joseki.book.patterns.segment import ARRAY_NAMES, DTYPES, Segment
 from joseki.book.store.bookfile import ReadConnection, rows, scalar
+from joseki.core.errors import UserError
 
 
 def segment_list(conn: ReadConnection) -> list[tuple[int, int, int]]:
@@ -19,11 +20,18 @@ def segment_list(conn: ReadConnection) -> list[tuple[int, int, int]]:
 
 
 def read_segment(conn: ReadConnection, segment_id: int) -> Segment:
-    """The arrays of segment ``segment_id``."""
+    """The arrays of segment ``segment_id``; UserError for a segment of another layout."""
     parts: dict[str, list[bytes]] = {name: [] for name in ARRAY_NAMES}
     for name, _part, data in rows(conn, "SELECT name, part, data FROM pattern_chunk WHERE segment_id = :s "
                                         "ORDER BY name, part", {"s": segment_id}):
+        if str(name) not in parts:
+            raise UserError(f"the pattern index's segment {segment_id} has an array {name!r} this version does "
+                            "not know (an index of another version: build it again with joseki index)")
         parts[str(name)].append(bytes(data) if not isinstance(data, bytes) else data)
+    missing = sorted(name for name, found in parts.items() if not found)
+    if missing:
+        raise UserError(f"the pattern index's segment {segment_id} lacks its {', '.join(missing)} (an index of "
+                        "another version: build it again with joseki index)")
     arrays = {name: np.frombuffer(p[0] if len(p) == 1 else b"".join(p), dtype=DTYPES[name])
               for name, p in parts.items()}
     return Segment.from_arrays(arrays)
