@@ -40,17 +40,26 @@ from joseki.book.query.next import next_moves
 from joseki.book.store.bookfile import open_book_file
 from joseki.book.store.database import Store
 from joseki.book.store.keys import node_id
+from joseki.core.corners import corner_tables
 from joseki.core.geometry import Corner
-from joseki.games.mine import reduce_game
 from joseki.sgf.forest import Forest, Variation, flatten_file
+from joseki.sgf.game import read_learnable
 
 MAX_STEPS = 40
 
 
+def game_corners(path: str) -> list[str]:
+    """The play-step string of each corner with local moves of a learnable game (runs in a worker)."""
+    game, skipped = read_learnable(path)
+    if game is None or skipped is not None:
+        return []
+    return [t.builder.steps for t in corner_tables(game.moves).values() if t.builder.first_colour is not None]
+
+
 def corner_strings(files: list[str]) -> list[str]:
     with multiprocessing.get_context("spawn").Pool(2) as pool:
-        return [steps[: 2 * MAX_STEPS] for game in pool.imap(reduce_game, files, chunksize=256)
-                for steps, _ in game.corners]
+        return [steps[: 2 * MAX_STEPS] for corners in pool.imap(game_corners, files, chunksize=256)
+                for steps in corners]
 
 
 def synthesise(target: int) -> list[str]:
