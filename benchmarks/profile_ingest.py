@@ -14,7 +14,8 @@ With ``--workers 1`` every step runs in one process, so the shares are the whole
 statistic; ``--cprofile FILE`` then also writes a cProfile of the run.
 
 Repeat it: ``cd benchmarks && python profile_ingest.py learn --limit 20000`` (or ``mine``;
-``--workers 1`` for one process; ``--signal local`` judges with GNU Go: give it few games).
+``--workers 1`` for one process; ``--signal local`` judges with GNU Go: give it few games; ``--index`` builds the
+pattern index too, its share named ``pattern index``).
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def fresh(name: str, template: Path | None) -> Store:
 
 
 def run(command: str, files: list[str], workers: int | None, signal: str, min_games: int,
-        cprofile: str | None) -> dict[str, Any]:
+        cprofile: str | None, index: bool = False) -> dict[str, Any]:
     """One learn or mine (in a process of its own): its wall seconds and each step's CPU seconds."""
     from joseki.games.learn import learn
     from joseki.games.mine import mine
@@ -62,9 +63,9 @@ def run(command: str, files: list[str], workers: int | None, signal: str, min_ga
             from joseki.engine.judge import JudgeCommand
 
             judge = JudgeCommand()
-        result = learn(store, files, workers=workers, signal=signal, judge=judge)
+        result = learn(store, files, workers=workers, signal=signal, judge=judge, index=index)
     else:
-        result = mine(store, files, min_games, "tygem", workers=workers)[0]
+        result = mine(store, files, min_games, "tygem", workers=workers, index=index)[0]
     wall = time.perf_counter() - started
     if profiler is not None:
         profiler.disable()
@@ -86,6 +87,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: all cores)")
     parser.add_argument("--signal", default="result", choices=("result", "local", "both"))
     parser.add_argument("--min-games", type=int, default=5)
+    parser.add_argument("--index", action="store_true", help="also build the pattern index (learn/mine --index)")
     parser.add_argument("--cprofile", default=None, help="write a cProfile of the run here (with --workers 1)")
     args = parser.parse_args()
     started_load = load()
@@ -97,7 +99,8 @@ def main() -> None:
         import_file(store, need(KOGO), "kogo")
         store.close()
     sgfmill = sgfmill_seconds(files)
-    figures = in_fresh_process(run, args.command, files, args.workers, args.signal, args.min_games, args.cprofile)
+    figures = in_fresh_process(run, args.command, files, args.workers, args.signal, args.min_games, args.cprofile,
+                              args.index)
     report({"command": args.command, "games": len(files), "workers": args.workers, "signal": args.signal,
             "sgfmill_s": round(sgfmill, 2), "ratio": round(figures["wall_s"] / sgfmill, 3), **figures,
             "load": [started_load, load()]})

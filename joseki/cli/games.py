@@ -33,6 +33,20 @@ def _learn_json(r: LearnReport) -> dict[str, Any]:
             "corners": r.corners, "credits": r.credits}
 
 
+def _index_json(r: LearnReport) -> dict[str, Any]:
+    return {"index": r.index.as_json()} if r.index is not None else {}
+
+
+def _print_index(r: LearnReport) -> None:
+    """Say what the pattern index took in (``--index``)."""
+    if r.index is None:
+        return
+    figures = r.index.as_json()
+    out.print(f"pattern index: {r.index.added} games added, {r.index.known} already indexed, "
+              f"{len(r.index.skipped)} skipped; {r.index.indexed} games indexed, "
+              f"{figures['index_bytes_per_game']} bytes a game")
+
+
 def _report_skips(r: LearnReport, paths: list[Path]) -> None:
     """Name every skipped file with its reason; exit 1 when no file held a usable game."""
     for f, why in r.skips:
@@ -56,6 +70,8 @@ def learn_command(
                                              "by an engine where its joseki ended) or both.")] = "result",
     judge: Annotated[str | None, typer.Option(help="Command line of the judging engine (default: GNU Go).")]
     = None,
+    index: Annotated[bool, typer.Option("--index", help="Also add the games to the pattern index (joseki search).")]
+    = False,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Credit the results of finished games (or engine verdicts on their corners) to the book moves chosen."""
@@ -71,13 +87,14 @@ def learn_command(
         try:
             learnt = learn(store, paths, profile, workers,
                            lambda done, total: progress.update(task, completed=done, total=total), batch,
-                           cluster=cluster, signal=signal, judge=JudgeCommand(judge) if signal != "result" else None)
+                           cluster=cluster, signal=signal, judge=JudgeCommand(judge) if signal != "result" else None,
+                           index=index)
         except EngineError as exc:
             raise fail(f"judge {judge or 'gnugo'!r}: {exc}") from None
     report, local = (learnt if signal != "local" else None), learnt.local
     if as_json:
         out.print_json(data={**(_learn_json(report) if report else {}),
-                             **({"local": local_json(local)} if local else {})})
+                             **({"local": local_json(local)} if local else {}), **_index_json(learnt)})
     else:
         if report is not None:
             out.print(_learn_table(f"learn ({safe(profile or 'global')})", report))
@@ -86,6 +103,9 @@ def learn_command(
             out.print(f"judged {figures['judged']} games ({figures['duplicates']} judged before), "
                       f"{figures['corners']} corners, mean margin {figures['mean_margin']} "
                       "for the corner's first player")
+        _print_index(learnt)
+    for name, why in learnt.index.skipped if learnt.index is not None else ():
+        print_error(f"{name}: {why}", "not indexed", "yellow")
     if report is not None:
         _report_skips(report, paths)
     elif local is not None and not local.judged + local.duplicates:
@@ -103,6 +123,8 @@ def mine_command(
     workers: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).", min=1)] = None,
     cluster: Annotated[str | None, typer.Option(help="Run the per-game work on this Dask scheduler "
                                                      "(tcp://HOST:8786) instead of local processes.")] = None,
+    index: Annotated[bool, typer.Option("--index", help="Also add the games to the pattern index (joseki search).")]
+    = False,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Build a book from game records alone, with the games' statistics."""
@@ -113,14 +135,18 @@ def mine_command(
     with open_store() as store, progress_bar(as_json) as progress:
         task = progress.add_task("mining", total=None)
         report, book = mine(store, paths, min_games, collection, profile, workers,
-                            lambda done, total: progress.update(task, completed=done, total=total), cluster=cluster)
+                            lambda done, total: progress.update(task, completed=done, total=total), cluster=cluster,
+                            index=index)
     records = book.new if book is not None else 0
     if as_json:
         out.print_json(data={**_learn_json(report), "collection": collection, "records": records,
-                             "min_games": min_games})
+                             "min_games": min_games, **_index_json(report)})
     else:
         out.print(_learn_table(f"mine into {safe(repr(collection))}", report))
         out.print(f"{records} variations (min games {min_games})")
+        _print_index(report)
+    for name, why in report.index.skipped if report.index is not None else ():
+        print_error(f"{name}: {why}", "not indexed", "yellow")
     _report_skips(report, paths)
 
 

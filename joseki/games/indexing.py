@@ -13,23 +13,25 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from joseki.book.patterns.reads import stored_bytes
 from joseki.book.patterns.storage import IndexedGame, write_games
-from joseki.book.store.database import Store
+from joseki.book.store.database import Store, WriteConnection
 from joseki.core.errors import BadInput
 from joseki.core.movelist import SIZE, encode, replay
 from joseki.games.fanout import Workers, fan_out
+from joseki.games.pipeline import GameStep, GameView, Ledger, Signal, Statistic, Taken, Writer
 from joseki.games.pool import chunks
 from joseki.sgf.archive import Source, expand_games, source_name, sources
-from joseki.sgf.game import Game
-from joseki.sgf.gameevent import read_with_event
+from joseki.sgf.game import Game, read_game
 
 
-def index_game(game: Game, root: str, event: str = "") -> IndexedGame:
+def index_game(game: Game, root: str, event: str | None = None) -> IndexedGame:
     """The index row of ``game``: its facts, its file relative to folder ``root``, its moves with captures.
 
-    Raises BadInput for a board other than 19x19 or a stone placed on another.
+    ``event``: the event to record (default: the game's own ``EV``). Raises BadInput for a board other than
+    19x19 or a stone placed on another.
     """
     if game.size != SIZE:
         raise BadInput(f"board size {game.size} (the pattern index holds 19x19 games)")
@@ -41,7 +43,7 @@ def index_game(game: Game, root: str, event: str = "") -> IndexedGame:
     source = relative_source(game.source, root)
     winner = game.winner or ""
     return IndexedGame(game.key, root, source, game.black, game.white, game.black_rank, game.white_rank, game.date,
-                       game.result, winner, event, len(game.moves), record)
+                       game.result, winner, game.event if event is None else event, len(game.moves), record)
 
 
 def relative_source(name: str, root: str) -> str:
@@ -63,12 +65,13 @@ def index_source(item: tuple[Source, str]) -> Outcome:
     source, root = item
     name = source_name(source)
     try:
-        game, event = read_with_event(source)
-        return name, index_game(game, root, event), None
+        return name, index_game(read_game(source), root), None
     except ValueError as exc:
         return name, None, str(exc)
 
 
+INDEX_BATCH = 2000
+"""Games the index adds in one transaction."""
 INDEX_CHUNK = 64
 """Games a worker indexes at a time."""
 
@@ -108,7 +111,7 @@ def roots_of(paths: Sequence[Path | str]) -> list[tuple[str, str]]:
     return found
 
 
-def index_games(store: Store, paths: Sequence[Path | str], *, workers: int | None = None, batch: int = 2000,
+def index_games(store: Store, paths: Sequence[Path | str], *, workers: int | None = None, batch: int = INDEX_BATCH,
                 progress: Callable[[int, int], None] | None = None, cluster: str | None = None) -> IndexReport:
     """Index the games of ``paths`` (files, archives, folders) into ``store``'s pattern index.
 
@@ -143,3 +146,114 @@ def _write(store: Store, outcomes: Iterable[Outcome], report: IndexReport, batch
         if progress is not None:
             progress(done, total)
     return done
+
+
+# The index as learning keeps it: ``learn --index`` and ``mine --index`` add their games to the index on the
+# learning pipeline, as one more signal (every game of 19x19 is indexed, whatever its result).
+
+def folders_of(paths: Sequence[Path | str]) -> tuple[str, ...]:
+    """The folders games of ``paths`` are kept relative to in the index: a folder given, or a file's own."""
+    return tuple(sorted({os.path.abspath(p if Path(p).is_dir() else Path(p).parent) for p in paths},
+                        key=len, reverse=True))
+
+
+def root_of(name: str, folders: Sequence[str]) -> str:
+    """The folder of ``folders`` (longest first) that holds game ``name``; its own folder if none does."""
+    full = os.path.abspath(name)
+    for folder in folders:
+        if full.startswith(folder.rstrip(os.sep) + os.sep):
+            return folder
+    return os.path.dirname(full)
+
+
+Indexed = IndexedGame | tuple[str, str]
+"""A game's index row, or (its name, why the index cannot hold it)."""
+
+
+def index_row(game: Game, name: str, folders: Sequence[str]) -> Indexed:
+    """:func:`index_game` of ``game`` (read from ``name``), or why the index cannot hold it."""
+    try:
+        return index_game(game, root_of(name, folders))
+    except BadInput as exc:
+        return name, str(exc)
+
+
+@dataclass(frozen=True, slots=True)
+class IndexStep(GameStep[Indexed]):
+    """The index's per-game step: the game's row, kept relative to the first of ``folders`` holding it."""
+
+    folders: tuple[str, ...]
+
+    def rows(self, game: GameView) -> Indexed:
+        assert game.game is not None
+        return index_row(game.game, game.source, self.folders)
+
+
+class IndexWriter(Writer[Indexed]):
+    """Adds each batch's games to the index (:func:`~joseki.book.patterns.storage.write_games`), counting them."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.games: list[IndexedGame] = []
+        self.report = IndexReport()
+
+    def add(self, rows: Indexed) -> None:
+        if isinstance(rows, IndexedGame):
+            self.games.append(rows)
+        else:
+            self.report.skipped.append(rows)
+
+    def write(self, conn: WriteConnection, pid: int = 0) -> None:
+        games, self.games = self.games, []
+        added = write_games(conn, self.store, games)
+        self.report.added += added
+        self.report.known += len({g.key for g in games}) - added
+
+
+PATTERN_INDEX = "pattern index"
+"""The name the index's seconds are counted under."""
+
+
+@dataclass(frozen=True, slots=True)
+class IndexSignal(Signal):
+    """Every 19x19 game read goes into the pattern index (whether or not it has a result)."""
+
+    statistics: tuple[Statistic[Any], ...]
+    name: str = "index"
+    facts_name: str = PATTERN_INDEX
+
+    def unusable(self, game: Game) -> str | None:
+        return None if game.size == SIZE else f"board size {game.size} (the pattern index holds 19x19 games)"
+
+    def ledger(self, store: Store) -> IndexLedger:
+        return IndexLedger(store, self.statistics)
+
+
+def index_signal(folders: tuple[str, ...]) -> IndexSignal:
+    """The index's signal for games kept relative to ``folders`` (:func:`folders_of`)."""
+    return IndexSignal((Statistic(PATTERN_INDEX, IndexStep(folders), IndexWriter),))
+
+
+class IndexLedger(Ledger):
+    """The index's side of a learning run: every game is handed on (the index keeps a game it has as it is)."""
+
+    def __init__(self, store: Store, statistics: Sequence[Statistic[Any]]) -> None:
+        super().__init__(store, statistics)
+        writer = self.writers[0]
+        assert isinstance(writer, IndexWriter)
+        self.report = writer.report
+
+    def skip(self, source: str, reason: str) -> None:
+        if not reason.startswith("error:"):  # an unreadable file is the run's own report's
+            self.report.skipped.append((source, reason))
+
+    def claim(self, conn: WriteConnection, pid: int, batch: Sequence[Taken]) -> list[Taken]:
+        return list(batch)
+
+
+def finish_report(store: Store, report: IndexReport, files: int) -> IndexReport:
+    """``report`` with the run's files and the index's games and bytes after it."""
+    report.files = files
+    with store.read() as conn:
+        report.indexed, report.index_bytes = stored_bytes(conn)
+    return report

@@ -20,6 +20,7 @@ from joseki.book.query.inmemory import InMemoryBook
 from joseki.book.store.database import Store
 from joseki.core.errors import BadInput
 from joseki.games.fanout import Workers
+from joseki.games.indexing import IndexLedger, finish_report, folders_of, index_signal
 from joseki.games.judging import JudgeMaker
 from joseki.games.pipeline import BatchWriter, ReadGames, Signal, learn_games
 from joseki.games.signals import (
@@ -64,17 +65,22 @@ def signals_for(signal: str, judge: JudgeMaker | None, refs: bool = True) -> tup
 def learn(store: Store, paths: Iterable[Path | str], profile: str | None = None, workers: int | None = None,
           progress: Callable[[int, int], None] | None = None, batch_games: int = BATCH_GAMES,
           refs: bool = True, cluster: str | None = None, *, signal: str = "result",
-          judge: JudgeMaker | None = None) -> LearnReport:
+          judge: JudgeMaker | None = None, index: bool = False) -> LearnReport:
     """Learn the games in ``paths`` (files, folders, archives) into ``profile`` (the global statistics when None).
 
     ``signal``: what to credit (:data:`SIGNALS`; ``local`` and ``both`` need ``judge``, and their report is
     the result's :attr:`~joseki.games.signals.LearnReport.local`). ``refs``: also keep the games behind each
     position (:mod:`joseki.book.gamerefs.read`). ``workers``: local worker processes (all cores when None);
     ``cluster``: the address of a Dask scheduler to run the per-game work on instead (:mod:`joseki.games.cluster`).
+    ``index``: also add every 19x19 game read to the pattern index (:mod:`joseki.games.indexing`; its report is
+    the result's :attr:`~joseki.games.signals.LearnReport.index`).
     Raises BadInput for an unknown signal, a local one without a judge, or both ``workers`` and ``cluster``;
     a judge's own error if it cannot start or dies.
     """
+    paths = list(paths)
     chosen = signals_for(signal, judge, refs)
+    if index:
+        chosen = (*chosen, index_signal(folders_of(paths)))
     where = Workers(workers, cluster)
     files = expand_games(paths)
     writer = BatchWriter(store, profile, chosen, batch_games)
@@ -88,6 +94,9 @@ def learn(store: Store, paths: Iterable[Path | str], profile: str | None = None,
         elif isinstance(ledger, JudgedLedger):
             ledger.report.files = len(files)
             report.local = ledger.report
+    for ledger in writer.ledgers:
+        if isinstance(ledger, IndexLedger):
+            report.index = finish_report(store, ledger.report, len(files))
     report.seconds = seconds
     return report
 

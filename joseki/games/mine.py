@@ -43,8 +43,18 @@ from joseki.core.context import CONTEXT_STEPS
 from joseki.core.corners import corner_tables
 from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner
+from joseki.core.movelist import SIZE
 from joseki.games.credit import CornerPlay, corner_plays
 from joseki.games.fanout import Workers, fan_out
+from joseki.games.indexing import (
+    INDEX_BATCH,
+    PATTERN_INDEX,
+    Indexed,
+    IndexWriter,
+    finish_report,
+    folders_of,
+    index_row,
+)
 from joseki.games.pipeline import GameView, Seconds, Statistic, Writer, clock, each_game
 from joseki.games.signals import (
     CONTEXTS,
@@ -57,7 +67,7 @@ from joseki.games.signals import (
 )
 from joseki.sgf.archive import Source, expand_games, source_name, sources
 from joseki.sgf.forest import Forest, Variation
-from joseki.sgf.game import read_game
+from joseki.sgf.game import Game, read_game
 
 MINE_DEPTH = 30
 """Steps of a corner's string that mining counts."""
@@ -76,6 +86,8 @@ class Reduced(NamedTuple):
     skipped: str | None
     corners: tuple[str, ...]
     held: bytes
+    indexed: Indexed | None = None
+    """The game's pattern index row (or why the index cannot hold it), when mining indexes too."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,11 +139,20 @@ def _numbers(data: bytes) -> array[int]:
 
 def reduce_game(source: Source) -> Reduced:
     """One game's corner strings and held crediting (runs in a worker)."""
-    name = source_name(source)
+    read = _read(source)
+    return read if isinstance(read, Reduced) else reduced(source_name(source), read)
+
+
+def _read(source: Source) -> Game | Reduced:
+    """The game at ``source``, or what mining keeps of a file it cannot read."""
     try:
-        game = read_game(source)
+        return read_game(source)
     except ValueError as exc:
-        return Reduced(name, "", "", f"error: {exc}", (), b"")
+        return Reduced(source_name(source), "", "", f"error: {exc}", (), b"")
+
+
+def reduced(name: str, game: Game) -> Reduced:
+    """What mining keeps of ``game`` (read from ``name``)."""
     skipped = game.unusable()
     if skipped is not None:
         return Reduced(name, "", game.result, skipped, (), b"")
@@ -143,11 +164,36 @@ def reduce_game(source: Source) -> Reduced:
     return Reduced(name, key, game.result, None, tuple(p.steps[: 2 * MINE_DEPTH] for p in plays), held.pack())
 
 
-def reduce_chunk(chunk: list[Source]) -> tuple[list[Reduced], Seconds]:
-    """Mining's first-pass chunk task (runs in a worker)."""
-    started = clock()
-    out = [reduce_game(source) for source in chunk]
-    return out, Seconds({"read and reduce": clock() - started})
+@dataclass(frozen=True, slots=True)
+class ReduceChunk:
+    """Mining's first-pass chunk task (runs in a worker); with ``folders``, each 19x19 game's pattern index row
+    too (:func:`joseki.games.indexing.index_row`)."""
+
+    folders: tuple[str, ...] | None = None
+
+    def __call__(self, chunk: list[Source]) -> tuple[list[Reduced], Seconds]:
+        seconds = Seconds()
+        out = []
+        for source in chunk:
+            started = clock()
+            game = _read(source)
+            if isinstance(game, Reduced):
+                out.append(game)
+                seconds.add("read and reduce", clock() - started)
+                continue
+            name = source_name(source)
+            one = reduced(name, game)
+            done = clock()
+            seconds.add("read and reduce", done - started)
+            if self.folders is not None and game.size == SIZE:
+                one = one._replace(indexed=index_row(game, name, self.folders))
+                seconds.add(PATTERN_INDEX, clock() - done)
+            out.append(one)
+        return out, seconds
+
+
+reduce_chunk = ReduceChunk()
+"""Mining's first-pass chunk task, without the index."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,12 +286,21 @@ class Held:
 
 
 def _first_pass(files: list[str], where: Workers, report: LearnReport, counter: PrefixCounter,
-                progress: Callable[[int, int], None] | None) -> dict[str, Held]:
-    """Each distinct usable game of ``files``, its prefixes counted."""
+                progress: Callable[[int, int], None] | None, index: IndexWriter | None,
+                folders: tuple[str, ...] | None) -> dict[str, Held]:
+    """Each distinct usable game of ``files``, its prefixes counted (and each game indexed, with ``index``)."""
     games: dict[str, Held] = {}
     seconds = report.seconds
-    for done, reduced in enumerate(each_game(fan_out(reduce_chunk, sources(files), len(files), where, CHUNK_GAMES),
+    task = ReduceChunk(folders)
+    pending = 0
+    for done, reduced in enumerate(each_game(fan_out(task, sources(files), len(files), where, CHUNK_GAMES),
                                              seconds), start=1):
+        if index is not None and reduced.indexed is not None:
+            index.add(reduced.indexed)
+            pending += 1
+            if pending >= INDEX_BATCH:
+                _write_index(index, seconds)
+                pending = 0
         started = clock()
         if reduced.skipped is not None:
             report.skip(reduced.source, reduced.skipped)
@@ -257,7 +312,17 @@ def _first_pass(files: list[str], where: Workers, report: LearnReport, counter: 
         seconds.add("counting", clock() - started)
         if progress is not None:
             progress(done, len(files))
+    if index is not None and pending:
+        _write_index(index, seconds)
     return games
+
+
+def _write_index(index: IndexWriter, seconds: Seconds) -> None:
+    """Add the games ``index`` holds to the pattern index, in a transaction of their own."""
+    started = clock()
+    with index.store.write() as conn:
+        index.write(conn)
+    seconds.add(PATTERN_INDEX, clock() - started)
 
 
 def _mined_forest(frequent: set[str], games: int) -> Forest:
@@ -299,12 +364,13 @@ def _credit(conn: WriteConnection, store: Store, pid: int, games: dict[str, Held
 def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: str = "mined",
          profile: str | None = None, workers: int | None = None,
          progress: Callable[[int, int], None] | None = None,
-         refs: bool = True, cluster: str | None = None) -> tuple[LearnReport, FileReport | None]:
+         refs: bool = True, cluster: str | None = None, index: bool = False) -> tuple[LearnReport, FileReport | None]:
     """Build collection ``collection`` from the games in ``paths``; their results go to ``profile``.
 
     ``refs``: also keep the games behind each position (:mod:`joseki.book.gamerefs.read`). ``workers``:
     local worker processes (all cores when None); ``cluster``: the address of a Dask scheduler to run
-    both passes on instead (:mod:`joseki.games.cluster`).
+    both passes on instead (:mod:`joseki.games.cluster`). ``index``: also add every 19x19 game read to the pattern
+    index during the first pass (its report is the result's :attr:`~joseki.games.signals.LearnReport.index`).
 
     Nothing is written when no file holds a usable game (the book report is then None), nor a
     collection when no sequence was played in ``min_games`` games. Raises BadInput if ``min_games`` is
@@ -313,10 +379,14 @@ def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: 
     if min_games < 1:
         raise BadInput("--min-games must be at least 1")
     where = Workers(workers, cluster)
+    paths = list(paths)
     files = expand_games(paths)
     report = LearnReport(files=len(files))
     counter = PrefixCounter()
-    games = _first_pass(files, where, report, counter, progress)
+    indexer = IndexWriter(store) if index else None
+    games = _first_pass(files, where, report, counter, progress, indexer, folders_of(paths) if index else None)
+    if indexer is not None:
+        report.index = finish_report(store, indexer.report, len(files))
     if not games:
         return report, None
     started = clock()

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from joseki.book.gamerefs.write import GameRefs, RefsWriter, game_refs
 from joseki.book.learnt.contexts import ContextKey, add_context_records
@@ -38,6 +38,9 @@ from joseki.games.credit import (
 from joseki.games.judging import CornerJudge, JudgeMaker, Verdict
 from joseki.games.pipeline import GameStep, GameView, Ledger, Seconds, Signal, Statistic, Taken, Writer
 from joseki.sgf.game import Game
+
+if TYPE_CHECKING:
+    from joseki.games.indexing import IndexReport
 
 Flat = tuple[int | str, ...]
 
@@ -60,6 +63,8 @@ class LearnReport:
     """(file, reason) of every file skipped, unreadable ones included."""
     local: JudgeReport | None = None
     """What the local signal did, when the run judged the games' corners too (or only)."""
+    index: IndexReport | None = None
+    """What the pattern index took in, when the run indexed the games too (``--index``)."""
     seconds: Seconds = field(default_factory=Seconds, compare=False)
     """Seconds of each step of the run (:data:`joseki.games.pipeline.Seconds`)."""
 

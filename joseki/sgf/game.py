@@ -50,6 +50,8 @@ class Game:
     """Ranks as :func:`joseki.core.gameinfo.normal_rank` writes them ('' when unknown)."""
     date: str = ""
     """The game's date as :func:`joseki.core.gameinfo.normal_date` writes it ('' when unknown)."""
+    event: str = ""
+    """The root's ``EV`` (the event or tournament), '' when there is none."""
     warnings: list[str] = field(default_factory=list)
     """What reading its text met: an unknown or wrong ``CA``, bytes that could not be read (:mod:`joseki.sgf.text`)."""
 
@@ -147,6 +149,7 @@ def game_from_bytes(data: bytes, source: str = "<bytes>") -> Game:
     game.black_rank = normal_rank(_text(root["BR"][0])) if "BR" in root else ""
     game.white_rank = normal_rank(_text(root["WR"][0])) if "WR" in root else ""
     game.date = normal_date(_text(root["DT"][0])) if "DT" in root else ""
+    game.event = _text(root["EV"][0]) if "EV" in root else ""
     game.warnings = [*text.warnings, *text.finish()]
     board = LocalBoard(size) if 1 <= size <= len(GTP_COLUMNS) else None
     suicide = rules_allow_suicide(root)
