@@ -8,7 +8,7 @@ at a hit, the URL reloaded. Every wait is on a condition, never a pause.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -189,3 +189,189 @@ def test_a_search_answer_is_cached(client: httpx.Client) -> None:
     again = client.get("/api/search", params=params)
     assert again.headers["x-cache"] == "hit"
 
+
+
+# ---- the page in headless Chromium ----
+CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
+LIMIT = 120
+"""Seconds a wait may last before the test fails (the machine is shared and slow; a pass takes far less)."""
+
+
+@pytest.fixture(scope="module")
+def driver() -> Iterator[Any]:
+    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install selenium)")
+    if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
+        pytest.skip("chromium or chromedriver absent (apt-get install chromium chromium-driver)")
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1280,900"):
+        options.add_argument(argument)
+    browser = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    yield browser
+    browser.quit()
+
+
+def _by() -> Any:
+    from selenium.webdriver.common.by import By
+
+    return By
+
+
+def until(driver: Any, condition: Callable[[Any], Any]) -> Any:
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, LIMIT, poll_frequency=0.1).until(condition)
+
+
+def ready(driver: Any) -> str | None:
+    return driver.find_element(_by().TAG_NAME, "body").get_attribute("data-ready") or None
+
+
+def act(driver: Any, action: Callable[[], Any]) -> None:
+    """Do ``action`` and wait for the render it starts (the body's render counter moves)."""
+    before = ready(driver)
+    action()
+    until(driver, lambda d: ready(d) not in (None, before))
+
+
+def find(driver: Any, css: str) -> Any:
+    return driver.find_element(_by().CSS_SELECTOR, css)
+
+
+def finds(driver: Any, css: str) -> list[Any]:
+    return list(driver.find_elements(_by().CSS_SELECTOR, css))
+
+
+def point(driver: Any, sgf: str) -> Any:
+    return find(driver, f"#pt-{sgf}")
+
+
+def drag(driver: Any, start: str, end: str) -> None:
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    ActionChains(driver).click_and_hold(point(driver, start)).move_to_element(point(driver, end)).release().perform()
+
+
+def error_text(driver: Any) -> str:
+    box = find(driver, "#error")
+    return "" if box.get_attribute("hidden") is not None else str(box.text)
+
+
+def letters_on_stones(driver: Any) -> list[str]:
+    return list(driver.execute_script(
+        "const stones = new Set([...document.querySelectorAll('#board .stone')].map((s) => s.dataset.point));"
+        "return [...document.querySelectorAll('#board .candidate')].map((c) => c.dataset.point)"
+        ".filter((p) => stones.has(p));"))
+
+
+def summary(driver: Any) -> str:
+    return str(find(driver, "#s-summary").text)
+
+
+def test_draw_search_follow_open_a_game_and_reload(driver: Any, base: str, client: httpx.Client,
+                                                   tmp_path: Path) -> None:
+    driver.get(base + "/")
+    until(driver, lambda d: ready(d) is not None)
+    act(driver, lambda: find(driver, "#tab-search").click())
+    assert "view=search" in driver.current_url
+    drag(driver, "aa", "gg")  # a 7x7 region in the top-left corner
+    until(driver, lambda d: find(d, "#board .region").get_attribute("data-to") == "gg")
+    assert find(driver, "#s-placement").get_attribute("value") == "corner:top-left"
+    point(driver, "dd").click()
+    until(driver, lambda d: finds(d, "#board .stone.black[data-point='dd']"))
+    act(driver, lambda: find(driver, "#s-run").click())
+    until(driver, lambda d: finds(d, "#s-continuations tbody tr"))
+    expected = client.get("/api/search", params={"pattern": STAR, "corner": "top-left"}).json()
+    assert f"{expected['games']} games with a hit, {expected['hits']} hits in all" in summary(driver)
+    drawn = {c.get_attribute("data-point"): c.get_attribute("data-label")
+             for c in finds(driver, "#board .continuation")}
+    assert drawn == {c["point"]: c["label"] for c in expected["continuations"] if not c["occupied"]}
+    assert not letters_on_stones(driver)
+    assert len(finds(driver, "#s-games tbody tr")) == len(expected["results"])
+    driver.save_screenshot(str(tmp_path / "search.png"))
+
+    top = expected["continuations"][0]
+    act(driver, lambda: find(driver, "#s-continuations tbody tr:first-child a.follow").click())
+    until(driver, lambda d: finds(d, "#s-sequence li"))
+    colour = "B" if top["black"] >= top["white"] else "W"
+    followed = client.get("/api/search", params={"pattern": STAR, "corner": "top-left",
+                                                 "next": f"{colour}:{top['vertex']}"}).json()
+    assert f"{plural(followed['hits'], 'hit')} in all" in summary(driver)
+    assert finds(driver, f"#board .stone[data-point='{top['point']}']")
+    searched = driver.current_url
+    assert "s-next=" in searched
+
+    hit_link = find(driver, "#s-games a.hit")
+    number = int(hit_link.get_attribute("data-move"))
+    key = find(driver, "#s-games tbody tr").get_attribute("data-key")
+    act(driver, hit_link.click)
+    until(driver, lambda d: d.find_element(_by().TAG_NAME, "body").get_attribute("data-view") == "review")
+    until(driver, lambda d: f"move {number} of" in find(d, "#move-number").text)
+    game = client.get(f"/api/game/{key}").json()["game"]
+    played = game["moves"][number - 1][1]
+    until(driver, lambda d: finds(d, f"#board .stone[data-point='{played}']"))
+
+    act(driver, driver.back)
+    until(driver, lambda d: finds(d, "#s-sequence li"))
+    assert driver.current_url == searched
+    act(driver, driver.refresh)
+    until(driver, lambda d: finds(d, "#s-continuations tbody tr"))
+    assert f"{plural(followed['hits'], 'hit')} in all" in summary(driver)
+    assert finds(driver, "#board .stone.black[data-point='dd']") and error_text(driver) == ""
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def test_pick_a_corner_cycle_the_letters_and_share_the_url(driver: Any, base: str, client: httpx.Client) -> None:
+    driver.get(base + "/?view=search")
+    until(driver, lambda d: ready(d) is not None)
+    find(driver, ".s-corner[data-place='corner:bottom-right']").click()
+    until(driver, lambda d: find(d, "#board .region").get_attribute("data-from") == "mm")
+    point(driver, "aa").click()  # outside the region: not part of the pattern
+    until(driver, lambda d: "outside the region" in find(d, "#s-note").text)
+    for _ in range(2):  # empty, black, white
+        point(driver, "pp").click()
+    until(driver, lambda d: finds(d, "#board .stone.white[data-point='pp']"))
+    for _ in range(2):  # white, anything, empty; then black
+        point(driver, "qq").click()
+    point(driver, "pp").click()
+    until(driver, lambda d: finds(d, "#board .letter-any[data-point='pp']"))
+    point(driver, "pp").click()
+    point(driver, "pp").click()
+    until(driver, lambda d: finds(d, "#board .stone.black[data-point='pp']"))
+    act(driver, lambda: find(driver, "#s-run").click())
+    until(driver, lambda d: finds(d, "#s-results:not([hidden])"))
+    pattern = "......./......./......./...X.../....O../......./......."
+    expected = client.get("/api/search", params={"pattern": pattern, "corner": "bottom-right"}).json()
+    assert f"{plural(expected['hits'], 'hit')} in all" in summary(driver)
+    assert "s-corner=bottom-right" in driver.current_url
+    shared = driver.current_url
+    driver.get(base + "/")
+    until(driver, lambda d: ready(d) is not None)
+    driver.get(shared)
+    until(driver, lambda d: finds(d, "#s-results:not([hidden])"))
+    assert f"{plural(expected['hits'], 'hit')} in all" in summary(driver)
+    assert finds(driver, "#board .stone.white[data-point='qq']")
+
+
+def test_a_side_region_dragged_and_a_bad_pattern_refused(driver: Any, base: str, client: httpx.Client) -> None:
+    driver.get(base + "/?view=search")
+    until(driver, lambda d: ready(d) is not None)
+    drag(driver, "ha", "lc")  # 5 wide, 3 deep, on the top side
+    until(driver, lambda d: find(d, "#s-placement").get_attribute("value") == "side:top")
+    point(driver, "jb").click()
+    until(driver, lambda d: finds(d, "#board .stone.black[data-point='jb']"))
+    act(driver, lambda: find(driver, "#s-run").click())
+    expected = client.get("/api/search", params={"pattern": "...../..X../.....", "side": "top",
+                                                 "origin": "H19"}).json()
+    until(driver, lambda d: finds(d, "#s-results:not([hidden])"))
+    assert f"{plural(expected['hits'], 'hit')} in all" in summary(driver)
+    drawn = {c.get_attribute("data-point") for c in finds(driver, "#board .continuation")}
+    assert drawn == {c["point"] for c in expected["continuations"] if not c["occupied"]}
+    driver.get(base + "/?view=search&s-pattern=XZ&s-corner=top-left")
+    until(driver, lambda d: "unknown letter 'Z'" in error_text(d))
