@@ -15,7 +15,6 @@ from joseki.core.errors import BadInput
 
 if TYPE_CHECKING:
     from joseki.book.patternsearch import Query, SearchResult
-    from joseki.core.pattern import Pattern, Placement
 
 
 @user_errors
@@ -62,54 +61,6 @@ def _pattern_text(pattern: str | None, pattern_file: Path | None) -> tuple[str, 
     return pattern, "pattern"
 
 
-def _placement(pattern: Pattern, corner: str | None, side: str | None, anywhere: bool, at: str | None) -> Placement:
-    from joseki.core.geometry import Corner
-    from joseki.core.notation import parse_move
-    from joseki.core.pattern import Placement, Side, Where
-
-    chosen = [name for name, on in (("--corner", corner is not None), ("--side", side is not None),
-                                    ("--anywhere", anywhere), ("--at", at is not None)) if on]
-    if len(chosen) > 1:
-        raise BadInput(f"{' and '.join(chosen)}: choose one placement")
-    if side is not None:
-        return Placement(Where.SIDE, side=Side.parse(side))
-    if anywhere:
-        return Placement(Where.ANYWHERE)
-    if at is not None:
-        point = parse_move(at)
-        if point is None:
-            raise BadInput(f"--at {at!r}: a point, not a pass")
-        placement = Placement(Where.FIXED, at=point)
-        placement.home(pattern)
-        return placement
-    return Placement(Where.CORNER, corner=Corner.parse(corner or "top-left"))
-
-
-def _sequence(moves: list[str], pattern: Pattern, placement: Placement) -> tuple[tuple[str, tuple[int, int]], ...]:
-    """``--next`` moves (``B:Q16`` or ``Q16``, colours alternating from Black) as pattern cells."""
-    from joseki.core.notation import parse_move
-
-    (x0, y0), _ = placement.home(pattern)
-    found = []
-    colour = "b"
-    for token in moves:
-        text = token
-        if ":" in token:
-            head, text = token.split(":", 1)
-            if head.strip().lower() not in ("b", "w"):
-                raise BadInput(f"--next {token!r}: colour B or W")
-            colour = head.strip().lower()
-        point = parse_move(text)
-        if point is None:
-            raise BadInput(f"--next {token!r}: a point inside the pattern, not a pass")
-        cell = (point[0] - x0, point[1] - y0)
-        if not (0 <= cell[0] < pattern.width and 0 <= cell[1] < pattern.height):
-            raise BadInput(f"--next {token!r}: outside the pattern where it lies at home")
-        found.append((colour, cell))
-        colour = "w" if colour == "b" else "b"
-    return tuple(found)
-
-
 def _within(path: Path | None) -> frozenset[str] | None:
     if path is None:
         return None
@@ -150,14 +101,15 @@ def search_command(
     """Where a pattern occurred in the indexed games, and what was played next."""
     from joseki.book.patternsearch import GameFilter, Query, search
     from joseki.core.pattern import parse_pattern
+    from joseki.core.patternwords import placement, sequence
 
     text, name = _pattern_text(pattern, pattern_file)
     parsed = parse_pattern(text, name)
-    placement = _placement(parsed, corner, side, anywhere, at)
+    found_placement = placement(parsed, corner, side, anywhere, at)
     games = GameFilter(player or "", min_rank or "", date_from or "", date_to or "", (result or "").lower()[:1],
                        event or "", _within(within))
-    query = Query(parsed, placement, fixed_orientation, fixed_colour, games,
-                  _sequence(next_moves or [], parsed, placement), limit)
+    query = Query(parsed, found_placement, fixed_orientation, fixed_colour, games,
+                  sequence(next_moves or [], parsed, found_placement.home(parsed)[0]), limit)
     with open_store() as store:
         found = search(store, query)
     if as_json:

@@ -54,7 +54,7 @@ from joseki.core.limits import MAX_UPLOAD_BYTES, beyond
 from joseki.core.moves import parse_game_text, split_tokens
 from joseki.web import views
 from joseki.web.cache import DEFAULT_MB, Cache, encode
-from joseki.web.views import Explore, Games, Practise, Review
+from joseki.web.views import Explore, Games, Practise, Review, Search
 
 STATIC = Path(__file__).resolve().parent / "static"
 DB_VAR, WRITABLE_VAR, HOSTS_VAR, CACHE_VAR = "JOSEKI_DB", "JOSEKI_SERVE_WRITABLE", "JOSEKI_SERVE_HOSTS", \
@@ -243,9 +243,59 @@ def create_app(store: Store, writable: bool = False, hosts: list[str] | None = N
         return await answered(Games(tuple(split_tokens(moves)), views.colour(first), profile or None, order, limit,
                                     only, _setup(setup)))
 
+    @app.get("/api/search", response_model=dict[str, Any], responses=JSON)
+    async def search(pattern: Annotated[str, Query(max_length=800, description="The pattern's rows of Kombilo "
+                                                   "letters (. empty, X black, O white, x black or empty, o white or "
+                                                   "empty, * anything) separated by /.")] = "",
+                     corner: Annotated[str | None, Query(description="In this corner as drawn (the default: "
+                                                                     "top-left).")] = None,
+                     side: Annotated[str | None, Query(description="Along this side (top, bottom, left, right), "
+                                                                   "anywhere on it.")] = None,
+                     anywhere: Annotated[bool, Query(description="Anywhere on the board.")] = False,
+                     at: Annotated[str | None, Query(description="Only at this place: the pattern's top-left point "
+                                                                 "(Q16, pd).")] = None,
+                     origin: Annotated[str | None, Query(description="Where the pattern is drawn: its top-left "
+                                                                     "point, one of the places the placement "
+                                                                     "allows (default: its home). The drawing keys "
+                                                                     "and NEXT are on the board as drawn.")] = None,
+                     fixed_colour: Annotated[bool, Query(description="X is Black only (no colour swap).")] = False,
+                     fixed_orientation: Annotated[bool, Query(description="As drawn only (no symmetry).")] = False,
+                     player: Annotated[str, Query(max_length=100, description="A player of either colour (part of "
+                                                                              "the name).")] = "",
+                     min_rank: Annotated[str, Query(max_length=10, description="Every known rank at least this "
+                                                                               "(7d).")] = "",
+                     date_from: Annotated[str, Query(alias="from", max_length=10, description="Played on or after "
+                                                                                            "(2011, 2011-05-01).")]
+                     = "",
+                     date_to: Annotated[str, Query(alias="to", max_length=10, description="Played on or before.")]
+                     = "",
+                     result: Annotated[str, Query(max_length=5, description="Won by B or W (D: a draw).")] = "",
+                     event: Annotated[str, Query(max_length=100, description="The event (part of its name).")] = "",
+                     next_moves: Annotated[str, Query(alias="next", description="Moves played next inside the "
+                                                                                "pattern, in order, comma "
+                                                                                "separated (B:Q16 names the "
+                                                                                "colour; else they alternate from "
+                                                                                "Black).")] = "",
+                     limit: Annotated[int, Query(ge=1, le=500, description="Games listed (the counts are over "
+                                                                           "all).")] = 50) -> Response:
+        """Where a pattern occurred in the indexed games and what was played next (``joseki search --json``),
+        with the keys to draw it where it is drawn."""
+        from joseki.book.patternsearch import GameFilter as PatternGames
+        from joseki.book.patternsearch import Query as PatternQuery
+        from joseki.core.pattern import parse_pattern
+        from joseki.core.patternwords import placement, sequence
+
+        parsed = parse_pattern(pattern, "pattern")
+        where = placement(parsed, corner, side, anywhere, at)
+        drawn = views.drawn_origin(parsed, where, origin)
+        games = PatternGames(player, min_rank, date_from, date_to, result.strip().lower()[:1], event)
+        query = PatternQuery(parsed, where, fixed_orientation, fixed_colour, games,
+                             sequence(split_tokens(next_moves), parsed, drawn, "where it is drawn"), limit)
+        return await answered(Search(query, drawn))
+
     @app.get("/api/game/{key}")
     def game(key: str) -> dict[str, Any]:
-        """A game of the store by its key (from /api/games): its players, result and moves."""
+        """A game of the store by its key (from /api/games or /api/search): its players, result and moves."""
         loaded = load_game(store, key)
         return {"game": {**views.game_json(loaded, loaded.source), "key": key}}
 

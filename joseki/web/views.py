@@ -8,7 +8,7 @@ stones, the points conditions and comments name, and the book lines in board coo
 (``book_position_moves``, ``book_moves``).
 
 Each view is a function of the store and one request, a frozen value of its normalised parameters
-(:class:`Explore`, :class:`Review`, :class:`Practise`, :class:`Games`), and :data:`VIEWS` lists them:
+(:class:`Explore`, :class:`Review`, :class:`Practise`, :class:`Games`, :class:`Search`), and :data:`VIEWS` lists them:
 the server answers a request through its view, and caches the answer (:mod:`joseki.web.cache`) when the
 view says it may be cached.
 """
@@ -19,7 +19,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from joseki.book.gamerefs.read import GameFilter, GameRef, games_at, load_game
+from joseki.book import patternsearch
+from joseki.book.gamerefs.read import GameFilter, GameRef, games_at, indexed_source, load_game
 from joseki.book.learnt.profiles import require_profile
 from joseki.book.query.answer import Candidate, CornerAnswer, Options
 from joseki.book.query.lookup import Lookup
@@ -30,7 +31,8 @@ from joseki.core.diagram import letters
 from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner, Point
 from joseki.core.moves import Moves, Stones, game_moves, typed_moves
-from joseki.core.notation import format_gtp_vertex, format_sgf_point
+from joseki.core.notation import format_gtp_vertex, format_sgf_point, parse_move
+from joseki.core.pattern import Pattern, Placement
 from joseki.core.position import LocalBoard
 from joseki.core.steps import Colour, other, reflection_needed
 from joseki.engine.policy import BookPlayer
@@ -97,6 +99,15 @@ class Games:
     limit: int = 20
     only: GameFilter = field(default_factory=GameFilter)
     setup: Setup = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Search:
+    """A pattern search (:class:`joseki.book.patternsearch.Query`) drawn with the pattern's top-left point at
+    ``origin``, one of the places its placement allows (:func:`drawn_origin`)."""
+
+    query: patternsearch.Query
+    origin: Point
 
 
 def sgf(point: Point | None) -> str | None:
@@ -328,7 +339,62 @@ def game_json(game: Game, source: str) -> dict[str, Any]:
             "moves": [[c, sgf(p) or "tt"] for c, p in game.moves]}
 
 
-Request = Explore | Review | Practise | Games
+def drawn_origin(pattern: Pattern, placement: Placement, text: str | None) -> Point:
+    """Where the page drew the pattern (its top-left point, ``text``; None: at home): one of the places
+    ``placement`` allows, so that the continuations drawn there are the library's moved along with it; BadInput
+    otherwise."""
+    home, offsets = placement.home(pattern)
+    if text is None or not text.strip():
+        return home
+    point = parse_move(text)
+    if point is None or (point[0] - home[0], point[1] - home[1]) not in offsets:
+        raise BadInput(f"origin {text!r}: a {pattern.width}x{pattern.height} pattern placed {placement.where.value} "
+                       "cannot have its top-left point there")
+    return point
+
+
+def search(store: Store, asked: Search) -> dict[str, Any]:
+    """``joseki search --json`` (:func:`joseki.book.patternsearch.search`) with the keys to draw it where the page
+    drew the pattern: the region, its letters, the stones of the pattern and of the sequence, each continuation's
+    board ``point`` and ``vertex`` there (``occupied`` when a drawn stone stands on it), each hit's
+    ``next_vertex``. A game's ``root`` (a folder of the server) is left out and its ``source`` is its path below it."""
+    query = asked.query
+    found = patternsearch.search(store, query)
+    data = found.as_json()
+    pattern = query.pattern
+    (hx, hy), _ = query.placement.home(pattern)
+    ox, oy = asked.origin
+
+    def drawn(point: Point) -> Point:
+        """A point of the pattern at home moved to where it is drawn."""
+        return (point[0] - hx + ox, point[1] - hy + oy)
+
+    stones: dict[Point, str] = {(ox + dx, oy + dy): "black" if ch == "X" else "white"
+                                for (dx, dy), ch in pattern.cells() if ch in "XO"}
+    for move, (colour_, (dx, dy)) in zip(data["sequence"], query.sequence, strict=True):  # type: ignore[call-overload]
+        point = (ox + dx, oy + dy)
+        stones[point] = "black" if colour_ == "b" else "white"
+        move.update(point=format_sgf_point(point), vertex=format_gtp_vertex(point))
+    for shown, c in zip(data["continuations"], found.continuations, strict=True):  # type: ignore[call-overload]
+        point = drawn(c.point)
+        shown.update(point=format_sgf_point(point), vertex=format_gtp_vertex(point), occupied=point in stones)
+    for game, result in zip(data["results"], found.results, strict=True):  # type: ignore[call-overload]
+        game.pop("root", None)
+        game["source"] = indexed_source(result.facts.source)
+        for hit, h in zip(game["hits"], result.hits, strict=True):
+            hit["next_vertex"] = None if h.next_point is None else format_gtp_vertex(drawn(h.next_point))
+    last = (ox + pattern.width - 1, oy + pattern.height - 1)
+    data.update(origin=format_gtp_vertex(asked.origin),
+                region={"from": format_sgf_point(asked.origin), "to": format_sgf_point(last),
+                        "from_vertex": format_gtp_vertex(asked.origin), "to_vertex": format_gtp_vertex(last)},
+                cells=[{"point": format_sgf_point((ox + dx, oy + dy)), "letter": ch}
+                       for (dx, dy), ch in pattern.cells() if ch != "."],
+                board={colour_: sorted(format_sgf_point(p) for p, c in stones.items() if c == colour_)
+                       for colour_ in ("black", "white")})
+    return data
+
+
+Request = Explore | Review | Practise | Games | Search
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,6 +422,7 @@ VIEWS = (
     View("review", Review, review, _always),
     View("practise", Practise, practise, _seeded),
     View("games", Games, games, _always),
+    View("search", Search, search, _always),
 )
 """The views the server answers through its cache."""
 _BY_PARAMETERS = {view.parameters: view for view in VIEWS}

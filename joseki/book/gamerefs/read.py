@@ -223,17 +223,22 @@ def corner_steps(moves: list[str], first: str = "B") -> tuple[str, str]:
 
 def load_game(store: Store, key: str) -> Game:
     """The game of ``key``, read again from the file the store recorded for it, its ``source`` named as players see
-    it (:func:`shown_source`).
+    it: a learnt game's path below the learnt games' folder (:func:`shown_source`), else a game of the pattern index
+    (``joseki index``) by its path below the folder it was indexed from.
 
     Only a file the store holds is opened; BadInput for an unknown key, a file gone or
     unreadable, or one that no longer holds that game.
     """
     if len(key) != 32 or any(c not in "0123456789abcdef" for c in key):
         raise BadInput(f"not a game key: {key!r}")
-    g = store.tables["game_record"]
+    g, p = store.tables["game_record"], store.tables["pattern_game"]
     with store.read() as conn:
         source = conn.execute(select(g.c.source).where(g.c.game_key == key)).scalar()
         shown = "" if source is None else shown_source(source, learnt_folder(conn, store))
+        if source is None:
+            indexed = conn.execute(select(p.c.root, p.c.source).where(p.c.game_key == key)).first()
+            if indexed is not None:
+                source, shown = os.path.join(indexed.root, indexed.source), indexed_source(indexed.source)
     if source is None:
         raise BadInput(f"no game {key} in the store")
     try:
@@ -244,6 +249,12 @@ def load_game(store: Store, key: str) -> Game:
         raise BadInput(f"{shown}: the file no longer holds game {key} (changed since it was learnt)")
     game.source = shown
     return game
+
+
+def indexed_source(source: str) -> str:
+    """A pattern-indexed game's file as players see it: its path below the folder it was indexed from, decoded (a
+    file outside that folder, kept whole by the index, by its name alone: no answer names a place on the server)."""
+    return file_name(os.path.basename(source) if os.path.isabs(source) else source)
 
 
 def learnt_folder(conn: Connection, store: Store) -> str:

@@ -9,7 +9,16 @@ const state = {
   filters: {player: "", rank: "", since: "", until: "", result: ""}, practiseOver: false,
   game: null, gameKey: null, gameMove: 0,
   practiseColour: "black", verdicts: [], seed: Math.floor(Math.random() * 1e9),
+  search: newSearch(),
 };
+
+// The Search view's pattern as drawn: letters by SGF point inside the region [x0, y0, x1, y1], where it is found
+// ("corner:NAME", "side:NAME", "anywhere" or "at": only where drawn), the filters, the moves followed (next), and
+// the search last run (its API parameters: the URL holds them).
+function newSearch() {
+  return {letters: {}, region: [0, 0, 6, 6], place: "corner:top-left", fixedColour: false, fixedOrientation: false,
+    filters: {player: "", min_rank: "", from: "", to: "", result: "", event: ""}, limit: 50, next: [], ran: null};
+}
 let board = null, catalogue = {collections: [], profiles: [], writable: false};
 let requestNumber = 0;
 
@@ -46,6 +55,12 @@ function common() {
 function toUrl() {
   const q = new URLSearchParams();
   q.set("view", state.view);
+  if (state.view === "search") {
+    for (const [k, v] of Object.entries(state.search.ran || {})) q.set("s-" + k, v);
+    const url = "?" + q.toString();
+    if (url !== location.search) history.pushState(null, "", url);
+    return;
+  }
   if (state.view === "review") {
     if (state.gameKey) q.set("game", state.gameKey);
     else if (state.game) {
@@ -73,7 +88,13 @@ function toUrl() {
 
 function fromUrl() {
   const q = new URLSearchParams(location.search);
-  state.view = ["explore", "review", "practise"].includes(q.get("view")) ? q.get("view") : "explore";
+  state.view = ["explore", "review", "practise", "search"].includes(q.get("view")) ? q.get("view") : "explore";
+  if (state.view === "search") {
+    const asked = {};
+    for (const [k, v] of q.entries()) if (k.startsWith("s-")) asked[k.slice(2)] = v;
+    state.search = searchFromParams(asked);
+    return;
+  }
   state.moves = (q.get("moves") || "").split(",").filter((m) => m);
   state.first = q.get("first") === "white" ? "white" : "black";
   state.corner = q.get("corner") || "top-right";
@@ -116,7 +137,7 @@ function setView(view) {
 
 async function refresh() {
   toUrl();
-  for (const v of ["explore", "review", "practise"]) {
+  for (const v of ["explore", "review", "practise", "search"]) {
     $(v + "-panel").hidden = state.view !== v;
     $("tab-" + v).classList.toggle("active", state.view === v);
   }
@@ -136,6 +157,7 @@ async function refresh() {
     showError("");
     if (state.view === "explore") await explore();
     else if (state.view === "review") await review();
+    else if (state.view === "search") await search();
     else await practise();
     document.body.dataset.ready = String(++renderCount);
   } catch (e) {
@@ -173,6 +195,7 @@ function controls() {
   $("move-slider").addEventListener("input", (e) => { state.gameMove = parseInt(e.target.value, 10); refresh(); });
   $("practise-colour").addEventListener("change", (e) => { state.practiseColour = e.target.value; practiseStart(); });
   $("practise-restart").addEventListener("click", () => practiseStart());
+  searchControls();
   document.addEventListener("keydown", (e) => {
     if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
     const moves = {ArrowLeft: -1, ArrowRight: 1, ArrowUp: -1000, Home: -1000, ArrowDown: 1000, End: 1000};
@@ -181,6 +204,158 @@ function controls() {
     step(moves[e.key]);
   });
   window.addEventListener("popstate", () => { fromUrl(); refresh(); });
+}
+
+// ---- the search's pattern, placement and parameters ----
+const SEARCH_CYCLE = {".": "X", X: "O", O: "*", "*": "."};  // a click: empty, black, white, anything, empty
+function regionSize(r) { return [r[2] - r[0] + 1, r[3] - r[1] + 1]; }
+
+// The pattern's rows, as the API reads them (points not set are empty).
+function searchRows(s) {
+  const rows = [];
+  for (let y = s.region[1]; y <= s.region[3]; y++) {
+    let row = "";
+    for (let x = s.region[0]; x <= s.region[2]; x++) row += s.letters[xyToSgf(x, y)] || ".";
+    rows.push(row);
+  }
+  return rows;
+}
+
+// The API's parameters for the search drawn (every one a string; defaults left out).
+function searchParams(s) {
+  const p = {pattern: searchRows(s).join("/")};
+  const origin = xyToGtp(s.region[0], s.region[1]);
+  const [kind, name] = s.place.split(":");
+  if (kind === "corner") p.corner = name;
+  else if (kind === "side") { p.side = name; p.origin = origin; }
+  else if (kind === "anywhere") { p.anywhere = "true"; p.origin = origin; }
+  else p.at = origin;
+  if (s.fixedColour) p.fixed_colour = "true";
+  if (s.fixedOrientation) p.fixed_orientation = "true";
+  for (const [k, v] of Object.entries(s.filters)) if (v) p[k] = v;
+  if (s.next.length) p.next = s.next.join(",");
+  if (s.limit !== 50) p.limit = String(s.limit);
+  return p;
+}
+
+// The region moved (its size kept) so that it lies where ``place`` finds it: in its corner, on its side.
+function snapped(r, place) {
+  const [w, h] = regionSize(r);
+  const [kind, name] = place.split(":");
+  let [x0, y0] = r;
+  if (kind === "corner") { x0 = name.endsWith("left") ? 0 : SIZE - w; y0 = name.startsWith("top") ? 0 : SIZE - h; }
+  if (kind === "side") {
+    if (name === "top") y0 = 0; else if (name === "bottom") y0 = SIZE - h;
+    else if (name === "left") x0 = 0; else x0 = SIZE - w;
+  }
+  return [x0, y0, x0 + w - 1, y0 + h - 1];
+}
+
+// Where a region just dragged is found: in the corner or along the side it touches, else as before when that was
+// anywhere, else only where drawn.
+function placeOf(r, previous) {
+  const left = r[0] === 0, right = r[2] === SIZE - 1, top = r[1] === 0, bottom = r[3] === SIZE - 1;
+  if ((left || right) && (top || bottom)) return `corner:${top ? "top" : "bottom"}-${left ? "left" : "right"}`;
+  for (const [touches, name] of [[top, "top"], [bottom, "bottom"], [left, "left"], [right, "right"]]) {
+    if (touches) return "side:" + name;
+  }
+  return previous === "anywhere" ? "anywhere" : "at";
+}
+
+// The search a URL's parameters name (as searchParams writes them), drawn where they say.
+function searchFromParams(p) {
+  const s = newSearch();
+  if (!p.pattern) return s;
+  const rows = p.pattern.split("/").filter((r) => r);
+  const w = rows.length ? rows[0].length : 0, h = rows.length;
+  if (!w || w > SIZE || h > SIZE) return s;
+  s.place = p.corner ? "corner:" + p.corner : p.side ? "side:" + p.side : p.anywhere ? "anywhere" : p.at ? "at" : "corner:top-left";
+  const from = p.origin || p.at;
+  const [x0, y0] = from && /^[A-HJ-Ta-hj-t][0-9]{1,2}$/.test(from) ? gtpToXY(from) : [0, 0];
+  s.region = snapped([x0, y0, x0 + w - 1, y0 + h - 1], s.place);
+  rows.forEach((row, dy) => [...row].forEach((ch, dx) => {
+    if (ch !== ".") s.letters[xyToSgf(s.region[0] + dx, s.region[1] + dy)] = ch;
+  }));
+  s.fixedColour = p.fixed_colour === "true";
+  s.fixedOrientation = p.fixed_orientation === "true";
+  for (const k of Object.keys(s.filters)) s.filters[k] = p[k] || "";
+  s.limit = parseInt(p.limit || "50", 10) || 50;
+  s.next = (p.next || "").split(",").filter((m) => m);
+  s.ran = p;
+  return s;
+}
+
+// A change to the pattern drawn: the moves followed belong to the search run, which is now another one.
+function searchEdited() {
+  state.search.next = [];
+  drawSearch(null);
+}
+
+function moveRegion(region, place) {
+  const s = state.search;
+  const dx = region[0] - s.region[0], dy = region[1] - s.region[1];
+  const moved = {};
+  for (const [p, ch] of Object.entries(s.letters)) {
+    const [x, y] = sgfToXY(p);
+    if (x + dx >= region[0] && x + dx <= region[2] && y + dy >= region[1] && y + dy <= region[3]) moved[xyToSgf(x + dx, y + dy)] = ch;
+  }
+  s.letters = moved;
+  s.region = region;
+  s.place = place;
+  searchEdited();
+}
+
+function searchClick(move) {
+  const s = state.search, [x, y] = gtpToXY(move);
+  if (x < s.region[0] || x > s.region[2] || y < s.region[1] || y > s.region[3]) {
+    $("s-note").textContent = `${move} is outside the region: drag across the board to set the region.`;
+    return;
+  }
+  const p = xyToSgf(x, y), next = SEARCH_CYCLE[s.letters[p] || "."] || ".";
+  if (next === ".") delete s.letters[p]; else s.letters[p] = next;
+  searchEdited();
+}
+
+function searchDrag(from, to, done) {
+  const region = [Math.min(from[0], to[0]), Math.min(from[1], to[1]), Math.max(from[0], to[0]), Math.max(from[1], to[1])];
+  if (!done) return drawSearch(region);
+  const s = state.search;
+  s.letters = Object.fromEntries(Object.entries(s.letters).filter(([p]) => {
+    const [x, y] = sgfToXY(p);
+    return x >= region[0] && x <= region[2] && y >= region[1] && y <= region[3];
+  }));
+  s.region = region;
+  s.place = placeOf(region, s.place);
+  searchEdited();
+}
+
+function runSearch() {
+  const s = state.search;
+  s.filters = {player: $("s-player").value.trim(), min_rank: $("s-min-rank").value.trim(), from: $("s-from").value.trim(),
+    to: $("s-to").value.trim(), result: $("s-result").value, event: $("s-event").value.trim()};
+  s.limit = Math.max(1, Math.min(500, parseInt($("s-limit").value, 10) || 50));
+  s.fixedColour = $("s-fixed-colour").checked;
+  s.fixedOrientation = $("s-fixed-orientation").checked;
+  s.ran = searchParams(s);
+  refresh();
+}
+
+// A continuation followed (B:Q16), or the moves followed cut back to the first n.
+function follow(move) { state.search.next.push(move); runSearch(); }
+function followBack(n) { state.search.next = state.search.next.slice(0, n); runSearch(); }
+
+function searchControls() {
+  const sides = {top: [5, 0, 13, 4], bottom: [5, 14, 13, 18], left: [0, 5, 4, 13], right: [14, 5, 18, 13]};
+  for (const b of document.querySelectorAll(".s-corner")) {
+    b.addEventListener("click", () => moveRegion(snapped([0, 0, 6, 6], b.dataset.place), b.dataset.place));
+  }
+  for (const b of document.querySelectorAll(".s-side")) {
+    b.addEventListener("click", () => moveRegion(sides[b.dataset.place.split(":")[1]], b.dataset.place));
+  }
+  $("s-anywhere").addEventListener("click", () => { state.search.place = "anywhere"; searchEdited(); });
+  $("s-clear").addEventListener("click", () => { state.search.letters = {}; searchEdited(); });
+  $("s-placement").addEventListener("change", (e) => moveRegion(snapped(state.search.region, e.target.value), e.target.value));
+  $("search-form").addEventListener("submit", (e) => { e.preventDefault(); runSearch(); });
 }
 
 function step(delta) {
@@ -199,6 +374,7 @@ function step(delta) {
 async function start() {
   fromUrl();
   board = new Board($("board"), (x, y) => play(xyToGtp(x, y)));
+  board.onDrag = (from, to, done) => { if (state.view === "search") searchDrag(from, to, done); };
   legend();
   try {
     catalogue = await api("/api/catalogue");

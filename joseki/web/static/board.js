@@ -49,7 +49,26 @@ class Board {
       const r = svgNode("rect", {x: MARGIN + (x - 0.5) * CELL, y: MARGIN + (y - 0.5) * CELL, width: CELL,
         height: CELL, class: "hit", id: "pt-" + xyToSgf(x, y), "data-point": xyToSgf(x, y)}, this.hits);
       r.addEventListener("click", () => onClick(x, y));
+      r.addEventListener("mousedown", (e) => { if (this.onDrag) { e.preventDefault(); this.dragFrom = [x, y]; } });
+      r.addEventListener("mouseenter", () => { if (this.onDrag && this.dragFrom) this.onDrag(this.dragFrom, [x, y], false); });
+      r.addEventListener("mouseup", () => {
+        const from = this.dragFrom;
+        this.dragFrom = null;
+        if (this.onDrag && from && (from[0] !== x || from[1] !== y)) this.onDrag(from, [x, y], true);
+      });
     }
+    // A drag from one point to another (a press, a move, a release elsewhere): onDrag(from, to, done), told while
+    // it moves and once when released; a press and release on one point stays a click.
+    this.onDrag = null;
+    this.dragFrom = null;
+    document.addEventListener("mouseup", () => { this.dragFrom = null; });
+  }
+
+  // The rectangle of points from (x0, y0) to (x1, y1), shaded under the stones.
+  region(x0, y0, x1, y1, cls) {
+    svgNode("rect", {x: MARGIN + (x0 - 0.5) * CELL, y: MARGIN + (y0 - 0.5) * CELL, width: (x1 - x0 + 1) * CELL,
+      height: (y1 - y0 + 1) * CELL, class: "region" + (cls ? " " + cls : ""), "data-from": xyToSgf(x0, y0),
+      "data-to": xyToSgf(x1, y1)}, this.layer);
   }
 
   clear() { this.layer.replaceChildren(); }
@@ -82,7 +101,11 @@ class Board {
   mark(point, kind) {
     const [x, y] = sgfToXY(point);
     const cx = MARGIN + x * CELL, cy = MARGIN + y * CELL;
-    if (kind === "comment") {
+    if (kind === "x" || kind === "o" || kind === "any") {  // a pattern letter that is not one colour: a small triangle
+      const s = CELL / 3, left = cx - CELL / 2 + 1, top = cy - CELL / 2 + 1;
+      svgNode("path", {d: `M${left} ${top}h${s}l${-s} ${s}z`, class: "mark letter-mark letter-" + kind,
+        "data-point": point}, this.layer);
+    } else if (kind === "comment") {
       const s = CELL / 5;
       svgNode("rect", {x: cx + CELL / 2 - s - 1, y: cy - CELL / 2 + 1, width: s, height: s,
         class: "mark comment-mark", "data-point": point}, this.layer);

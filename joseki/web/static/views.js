@@ -1,5 +1,5 @@
 "use strict";
-// The views drawn from the API's answers: explore (with the games behind a position), review, practise.
+// The views drawn from the API's answers: explore (with the games behind a position), review, practise, search.
 // Every text from the store or an SGF file is set as textContent; the one exception is a comment's "html",
 // which the server made safe (Markdown with raw HTML off) and which is inserted only through safeHtml's
 // allow-list. State and controls are in app.js.
@@ -341,6 +341,7 @@ async function games(focus, number) {
 
 function play(move) {
   if (state.view === "practise") return practiseMove(move);
+  if (state.view === "search") return searchClick(move);
   if (state.view === "review") return;
   state.moves.push(move);
   state.future = [];
@@ -514,4 +515,197 @@ async function practise() {
     (state.verdicts.length ? "The book's line has ended: the score is final. Restart to practise again." :
       "The book has no first move here: restart with other collections.") : "";
   pathList(state.moves, () => {});
+}
+
+// ---- search ----
+const SEARCH_COLOUR = "#2a6fdb";
+const PLACE_WORDS = {anywhere: "anywhere on the board", at: "only where drawn"};
+let searchShown = null;  // the answer drawn, while the pattern drawn is the one it answers
+
+function placeText(place) {
+  const [kind, name] = place.split(":");
+  return kind === "corner" ? `in the ${name} corner, as drawn` : kind === "side" ? `along the ${name} side` : PLACE_WORDS[kind];
+}
+
+// The pattern as drawn (``preview``: a region being dragged), and over it the answer when it is the drawn one's.
+function drawSearch(preview) {
+  const s = state.search;
+  const current = searchShown && JSON.stringify(searchParams(s)) === JSON.stringify(searchShown.params);
+  board.clear();
+  const r = preview || s.region;
+  board.region(r[0], r[1], r[2], r[3], preview ? "preview" : "");
+  for (const [p, ch] of Object.entries(s.letters)) {
+    const [x, y] = sgfToXY(p);
+    if (x < r[0] || x > r[2] || y < r[1] || y > r[3]) continue;
+    if (ch === "X" || ch === "O") board.stone(p, ch === "X" ? "black" : "white");
+    else board.mark(p, ch === "*" ? "any" : ch);
+  }
+  $("s-placement").value = s.place;
+  $("s-fixed-colour").checked = s.fixedColour;
+  $("s-fixed-orientation").checked = s.fixedOrientation;
+  const [w, h] = regionSize(r);
+  $("s-pattern").textContent = `Pattern ${w}x${h}, ${xyToGtp(r[0], r[1])} to ${xyToGtp(r[2], r[3])}, found ${placeText(s.place)}` +
+    `${s.fixedColour ? ", colours as drawn" : ""}${s.fixedOrientation ? ", orientation as drawn" : ""}: ${searchRows({...s, region: r}).join(" / ")}`;
+  $("s-results").hidden = !current;
+  $("s-note").textContent = preview ? "Release to set the region." : current ? "" :
+    s.ran ? "The pattern has changed: press Search." : "Draw a pattern and press Search.";
+  if (!current || preview) return;
+  const data = searchShown.data;
+  const sequence = data.sequence;
+  for (const m of sequence) board.stone(m.point, m.colour === "B" ? "black" : "white", m === sequence[sequence.length - 1]);
+  for (const c of data.continuations) {
+    if (c.occupied) continue;  // never a letter on a stone
+    const g = board.candidate(c.point, c.label, null);
+    g.querySelector("circle").setAttribute("fill", SEARCH_COLOUR);
+    g.classList.add("continuation");
+  }
+}
+
+function searchFormValues() {
+  const f = state.search.filters;
+  $("s-player").value = f.player;
+  $("s-min-rank").value = f.min_rank;
+  $("s-from").value = f.from;
+  $("s-to").value = f.to;
+  $("s-result").value = f.result;
+  $("s-event").value = f.event;
+  $("s-limit").value = String(state.search.limit);
+}
+
+async function search() {
+  const number = ++requestNumber;
+  searchFormValues();
+  const s = state.search;
+  if (!s.ran) { searchShown = null; drawSearch(null); return; }
+  const params = s.ran;
+  let data;
+  try {
+    data = await api("/api/search", params);
+  } catch (e) {
+    if (number !== requestNumber) return;
+    searchShown = null;
+    drawSearch(null);
+    $("s-note").textContent = "";
+    throw e;
+  }
+  if (number !== requestNumber) return;
+  searchShown = {params, data};
+  drawSearch(null);
+  searchResults(data);
+}
+
+function plural(n, word) { return `${n} ${word}${n === 1 ? "" : "s"}`; }
+
+function searchResults(data) {
+  const after = $("s-after");
+  after.textContent = data.sequence.length ? "" : "the pattern (no move followed yet)";
+  const list = $("s-sequence");
+  list.replaceChildren();
+  data.sequence.forEach((m, i) => {
+    const item = el("li");
+    const link = el("a", `${i + 1}. ${m.colour === "B" ? "Black" : "White"} ${m.vertex}`, "move");
+    link.href = "#";
+    link.title = "back to the search after this move";
+    link.addEventListener("click", (e) => { e.preventDefault(); followBack(i + 1); });
+    item.appendChild(link);
+    list.appendChild(item);
+  });
+  if (data.sequence.length) {
+    const item = el("li");
+    const link = el("a", "(back to the pattern)", "move");
+    link.href = "#";
+    link.addEventListener("click", (e) => { e.preventDefault(); followBack(0); });
+    item.appendChild(link);
+    list.appendChild(item);
+  }
+  const seconds = data.seconds < 1 ? `${Math.round(data.seconds * 1000)} ms` : `${data.seconds.toFixed(1)} s`;
+  $("s-summary").textContent = `${plural(data.games, "game")} with a hit, ${plural(data.hits, "hit")} in all ` +
+    `(a hit: a move with which the pattern came into being; a game may have several), of ${plural(data.searched, "game")} ` +
+    `searched (${seconds}).` + (data.continuations.length ? " Continuations: the first move played next inside the region, most played first." :
+      " No move was played next inside the region.");
+  const body = $("s-continuations").tBodies[0];
+  body.replaceChildren();
+  for (const c of data.continuations) {
+    const row = body.insertRow();
+    row.className = "candidate-row";
+    row.dataset.move = c.vertex;
+    const label = el("td", c.label, "label");
+    label.style.color = SEARCH_COLOUR;
+    row.appendChild(label);
+    const majority = c.black >= c.white ? "B" : "W";
+    const move = el("td");
+    const link = el("a", c.vertex, "move follow");
+    link.href = "#";
+    link.title = `follow ${majority === "B" ? "Black" : "White"}'s ${c.vertex}`;
+    link.addEventListener("click", (e) => { e.preventDefault(); follow(`${majority}:${c.vertex}`); });
+    move.appendChild(link);
+    if (c.occupied) move.appendChild(el("span", " (on a stone)", "note"));
+    row.appendChild(move);
+    for (const [colour, n] of [["B", c.black], ["W", c.white]]) {
+      const cell = el("td", null, "num");
+      if (n) {
+        const a = el("a", n, "move follow-" + colour);
+        a.href = "#";
+        a.title = `follow ${colour === "B" ? "Black" : "White"}'s ${c.vertex}`;
+        a.addEventListener("click", (e) => { e.preventDefault(); follow(`${colour}:${c.vertex}`); });
+        cell.appendChild(a);
+      } else cell.textContent = "0";
+      row.appendChild(cell);
+    }
+    row.appendChild(searchBar(c));
+    row.appendChild(el("td", c.after_tenuki, "num"));
+    row.addEventListener("mouseenter", () => highlight(c.point, true));
+    row.addEventListener("mouseleave", () => highlight(c.point, false));
+  }
+  const shown = data.results.length;
+  $("s-games-count").textContent = shown ? `Games with a hit, newest first: ${shown < data.games ? `the first ${shown} of ${data.games}` : `all ${data.games}`}.` : "";
+  const games = $("s-games").tBodies[0];
+  games.replaceChildren();
+  for (const g of data.results) {
+    const row = games.insertRow();
+    row.className = "game-row";
+    row.dataset.key = g.key;
+    const rank = (r) => (r ? ` (${r})` : "");
+    row.appendChild(el("td", (g.black || "?") + rank(g.black_rank)));
+    row.appendChild(el("td", (g.white || "?") + rank(g.white_rank)));
+    row.appendChild(el("td", g.date || ""));
+    row.appendChild(el("td", g.result || ""));
+    row.appendChild(el("td", g.event || ""));
+    const hits = el("td", null, "hits");
+    g.hits.forEach((h, i) => {
+      if (i) hits.appendChild(document.createTextNode("; "));
+      const a = el("a", h.move_number ? `move ${h.move_number}` : "the start", "move hit");
+      a.href = "#";
+      a.dataset.move = String(h.move_number);
+      a.title = "open the game at this move";
+      a.addEventListener("click", (e) => { e.preventDefault(); openStoreGame(g.key, h.move_number); });
+      hits.appendChild(a);
+      const notes = [h.orientation];
+      if (h.swapped) notes.push("colours swapped");
+      if (h.next_vertex) notes.push(`next ${h.next_vertex} at move ${h.next_move}`);
+      hits.appendChild(document.createTextNode(` (${notes.join(", ")})`));
+    });
+    row.appendChild(hits);
+    row.title = String(g.source || "").split("/").pop();
+  }
+}
+
+// How the times a continuation was played ended: Black played it and won, other results, White played it and won.
+function searchBar(c) {
+  const cell = el("td", null, "winrate");
+  const total = c.black + c.white;
+  if (!total) return cell;
+  const other = total - c.black_wins - c.white_wins;
+  const bar = el("span", null, "bar");
+  for (const [part, n] of [["black-wins", c.black_wins], ["other", other], ["white-wins", c.white_wins]]) {
+    if (!n) continue;
+    const seg = el("span", null, part);
+    seg.style.width = (100 * n / total) + "%";
+    bar.appendChild(seg);
+  }
+  cell.title = `of ${total} times played: Black played it and won ${c.black_wins}, White played it and won ${c.white_wins}, ` +
+    `other results ${other} (the mover lost, a draw, or no result)`;
+  cell.appendChild(bar);
+  cell.appendChild(el("span", ` ${c.black_wins} / ${other} / ${c.white_wins}`, "counts"));
+  return cell;
 }
