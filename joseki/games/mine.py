@@ -245,12 +245,23 @@ class PrefixCounter:
         self.tails: dict[str, tuple[str, ...]] = {}
 
     def add_game(self, corners: Iterable[str]) -> None:
-        """Count one game: each distinct prefix (at most :data:`MINE_DEPTH` steps) of its corners once."""
-        strings = tuple({steps[: 2 * MINE_DEPTH] for steps in corners})
-        longest = max((len(steps) for steps in strings), default=0)
+        """Count one game: each distinct prefix (at most :data:`MINE_DEPTH` steps) of its corners once.
+
+        The strings are taken in sorted order, each from the step where it leaves the one before it, so
+        every distinct prefix is met once, after the prefix one step shorter; a string is left where it
+        enters this game's own tail.
+        """
+        strings = sorted({steps[: 2 * MINE_DEPTH] for steps in corners})
         many, tails = self.many, self.tails
-        for end in range(2, longest + 1, 2):
-            for prefix in {steps[:end] for steps in strings if len(steps) >= end}:
+        before = ""
+        for steps in strings:
+            shared = 0
+            limit = min(len(before), len(steps))
+            while shared < limit and steps[shared : shared + 2] == before[shared : shared + 2]:
+                shared += 2
+            before = steps
+            for end in range(shared + 2, len(steps) + 1, 2):
+                prefix = steps[:end]
                 games = many.get(prefix)
                 if games is not None:
                     many[prefix] = games + 1
@@ -260,8 +271,10 @@ class PrefixCounter:
                     many[prefix] = 2
                     for step in {steps[: end + 2] for steps in other if len(steps) > end}:
                         tails[step] = tuple(steps for steps in other if steps.startswith(step))
-                elif end == 2 or prefix[:-2] in many:  # the first prefix of this game's own tail
-                    tails[prefix] = tuple(steps for steps in strings if steps.startswith(prefix))
+                    continue
+                if end == 2 or prefix[:-2] in many:  # the first prefix of this game's own tail
+                    tails[prefix] = tuple(s for s in strings if s.startswith(prefix))
+                break  # the rest of the string lies on this game's tail: played in no other game
 
     def frequent(self, min_games: int) -> set[str]:
         """Prefixes played in at least ``min_games`` games."""
