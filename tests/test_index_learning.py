@@ -2,7 +2,8 @@
 
 The index they build must be the one ``joseki index`` builds from the same games: the same searches give
 the same answers, games are kept relative to the folder given, a game already indexed is kept, and the
-index is filled even when every game was learnt before.
+index is filled even when every game was learnt before. A game's captures, kept when it is read, give the
+records the index's own replay gives.
 """
 
 from __future__ import annotations
@@ -14,11 +15,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from joseki.book.patternsearch import forget
 from joseki.cli.main import app
+from joseki.core.movelist import encode, encode_replayed, replay
+from joseki.core.position import IllegalMoveError, LocalBoard
+from joseki.games.indexing import index_game
 from joseki.sgf.archive import expand_games
+from joseki.sgf.game import game_from_bytes
 from tests.conftest import GAMES, need
 
 PATTERNS = ("....../....../...O../...X../....../......", ".O./OX./...", "....../....../...X..")
@@ -89,3 +96,49 @@ def test_learn_index_in_worker_processes_names_what_it_skips(new_db: Callable[..
     assert result.exit_code == 0, result.output
     assert "pattern index: 30 games added" in " ".join(result.output.split())
     assert "small.sgf" in result.output and "board size 9" in result.output
+
+
+def _same_records(data: bytes) -> bool:
+    game = game_from_bytes(data)
+    assert game.captures is not None
+    return encode_replayed(game.moves, game.stones, game.captures) == encode(replay(game.moves, game.stones))
+
+
+def test_the_captures_kept_when_read_give_the_replayed_records_on_real_games() -> None:
+    files = [*expand_games([need(GAMES / "kgs-highdan-2019-04")])[:200],
+             *expand_games([need(GAMES / "fox-pro")])[:200]]
+    captured = 0
+    for name in files:
+        with open(name, "rb") as f:
+            data = f.read()
+        assert _same_records(data), name
+        captured += len(game_from_bytes(data).captures or {})
+    assert captured > 1000
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)), max_size=120), st.booleans(),
+       st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)), max_size=4))
+def test_the_captures_kept_when_read_give_the_replayed_records(points: list[tuple[int, int]], suicide: bool,
+                                                               setup: list[tuple[int, int]]) -> None:
+    """Random legal games in a corner (many captures and, under New Zealand rules, suicides) and setup stones."""
+    board = LocalBoard(19)
+    stones = {p: "b" for p in setup}
+    board.stones.update(stones)
+    nodes, colour = [], "b"
+    for point in points:
+        try:
+            board.play(colour, point, suicide=suicide)
+        except IllegalMoveError:
+            continue
+        nodes.append(f";{colour.upper()}[{chr(97 + point[0])}{chr(97 + point[1])}]")
+        colour = "w" if colour == "b" else "b"
+    head = "AB" + "".join(f"[{chr(97 + x)}{chr(97 + y)}]" for x, y in stones) if stones else ""
+    rules = "RU[NZ]" if suicide else ""
+    assert _same_records(f"(;GM[1]SZ[19]{rules}{head}{''.join(nodes)})".encode())
+
+
+def test_setup_stones_after_the_first_move_are_replayed_by_the_index() -> None:
+    game = game_from_bytes(b"(;GM[1]SZ[19];B[aa];W[ba];AB[ca];W[bb])")
+    assert game.captures is None
+    assert index_game(game, "/").record == encode(replay(game.moves, game.stones))

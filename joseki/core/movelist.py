@@ -120,8 +120,33 @@ def replay(moves: Sequence[tuple[Colour, Point | None]], stones: Mapping[Point, 
             removed = sorted(own)
         else:
             removed = result[0]
-        played.append(Move(state, point_index(point), tuple(point_index(board.point(p)) for p in removed)))
+        played.append(Move(state, point_index(point), tuple(sorted(point_index(board.point(p)) for p in removed))))
     return MoveList(tuple(setup), tuple(played))
+
+
+def encode_replayed(moves: Sequence[tuple[Colour, Point | None]], stones: Mapping[Point, Colour],
+                    captures: Mapping[int, Sequence[Point]]) -> bytes:
+    """:func:`encode` of :func:`replay` for a legal game already replayed, without a second replay:
+    ``captures[n]`` the points move ``n`` (from 0) emptied (a suicide's with its own point), as
+    :attr:`joseki.sgf.game.Game.captures` keeps them. Raises BadInput for a point off the board.
+    """
+    words = array("H")
+    for spot, colour in stones.items():
+        _check(spot)
+        words.append(point_index(spot) | SETUP | (WHITE if colour == "w" else 0))
+    for number, (colour, point) in enumerate(moves):
+        flag = WHITE if colour == "w" else 0
+        if point is None:
+            words.append(PASS | flag)
+            continue
+        _check(point)
+        words.append((point[0] * SIZE + point[1]) | flag)
+        taken = captures.get(number)
+        if taken:
+            words.extend(index | CAPTURE | flag for index in sorted(p[0] * SIZE + p[1] for p in taken))
+    if sys.byteorder == "big":
+        words.byteswap()
+    return words.tobytes()
 
 
 def _check(point: Point) -> None:

@@ -19,7 +19,7 @@ from joseki.book.patterns.reads import stored_bytes
 from joseki.book.patterns.storage import IndexedGame, write_games
 from joseki.book.store.database import Store, WriteConnection
 from joseki.core.errors import BadInput
-from joseki.core.movelist import SIZE, encode, replay
+from joseki.core.movelist import SIZE, encode, encode_replayed, replay
 from joseki.games.fanout import Workers, fan_out
 from joseki.games.pipeline import GameStep, GameView, Ledger, Signal, Statistic, Taken, Writer
 from joseki.games.pool import chunks
@@ -35,11 +35,14 @@ def index_game(game: Game, root: str, event: str | None = None) -> IndexedGame:
     """
     if game.size != SIZE:
         raise BadInput(f"board size {game.size} (the pattern index holds 19x19 games)")
-    moves = replay(game.moves, game.stones)
-    overwritten = moves.overwrite()
-    if overwritten is not None:
-        raise BadInput(f"move {overwritten} is played on a stone (the pattern index needs legal moves)")
-    record = encode(moves)
+    if game.captures is not None:  # replayed when read, with its captures: a legal game
+        record = encode_replayed(game.moves, game.stones, game.captures)
+    else:
+        moves = replay(game.moves, game.stones)
+        overwritten = moves.overwrite()
+        if overwritten is not None:
+            raise BadInput(f"move {overwritten} is played on a stone (the pattern index needs legal moves)")
+        record = encode(moves)
     source = relative_source(game.source, root)
     winner = game.winner or ""
     return IndexedGame(game.key, root, source, game.black, game.white, game.black_rank, game.white_rank, game.date,

@@ -52,6 +52,10 @@ class Game:
     """The game's date as :func:`joseki.core.gameinfo.normal_date` writes it ('' when unknown)."""
     event: str = ""
     """The root's ``EV`` (the event or tournament), '' when there is none."""
+    captures: dict[int, list[Point]] | None = field(default_factory=dict)
+    """The points each move that emptied some emptied (move number from 0: its captures, or a suicide's own
+    string with its point), as replayed from the setup :attr:`stones`; None when setup stones came later too (the
+    pattern index then replays the moves itself, :func:`joseki.core.movelist.replay`)."""
     warnings: list[str] = field(default_factory=list)
     """What reading its text met: an unknown or wrong ``CA``, bytes that could not be read (:mod:`joseki.sgf.text`)."""
 
@@ -164,6 +168,8 @@ def game_from_bytes(data: bytes, source: str = "<bytes>") -> Game:
                     apply_setup(board, props)
                     if not moves:
                         game.stones = dict(board.stones)
+                    else:
+                        game.captures = None
             for key, colour in _MOVE_KEYS:
                 if (values := props.get(key)) is not None:
                     raw = values[0]
@@ -173,9 +179,13 @@ def game_from_bytes(data: bytes, source: str = "<bytes>") -> Game:
                         raise beyond("a game", MAX_LINE_MOVES, "moves")
                     if point is not None and board is not None:
                         try:
-                            board.play(colour, point, suicide=suicide)
+                            removed = board.play(colour, point, suicide=suicide)
                         except IllegalMoveError as exc:
                             raise _illegal(exc, colour, point, len(moves), size) from None
+                        if removed and game.captures is not None:
+                            taken = game.captures[len(moves) - 1] = [p for p, _ in removed]
+                            if removed[0][1] == colour:  # a suicide: its own stone went too
+                                taken.append(point)
         node = node.children[0] if node.children else None
     return game
 
