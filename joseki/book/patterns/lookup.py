@@ -14,11 +14,13 @@ candidate at move 0 as well.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
+from joseki.book.patterns.lazy import Blobs, Derived, RecordMoves, Stored, entry_points, spread
 from joseki.book.patterns.probes import Images, Probes
 from joseki.book.patterns.segment import (
     AGAIN,
@@ -60,15 +62,14 @@ class Loaded:
     move_point: npt.NDArray[np.int16]
     move_state: npt.NDArray[np.int8]
     move_start: I64
-    """Game ``g``'s moves begin at ``move_start[g]`` of ``move_point``; ``move_start[g + 1] - move_start[g]``."""
+    """Game ``g``'s moves begin at ``move_start[g]`` of ``move_point``; ``move_start[g + 1] - move_start[g]``
+    (empty in a lazily read segment: :func:`joseki.book.patterns.lazy.game_move_lists` gives them)."""
+    lazy: dict[str, Filler] | None = field(default=None)
+    """A lazily read segment's arrays by name, to fill before reading them (:meth:`need`); None: all read."""
 
     @classmethod
     def of(cls, segment: Segment) -> Loaded:
-        sizes = [len(e) for e in segment.entries]
-        base = np.concatenate(([0], np.cumsum(sizes)))
-        keys = np.concatenate([k.astype(np.int64) | (s << _SHAPE_SHIFT) for s, k in enumerate(segment.keys)])
-        starts = np.concatenate([st[:-1].astype(np.int64) + base[s] for s, st in enumerate(segment.starts)]
-                                + [np.array([base[-1]], dtype=np.int64)])
+        keys, starts = _key_table(segment)
         entries = np.concatenate(segment.entries) if segment.entries else np.zeros(0, dtype=np.uint32)
         words = segment.words.astype(np.int64)
         is_move = (words & (SETUP | CAPTURE)) == 0
@@ -82,9 +83,66 @@ class Loaded:
                    np.where(words[is_move] & WHITE, 2, 1).astype(np.int8),
                    np.concatenate(([0], np.cumsum(per_game))).astype(np.int64))
 
+    @classmethod
+    def read_lazily(cls, blobs: Blobs, segment_id: int) -> Loaded:
+        """Segment ``segment_id`` of ``blobs``, its small arrays and keys read now, the rest when needed."""
+        def stored(*names: str) -> Stored:
+            return Stored(blobs, [(segment_id, name) for name in names])
+
+        whole = {name: stored(name) for name in ("game_id", "record_start", "winner", "date",
+                                                 *(f"{n}{s}" for s in range(4) for n in ("keys", "starts")))}
+        for array in whole.values():
+            array.need(None)
+        words, dense, changes = stored("words"), stored("dense"), stored("changes")
+        entries = stored(*(f"entries{s}" for s in range(4)))
+        keys = tuple(whole[f"keys{s}"].values.view(np.uint32) for s in range(4))
+        starts = tuple(whole[f"starts{s}"].values.view(np.uint32) for s in range(4))
+        sizes = np.array([int(st[-1]) for st in starts], dtype=np.int64)
+        bounds = np.concatenate(([0], np.cumsum(sizes)))
+        all_entries = entries.values.view(np.uint32)
+        segment = Segment(whole["game_id"].values.view(np.uint32), whole["record_start"].values.view(np.uint32),
+                          words.values.view(np.uint16), whole["winner"].values.view(np.uint8),
+                          whole["date"].values.view(np.uint32), dense.values.view(np.uint16),
+                          changes.values.view(np.int64), keys, starts,
+                          tuple(all_entries[bounds[s]: bounds[s + 1]] for s in range(4)))
+        points = Derived(len(all_entries), np.int16, POINT_BLOCK, entry_points(entries, words))
+        moves = RecordMoves(words, segment.record_start)
+        none = np.zeros(0, dtype=np.int64)
+        return cls(segment, *_key_table(segment), all_entries, points.values.view(np.int16),
+                   moves.values, none.astype(np.int16), none.astype(np.int8), none,
+                   {"words": words, "dense": dense, "changes": changes, "entries": entries,
+                    "entry_point": points, "record_move": moves})
+
+    def need(self, name: str, index: I64 | None) -> None:
+        """Fill array ``name`` where ``index`` (None: everywhere) before reading it, in a lazily read segment."""
+        if self.lazy is not None:
+            self.lazy[name].need(index)
+
     def state(self, game: I64, point: I64, move: I64) -> I64:
         """The state (0 empty, 1 black, 2 white) of each point index in each game after each move."""
+        self.need("dense", game * POINTS + point)
+        self.need("changes", None)
         return state_at(self.segment.dense, self.segment.changes, game, point, move)
+
+
+class Filler(Protocol):
+    """A lazily read array: :meth:`need` fills it where it is about to be read."""
+
+    def need(self, index: I64 | None) -> None: ...
+
+
+POINT_BLOCK = 1 << 14
+"""Entries whose points are worked out together in a lazily read segment."""
+
+
+def _key_table(segment: Segment) -> tuple[I64, I64]:
+    """The four shapes' keys in one sorted array (the shape above the key) and their starts in one array."""
+    sizes = [int(st[-1]) for st in segment.starts]
+    base = np.concatenate(([0], np.cumsum(sizes)))
+    keys = np.concatenate([k.astype(np.int64) | (s << _SHAPE_SHIFT) for s, k in enumerate(segment.keys)])
+    starts = np.concatenate([st[:-1].astype(np.int64) + base[s] for s, st in enumerate(segment.starts)]
+                            + [np.array([base[-1]], dtype=np.int64)])
+    return keys, starts
 
 
 def distinct(values: I64) -> I64:
@@ -131,13 +189,7 @@ def _choose(loaded: Loaded, probes: Probes) -> tuple[I64, I64, I64]:
     return probes.range_row[keep], a[keep], b[keep]
 
 
-def _spread(begin: I64, end: I64) -> tuple[I64, I64]:
-    """Every index of the spans ``[begin, end)`` one after the other, and the span each comes from."""
-    lengths = end - begin
-    offsets = np.cumsum(lengths) - lengths
-    which = np.repeat(np.arange(len(begin), dtype=np.int64), lengths)
-    flat: I64 = np.arange(int(lengths.sum()), dtype=np.int64) - offsets[which] + begin[which]
-    return flat, which
+_spread = spread
 
 
 def _at_points(loaded: Loaded, images: Images, probes: Probes, row: I64, first: I64,
@@ -151,21 +203,23 @@ def _at_points(loaded: Loaded, images: Images, probes: Probes, row: I64, first: 
     key = key[pair]
     target = images.index[place, probes.cell[row[which[pair]]]]
     begin, end = loaded.starts[key], loaded.starts[key + 1]
-    lo = _bisect(loaded.entry_point, begin, end, target)
-    hi = _bisect(loaded.entry_point, lo, end, target + 1)
+    lo = _bisect(loaded, begin, end, target)
+    hi = _bisect(loaded, lo, end, target + 1)
     entry, span = _spread(lo, hi)
     return place[span], entry, row[which[pair[span]]]
 
 
-def _bisect(values: npt.NDArray[np.int16], lo: I64, hi: I64, target: I64) -> I64:
-    """For each ``[lo, hi)`` of sorted ``values``, the first index whose value is at least ``target``."""
+def _bisect(loaded: Loaded, lo: I64, hi: I64, target: I64) -> I64:
+    """For each ``[lo, hi)`` of the entries' sorted points, the first index whose point is at least ``target``."""
+    values = loaded.entry_point
     lo, hi = lo.copy(), hi.copy()
     while True:
         open_ = lo < hi
         if not open_.any():
             return lo
-        mid = (lo + hi) >> 1
-        below = open_ & (values[np.minimum(mid, len(values) - 1)] < target)
+        mid = np.minimum((lo + hi) >> 1, len(values) - 1)
+        loaded.need("entry_point", mid[open_])
+        below = open_ & (values[mid] < target)
         lo = np.where(below, mid + 1, lo)
         hi = np.where(open_ & ~below, mid, hi)
 
@@ -188,6 +242,7 @@ def candidates(loaded: Loaded, images: Images, probes: Probes, place_of: I64) ->
     searched = _at_points(loaded, images, probes, row[by_point], first[by_point], last[by_point])
     read = _read_whole(loaded, images, probes, place_of, row[~by_point], begin[~by_point], end[~by_point])
     place, entry, use_row = (np.concatenate([searched[i], read[i]]) for i in range(3))
+    loaded.need("entries", entry)
     value = loaded.entries[entry].astype(np.int64)
     ok = ((value >> RECORD_BITS) & probes.band_mask[use_row]) == probes.band_value[use_row]
     return place[ok], value[ok] & RECORD_MASK
@@ -204,6 +259,7 @@ def _read_whole(loaded: Loaded, images: Images, probes: Probes, place_of: I64, r
     flat, _ = _spread(spans[:, 0], spans[:, 1])
     lengths = spans[:, 1] - spans[:, 0]
     offsets = np.cumsum(lengths) - lengths
+    loaded.need("entry_point", flat)
     point = loaded.entry_point[flat].astype(np.int64)
     at, use = _spread(offsets[inverse], offsets[inverse] + lengths[inverse])
     use_row = row[use]
@@ -235,11 +291,13 @@ def verify(loaded: Loaded, images: Images, order: list[int], place: I64, game: I
         cells = np.array(order[lo: lo + VERIFY_CELLS], dtype=np.int64)
         p = place[alive][:, None]
         slot = base[alive][:, None] + images.index[p, cells]
+        loaded.need("dense", slot)
         value = seg.dense[slot].astype(np.int32)
         t = move[alive][:, None]
         state = np.where(t >= (value & NEVER), (value >> COLOUR_SHIFT) & 3, 0)
         again = np.nonzero(value & AGAIN)
         if len(again[0]):
+            loaded.need("changes", None)
             state[again] = state_at(seg.dense, seg.changes, game[alive][again[0]], slot[again] - base[alive][again[0]],
                                     move[alive][again[0]])
         good = ALLOWED[images.letter[p, cells], state].all(axis=1)
@@ -256,6 +314,7 @@ def hits(loaded: Loaded, images: Images, probes: Probes, place_of: I64, order: l
     seg = loaded.segment
     place, record = candidates(loaded, images, probes, place_of)
     game = np.searchsorted(seg.record_start, record, side="right").astype(np.int64) - 1
+    loaded.need("record_move", record)
     move = loaded.record_move[record].astype(np.int64)
     if stoneless:
         every = np.arange(seg.games, dtype=np.int64)
@@ -273,3 +332,15 @@ def hits(loaded: Loaded, images: Images, probes: Probes, place_of: I64, order: l
     held = verify(loaded, images, order, place, game, move)
     return place[held], game[held], move[held]
 
+
+
+def move_lists(loaded: Loaded, games: I64) -> tuple[I64, npt.NDArray[np.int16], npt.NDArray[np.int8]]:
+    """The moves of local ``games`` (sorted, distinct), one game after the other, from their move lists: each
+    game's count, and every move's point index and state (1 black, 2 white)."""
+    starts = loaded.segment.record_start.astype(np.int64)
+    flat, which = spread(starts[games], starts[games + 1])
+    loaded.need("words", flat)
+    w = loaded.segment.words[flat].astype(np.int64)
+    is_move = (w & (SETUP | CAPTURE)) == 0
+    counts: I64 = np.bincount(which[is_move], minlength=len(games)).astype(np.int64)
+    return counts, (w[is_move] & POINT_MASK).astype(np.int16), np.where(w[is_move] & WHITE, 2, 1).astype(np.int8)
