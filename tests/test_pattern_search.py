@@ -18,8 +18,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from joseki.book import patternsearch
 from joseki.book.patterns.reads import segment_list
-from joseki.book.patternsearch import GameFacts, GameFilter, IndexArrays, Query, forget, loaded, run
+from joseki.book.patternsearch import GameFacts, GameFilter, IndexArrays, Query, forget, loaded, run, search
 from joseki.book.store.database import Store
 from joseki.cli.main import app
 from joseki.core.geometry import Corner, Point
@@ -74,12 +75,20 @@ def boards(games: list[Game]) -> dict[str, list[dict[Point, str]]]:
 
 
 @pytest.fixture(scope="module")
-def index(tmp_path_factory: pytest.TempPathFactory, game_files: list[str]) -> IndexArrays:
-    db = tmp_path_factory.mktemp("pattern") / "index.sqlite"
-    store = Store(str(db))
+def index_db(tmp_path_factory: pytest.TempPathFactory, game_files: list[str]) -> str:
+    db = str(tmp_path_factory.mktemp("pattern") / "index.sqlite")
+    store = Store(db)
     report = index_games(store, [Path(f) for f in game_files], workers=1)
     assert report.added == len(game_files)
+    store.close()
+    return db
+
+
+@pytest.fixture(scope="module")
+def index(index_db: str) -> IndexArrays:
+    store = Store(index_db)
     arrays = loaded(store)
+    forget(store.url)
     store.close()
     return arrays
 
@@ -254,6 +263,30 @@ def test_anywhere_search_agrees_with_brute_force(index: IndexArrays, games: list
     pattern, placement = _real_pattern(data, games, boards, Where.ANYWHERE, (2, 3))
     query = _only(Query(pattern, placement, flags[0], flags[1], limit=0), games[:4])
     assert engine(index, query) == brute(games, boards, query)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data(), flags=FLAGS, where=st.sampled_from([Where.CORNER, Where.SIDE, Where.ANYWHERE]),
+       limit=st.sampled_from([0, 1, 3]), fresh=st.booleans(), filtered=st.booleans())
+def test_a_lazily_read_index_answers_as_the_loaded_one(index: IndexArrays, index_db: str, games: list[Game],
+                                                        boards: dict[str, list[dict[Point, str]]],
+                                                        data: st.DataObject, flags: tuple[bool, bool], where: Where,
+                                                        limit: int, fresh: bool, filtered: bool) -> None:
+    """``search`` in a process that has not loaded the index reads the blocks it needs from the SQLite BLOBs (afresh,
+    or adding to what earlier searches read) and gives the answers of the index loaded whole."""
+    pattern, placement = _real_pattern(data, games, boards, where, (2, 6) if where is not Where.ANYWHERE else (2, 3))
+    query = Query(pattern, placement, flags[0], flags[1], limit=limit)
+    if filtered:
+        query = replace(query, games=GameFilter(winner="b"))
+    store = Store(index_db)
+    try:
+        if fresh:
+            forget(store.url)
+        lazy = search(store, query).as_json()
+        assert store.url in patternsearch._LAZY
+    finally:
+        store.close()
+    assert lazy | {"seconds": 0} == run(index, query).as_json() | {"seconds": 0}
 
 
 def _only(query: Query, games: list[Game]) -> Query:

@@ -20,12 +20,17 @@ from contextlib import contextmanager
 import numpy as np
 import numpy.typing as npt
 
-from joseki.book.patterns.segment import DTYPES, RECORD_MASK, game_moves
-from joseki.core.movelist import POINT_MASK
+from joseki.book.patterns.segment import DTYPES, RECORD_MASK
+from joseki.core.movelist import CAPTURE, POINT_MASK, SETUP
 
 I64 = npt.NDArray[np.int64]
 BLOCK_SHIFT = 16
 """Bytes read at a time: 2**16."""
+READ_PIECE = 1 << 20
+"""Bytes one BLOB read returns at most (each read's buffer is then reused, not given fresh pages)."""
+MMAP_BYTES = 2147418112
+"""SQLite's memory map while a search reads the BLOBs (its default ceiling): a read then walks the BLOB's pages
+in memory rather than through a read call each."""
 CHUNKS = "SELECT rowid, segment_id, name, part, length(data) FROM pattern_chunk ORDER BY segment_id, name, part"
 
 
@@ -53,6 +58,8 @@ class Blobs:
             self.sizes.setdefault(key, [])
             if len(self.sizes[key]) < len(self._rowids[key]):
                 self.sizes[key].append(int(size))
+        mapped = int(conn.execute("PRAGMA mmap_size").fetchone()[0])
+        conn.execute(f"PRAGMA mmap_size={max(mapped, MMAP_BYTES)}")
         self._conn = conn
         try:
             yield self
@@ -61,6 +68,7 @@ class Blobs:
                 blob.close()
             self._open.clear()
             self._conn = None
+            conn.execute(f"PRAGMA mmap_size={mapped}")
 
     def segments(self) -> list[int]:
         return sorted({s for s, _ in self._rowids})
@@ -132,9 +140,10 @@ class Stored:
         at = 0
         for key, part, size in self._pieces:
             a, b = max(lo, at), min(hi, at + size)
-            if a < b:
-                data = self._blobs.read(key, part, a - at, b - a)
-                self._bytes[a:b] = np.frombuffer(data, dtype=np.uint8)
+            for lo_piece in range(a, b, READ_PIECE):
+                hi_piece = min(b, lo_piece + READ_PIECE)
+                data = self._blobs.read(key, part, lo_piece - at, hi_piece - lo_piece)
+                self._bytes[lo_piece:hi_piece] = np.frombuffer(data, dtype=np.uint8)
             at += size
 
 
@@ -191,13 +200,27 @@ class RecordMoves:
             missing = np.flatnonzero(mark & ~self._filled)
         if not len(missing):
             return
-        flat, _ = spread(self._starts[missing], self._starts[missing + 1])
-        self._words.need(flat)
-        lengths = self._starts[missing + 1] - self._starts[missing]
-        bounds = np.concatenate(([0], np.cumsum(lengths))).astype(np.uint32)
-        words = self._words.values[flat].astype(np.uint16)
-        self.values[flat] = game_moves(words, bounds)
+        if len(missing) == len(self._filled):
+            self._words.need(None)
+            self.values[:] = move_numbers(self._words.values.view(np.uint16), self._starts)
+        else:
+            flat, _ = spread(self._starts[missing], self._starts[missing + 1])
+            self._words.need(flat)
+            lengths = self._starts[missing + 1] - self._starts[missing]
+            bounds = np.concatenate(([0], np.cumsum(lengths)))
+            self.values[flat] = move_numbers(self._words.values.view(np.uint16)[flat], bounds)
         self._filled[missing] = True
+
+
+def move_numbers(words: npt.NDArray[np.uint16], record_start: I64) -> npt.NDArray[np.int32]:
+    """Each record's move number within its game (0 for setup stones), games from ``record_start``."""
+    is_move = ((words & (SETUP | CAPTURE)) == 0).astype(np.int32)
+    total = np.cumsum(is_move, dtype=np.int32)
+    firsts = record_start[:-1][record_start[1:] > record_start[:-1]]
+    before = total[firsts] - is_move[firsts]
+    lengths = np.diff(record_start)
+    moves: npt.NDArray[np.int32] = total - np.repeat(before, lengths[lengths > 0])
+    return moves
 
 
 def entry_points(entries: Stored, words: Stored) -> Callable[[int, int], npt.NDArray[np.generic]]:
