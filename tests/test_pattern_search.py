@@ -20,6 +20,7 @@ from typer.testing import CliRunner
 
 from joseki.book import patternsearch
 from joseki.book.patterns.reads import segment_list
+from joseki.book.patterns.storage import write_games
 from joseki.book.patternsearch import GameFacts, GameFilter, IndexArrays, Query, forget, loaded, run, search
 from joseki.book.store.database import Store
 from joseki.cli.main import app
@@ -40,7 +41,7 @@ from joseki.core.pattern import (
     symmetry_group,
 )
 from joseki.core.position import LocalBoard
-from joseki.games.indexing import index_games
+from joseki.games.indexing import index_game, index_games
 from joseki.sgf.archive import expand_games
 from joseki.sgf.game import Game, read_game
 from tests.conftest import GAMES, need
@@ -60,6 +61,10 @@ def games(game_files: list[str]) -> list[Game]:
 
 @pytest.fixture(scope="module")
 def boards(games: list[Game]) -> dict[str, list[dict[Point, str]]]:
+    return _boards(games)
+
+
+def _boards(games: list[Game]) -> dict[str, list[dict[Point, str]]]:
     """Each game's stones before the first move and after each move, by LocalBoard."""
     found = {}
     for game in games:
@@ -374,6 +379,27 @@ def test_games_added_in_small_batches_give_the_same_answers(tmp_path: Path, inde
                             (".X./X.O", Placement(Where.ANYWHERE)), ("...../..X.o", Placement(Where.SIDE))):
         query = Query(parse_pattern(text), placement, limit=0)
         assert run(many, query).as_json() | {"seconds": 0} == run(index, query).as_json() | {"seconds": 0}
+
+
+def test_a_suicide_is_a_continuation(tmp_path: Path) -> None:
+    """A suicide's own stone changes no point (the dense table does not see it), yet it is the next move played in
+    the pattern: its game's hits step through the moves. (The SGF reader refuses suicides; a game made otherwise
+    may hold one.)"""
+    moves = [("b", (15, 3)), ("w", (1, 0)), ("b", (3, 15)), ("w", (0, 1)), ("b", (0, 0)), ("w", (2, 2)),
+             ("b", (15, 15)), ("w", (3, 3))]
+    plain = [("b", (15, 3)), ("w", (1, 0)), ("b", (3, 15)), ("w", (0, 1)), ("b", (16, 16)), ("w", (2, 2))]
+    made = [Game("suicide.sgf", 19, moves, "B+R", "b"), Game("plain.sgf", 19, plain, "W+R", "w")]
+    store = Store(str(tmp_path / "s.sqlite"))
+    with store.write() as conn:
+        write_games(conn, store, [index_game(g, str(tmp_path)) for g in made])
+    arrays = loaded(store)
+    forget(store.url)
+    query = Query(parse_pattern(".O../O.../..../...."), Placement(Where.CORNER), limit=0)
+    lazily = search(store, query).as_json()
+    store.close()
+    assert lazily | {"seconds": 0} == run(arrays, query).as_json() | {"seconds": 0}
+    assert engine(arrays, query) == brute(made, _boards(made), query)
+    assert {c.point for c in run(arrays, query).continuations} == {(0, 0), (2, 2)}
 
 
 def test_families_of_a_symmetric_pattern_are_merged() -> None:

@@ -29,7 +29,16 @@ import numpy as np
 import numpy.typing as npt
 
 from joseki.book.patterns.lazy import Blobs
-from joseki.book.patterns.lookup import COMMON_SHARE, Loaded, common_groups, distinct, hits, move_lists, place_table
+from joseki.book.patterns.lookup import (
+    COMMON_SHARE,
+    Loaded,
+    common_groups,
+    distinct,
+    hits,
+    move_lists,
+    next_stone,
+    place_table,
+)
 from joseki.book.patterns.probes import Images, probes, refined
 from joseki.book.patterns.reads import read_segment, segment_list
 from joseki.book.store.bookfile import ReadConnection, rows
@@ -123,6 +132,8 @@ class IndexArrays:
                           for sid, seg in segments.items()}
         """Each segment's games as places in ``facts``."""
         self.date_code = _date_codes(count, segments, self.global_of)
+        self.segment_of, self.local_of = _homes(count, self.global_of)
+        """Each game's segment (its place in ``segments``) and its place in it."""
         self.moves = np.zeros(count, dtype=np.int64)
         self.mv_start = np.zeros(count, dtype=np.int64)
         points, states, base = [], [], 0
@@ -161,6 +172,16 @@ class IndexArrays:
         raise KeyError(g)
 
 
+def _homes(count: int, global_of: dict[int, Array]) -> tuple[Array, Array]:
+    """Each game's segment (its place in ``global_of``) and its place in that segment."""
+    segment_of = np.zeros(count, dtype=np.int64)
+    local_of = np.zeros(count, dtype=np.int64)
+    for n, where in enumerate(global_of.values()):
+        segment_of[where] = n
+        local_of[where] = np.arange(len(where), dtype=np.int64)
+    return segment_of, local_of
+
+
 def _date_codes(count: int, segments: dict[int, Loaded], global_of: dict[int, Array]) -> Array:
     """Each game's date as ``yyyymmdd`` (:func:`joseki.book.patterns.segment.date_code`), from its segment."""
     codes = np.zeros(count, dtype=np.int64)
@@ -184,13 +205,9 @@ class LazyIndex:
         self.global_of = {sid: np.searchsorted(ids, seg.segment.game_id.astype(np.int64)).astype(np.int64)
                           for sid, seg in segments.items()}
         self.winner = np.zeros(count, dtype=np.int8)
-        self.segment_of = np.zeros(count, dtype=np.int64)
-        self.local_of = np.zeros(count, dtype=np.int64)
-        for n, (sid, seg) in enumerate(segments.items()):
-            where = self.global_of[sid]
-            self.winner[where] = seg.segment.winner
-            self.segment_of[where] = n
-            self.local_of[where] = np.arange(len(where), dtype=np.int64)
+        for sid, seg in segments.items():
+            self.winner[self.global_of[sid]] = seg.segment.winner
+        self.segment_of, self.local_of = _homes(count, self.global_of)
         self.date_code = _date_codes(count, segments, self.global_of)
         self._facts: list[GameFacts] | None = None
         self._conn: sqlite3.Connection | None = None
@@ -552,9 +569,36 @@ round, up to :data:`MAX_BLOCK`)."""
 MAX_BLOCK = 64
 
 
-def next_in_region(moves: Moves, images: Images, place: Array, game: Array, after: Array) -> tuple[Array, Array]:
+def next_in_region(arrays: Searchable, moves: Moves, images: Images, place: Array, game: Array,
+                   after: Array) -> tuple[Array, Array]:
     """For each hit, the first move after move ``after`` played inside its place's rectangle: its move number and
-    index into ``moves`` (-1 for both when none was)."""
+    index into ``moves`` (-1 for both when none was).
+
+    It is the first stone put on one of the rectangle's points, read from each segment's dense table
+    (:func:`~joseki.book.patterns.lookup.next_stone`); the hits in games with a suicide step through the moves."""
+    found = np.full(len(place), -1, dtype=np.int64)
+    stepped = np.zeros(len(place), dtype=bool)
+    segment = arrays.segment_of[game]
+    for n, seg in enumerate(arrays.segments.values()):
+        mine = np.flatnonzero(segment == n)
+        if not len(mine):
+            continue
+        local = arrays.local_of[game[mine]]
+        seg.need("record_move", seg.segment.record_start[local].astype(np.int64))
+        odd = seg.suicide[local]
+        stepped[mine[odd]] = True
+        easy = mine[~odd]
+        found[easy] = next_stone(seg, images.index[place[easy]], arrays.local_of[game[easy]],
+                                 after[easy].astype(np.int64))
+    index = np.where(found > 0, moves.start[game] + found - 1, -1)
+    hard = np.flatnonzero(stepped)
+    if len(hard):
+        found[hard], index[hard] = _step_forward(moves, images, place[hard], game[hard], after[hard])
+    return found, index
+
+
+def _step_forward(moves: Moves, images: Images, place: Array, game: Array, after: Array) -> tuple[Array, Array]:
+    """:func:`next_in_region` by stepping through the moves (a block of them at a time)."""
     count = len(place)
     found_move = np.full(count, -1, dtype=np.int64)
     found_index = np.full(count, -1, dtype=np.int64)
@@ -588,7 +632,7 @@ def next_in_region(moves: Moves, images: Images, place: Array, game: Array, afte
     return found_move, found_index
 
 
-def _follow(moves: Moves, images: Images, hits: tuple[Array, Array, Array],
+def _follow(arrays: Searchable, moves: Moves, images: Images, hits: tuple[Array, Array, Array],
             sequence: Sequence[tuple[str, Point]], group: list[CellMap],
             pattern: Pattern) -> tuple[Array, Array, Array]:
     """The hits whose next moves inside the pattern were ``sequence`` (under some symmetry of the pattern):
@@ -605,7 +649,7 @@ def _follow(moves: Moves, images: Images, hits: tuple[Array, Array, Array],
             want_state = 1 if colour == "b" else 2
             flip = images.swapped[place[alive]] ^ sym.swapped
             want_state_arr = np.where(flip, 3 - want_state, want_state)
-            nxt, idx = next_in_region(moves, images, place[alive], game[alive], at[alive])
+            nxt, idx = next_in_region(arrays, moves, images, place[alive], game[alive], at[alive])
             ok = (idx >= 0)
             safe = np.maximum(idx, 0)
             ok &= (moves.point[safe] == want_point) & (moves.state[safe] == want_state_arr)
@@ -684,13 +728,13 @@ def run(arrays: Searchable, query: Query, started: float | None = None) -> Searc
             group = group[:1]
     moves = arrays.moves_of(game)
     if query.sequence:
-        hit, end, sym_of = _follow(moves, images, (place, game, move), query.sequence, group, pattern)
+        hit, end, sym_of = _follow(arrays, moves, images, (place, game, move), query.sequence, group, pattern)
         place, game, move = place[hit], game[hit], move[hit]
         after = end
     else:
         sym_of = np.zeros(len(place), dtype=np.int64)
         after = move
-    nxt, idx = next_in_region(moves, images, place, game, after)
+    nxt, idx = next_in_region(arrays, moves, images, place, game, after)
     conts, cells = _continuations(arrays, moves, images, query, group, place, game, after, nxt, idx, sym_of)
     results = _results(arrays, images, query, place, game, move, nxt, cells)
     return SearchResult(query, len(arrays), len(distinct(game)), len(place), conts, results,

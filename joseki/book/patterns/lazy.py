@@ -188,6 +188,8 @@ class RecordMoves:
     def __init__(self, words: Stored, record_start: npt.NDArray[np.uint32]) -> None:
         self._words, self._starts = words, record_start.astype(np.int64)
         self.values = np.empty(len(words.values), dtype=np.int32)
+        self.suicide = np.zeros(len(record_start) - 1, dtype=bool)
+        """Whether each game (of those filled) has a suicide (:func:`suicides`)."""
         self._filled = np.zeros(len(record_start) - 1, dtype=bool)
 
     def need(self, records: I64 | None) -> None:
@@ -202,13 +204,17 @@ class RecordMoves:
             return
         if len(missing) == len(self._filled):
             self._words.need(None)
-            self.values[:] = move_numbers(self._words.values.view(np.uint16), self._starts)
+            words = self._words.values.view(np.uint16)
+            self.values[:] = move_numbers(words, self._starts)
+            self.suicide[:] = suicides(words, self._starts)
         else:
             flat, _ = spread(self._starts[missing], self._starts[missing + 1])
             self._words.need(flat)
             lengths = self._starts[missing + 1] - self._starts[missing]
             bounds = np.concatenate(([0], np.cumsum(lengths)))
-            self.values[flat] = move_numbers(self._words.values.view(np.uint16)[flat], bounds)
+            words = self._words.values.view(np.uint16)[flat]
+            self.values[flat] = move_numbers(words, bounds)
+            self.suicide[missing] = suicides(words, bounds)
         self._filled[missing] = True
 
 
@@ -221,6 +227,19 @@ def move_numbers(words: npt.NDArray[np.uint16], record_start: I64) -> npt.NDArra
     lengths = np.diff(record_start)
     moves: npt.NDArray[np.int32] = total - np.repeat(before, lengths[lengths > 0])
     return moves
+
+
+def suicides(words: npt.NDArray[np.uint16], record_start: I64) -> npt.NDArray[np.bool_]:
+    """Whether each game (from ``record_start``) has a suicide: a move whose own stone its captures take off."""
+    w = words.astype(np.int64)
+    taken = np.flatnonzero(w & CAPTURE)
+    is_move = (w & (SETUP | CAPTURE)) == 0
+    mover = np.maximum.accumulate(np.where(is_move, np.arange(len(w)), -1)) if len(w) else np.zeros(0, np.int64)
+    by = mover[taken]
+    own = taken[(by >= 0) & ((w[taken] & POINT_MASK) == (w[np.maximum(by, 0)] & POINT_MASK))]
+    found = np.zeros(len(record_start) - 1, dtype=bool)
+    found[np.searchsorted(record_start, own, side="right") - 1] = True
+    return found
 
 
 def entry_points(entries: Stored, words: Stored) -> Callable[[int, int], npt.NDArray[np.generic]]:

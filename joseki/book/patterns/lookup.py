@@ -20,11 +20,12 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from joseki.book.patterns.lazy import Blobs, Derived, RecordMoves, Stored, entry_points, spread
+from joseki.book.patterns.lazy import Blobs, Derived, RecordMoves, Stored, entry_points, spread, suicides
 from joseki.book.patterns.probes import Images, Probes
 from joseki.book.patterns.segment import (
     AGAIN,
     COLOUR_SHIFT,
+    MOVE_BITS,
     NEVER,
     RECORD_BITS,
     RECORD_MASK,
@@ -59,6 +60,8 @@ class Loaded:
     entry_point: npt.NDArray[np.int16]
     """Each entry's point index (within a key, entries are sorted by point)."""
     record_move: npt.NDArray[np.int32]
+    suicide: npt.NDArray[np.bool_]
+    """Whether each game has a suicide (a move the dense table does not see: :func:`next_stone`)."""
     move_point: npt.NDArray[np.int16]
     move_state: npt.NDArray[np.int8]
     move_start: I64
@@ -78,7 +81,7 @@ class Loaded:
         per_game = np.bincount(game[is_move], minlength=segment.games)
         point = (segment.words[entries & RECORD_MASK] & POINT_MASK).astype(np.int16)
         moves = game_moves(segment.words, segment.record_start).astype(np.int32)
-        return cls(segment, keys, starts, entries, point, moves,
+        return cls(segment, keys, starts, entries, point, moves, suicides(segment.words, record_start),
                    (words[is_move] & POINT_MASK).astype(np.int16),
                    np.where(words[is_move] & WHITE, 2, 1).astype(np.int8),
                    np.concatenate(([0], np.cumsum(per_game))).astype(np.int64))
@@ -109,7 +112,7 @@ class Loaded:
         moves = RecordMoves(words, segment.record_start)
         none = np.zeros(0, dtype=np.int64)
         return cls(segment, *_key_table(segment), all_entries, points.values.view(np.int16),
-                   moves.values, none.astype(np.int16), none.astype(np.int8), none,
+                   moves.values, moves.suicide, none.astype(np.int16), none.astype(np.int8), none,
                    {"words": words, "dense": dense, "changes": changes, "entries": entries,
                     "entry_point": points, "record_move": moves})
 
@@ -344,3 +347,40 @@ def move_lists(loaded: Loaded, games: I64) -> tuple[I64, npt.NDArray[np.int16], 
     is_move = (w & (SETUP | CAPTURE)) == 0
     counts: I64 = np.bincount(which[is_move], minlength=len(games)).astype(np.int64)
     return counts, (w[is_move] & POINT_MASK).astype(np.int16), np.where(w[is_move] & WHITE, 2, 1).astype(np.int8)
+
+
+NEXT_ROWS = 1 << 16
+"""Hits whose next stones are sought together (bounds the temporary arrays)."""
+
+
+def next_stone(loaded: Loaded, cells: I64, game: I64, after: I64) -> I64:
+    """For each hit (local ``game``, move ``after``), the first later move that put a stone on one of its
+    ``cells`` (board indices, a row a hit), from the dense table and the changes; -1 when none did.
+
+    A suicide's own stone changes no point, so a game with one (``loaded.suicide``) is not answered here."""
+    seg = loaded.segment
+    found = np.full(len(game), -1, dtype=np.int64)
+    for lo in range(0, len(game), NEXT_ROWS):
+        part = slice(lo, lo + NEXT_ROWS)
+        g, t = game[part][:, None], after[part][:, None]
+        slot = g * POINTS + cells[part]
+        loaded.need("dense", slot)
+        value = seg.dense[slot].astype(np.int64)
+        first = value & NEVER
+        best = np.where((first > t) & (first != NEVER), first, NEVER)
+        again = np.nonzero(value & AGAIN)
+        if len(again[0]):
+            loaded.need("changes", None)
+            changes = seg.changes
+            s, when = slot[again], t[again[0], 0]
+            at = np.searchsorted(changes, ((s << MOVE_BITS | when) << 2) | 3, side="right")
+            move = np.full(len(s), NEVER, dtype=np.int64)
+            for step in (0, 1):
+                probe = np.minimum(at + step, len(changes) - 1)
+                value_at = changes[probe]
+                placed = ((at + step) < len(changes)) & ((value_at >> (MOVE_BITS + 2)) == s) & ((value_at & 3) != 0)
+                move = np.where((move == NEVER) & placed, (value_at >> 2) & NEVER, move)
+            best[again] = move
+        nearest = best.min(axis=1)
+        found[part] = np.where(nearest == NEVER, -1, nearest)
+    return found
