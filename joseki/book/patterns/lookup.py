@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from joseki.book.patterns.lazy import Blobs, Derived, RecordMoves, Stored, entry_points, spread, suicides
+from joseki.book.patterns.probes import SHAPE_SHIFT as _SHAPE_SHIFT
 from joseki.book.patterns.probes import Images, Probes
 from joseki.book.patterns.segment import (
     AGAIN,
@@ -30,17 +31,16 @@ from joseki.book.patterns.segment import (
     RECORD_BITS,
     RECORD_MASK,
     Segment,
+    find_sorted,
     game_moves,
     state_at,
 )
-from joseki.book.patterns.windows import KIND_SHIFT
 from joseki.core.movelist import CAPTURE, POINT_MASK, POINTS, SETUP, WHITE
 from joseki.core.pattern import ALLOWS, LETTERS
 
 I64 = npt.NDArray[np.int64]
 ALLOWED = np.array([[state in ALLOWS[letter] for state in range(3)] for letter in LETTERS], dtype=bool)
 """Whether each letter (by its place in LETTERS) allows each state (0 empty, 1 black, 2 white)."""
-_SHAPE_SHIFT = KIND_SHIFT + 2
 VERIFY_CELLS = 6
 """Cells verified together before the candidates that failed are dropped."""
 COMMON_SHARE = 16
@@ -159,10 +159,9 @@ def distinct(values: I64) -> I64:
 
 def _counts(loaded: Loaded, probes: Probes) -> tuple[I64, I64, npt.NDArray[np.float64]]:
     """Each range's key indices ``[first, last)`` in ``loaded.keys``, and each row's events."""
-    base = probes.shape[probes.range_row] << _SHAPE_SHIFT
-    low, high = probes.low + base, probes.high + base
-    a = np.searchsorted(loaded.keys, low).astype(np.int64)
-    b = np.searchsorted(loaded.keys, high).astype(np.int64)
+    found = np.empty(len(probes.queries), dtype=np.int64)
+    found[probes.query_order] = np.searchsorted(loaded.keys, probes.queries)
+    a, b = found[: len(probes.low)], found[len(probes.low):]
     count = np.bincount(probes.range_row, weights=loaded.starts[b] - loaded.starts[a], minlength=len(probes))
     return a, b, count.astype(np.float64)
 
@@ -373,7 +372,7 @@ def next_stone(loaded: Loaded, cells: I64, game: I64, after: I64) -> I64:
             loaded.need("changes", None)
             changes = seg.changes
             s, when = slot[again], t[again[0], 0]
-            at = np.searchsorted(changes, ((s << MOVE_BITS | when) << 2) | 3, side="right")
+            at = find_sorted(changes, ((s << MOVE_BITS | when) << 2) | 3, side="right")
             move = np.full(len(s), NEVER, dtype=np.int64)
             for step in (0, 1):
                 probe = np.minimum(at + step, len(changes) - 1)

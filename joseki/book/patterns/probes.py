@@ -14,7 +14,7 @@ segment.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -24,6 +24,7 @@ from joseki.book.patterns.windows import (
     EMPTIED_BLACK,
     EMPTIED_WHITE,
     KEY_CELLS,
+    KIND_SHIFT,
     PLACED_BLACK,
     PLACED_WHITE,
     SHAPES,
@@ -36,6 +37,8 @@ MAX_KEYS = 27
 """Keys a row enumerates at most before leaving its remaining points free."""
 WIDE_KEYS = 729
 """Keys a row of a common group enumerates at most (:func:`refined`)."""
+SHAPE_SHIFT = KIND_SHIFT + 2
+"""Where a segment's key table puts an event key's shape (above its kind)."""
 OUTSIDE = len(LETTERS)
 """The letter code of a point outside the pattern."""
 KINDS: dict[str, tuple[int, ...]] = {"X": (PLACED_BLACK,), "O": (PLACED_WHITE,), ".": (EMPTIED_BLACK, EMPTIED_WHITE),
@@ -102,6 +105,18 @@ class Probes:
     range_row: I64
     low: I64
     high: I64
+    queries: I64 = field(init=False)
+    """Every range's ends with its shape above (as a segment's key table holds keys), ``low`` then ``high``,
+    sorted (:func:`joseki.book.patterns.lookup` looks them up in sorted order)."""
+    query_order: I64 = field(init=False)
+    """Where each of ``queries`` comes from in ``low`` then ``high``."""
+
+    def __post_init__(self) -> None:
+        base = self.shape[self.range_row] << SHAPE_SHIFT
+        ends = np.concatenate([self.low + base, self.high + base])
+        order = np.argsort(ends, kind="stable")
+        object.__setattr__(self, "queries", ends[order])
+        object.__setattr__(self, "query_order", order)
 
     def __len__(self) -> int:
         return len(self.family)
