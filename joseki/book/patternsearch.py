@@ -190,6 +190,10 @@ def _date_codes(count: int, segments: dict[int, Loaded], global_of: dict[int, Ar
     return codes
 
 
+MOST_GAMES_MOVED = 8
+"""A lazily read index works out every game's moves once a search needs those of more than one game in this many."""
+
+
 class LazyIndex:
     """The index of a SQLite store read lazily (:mod:`joseki.book.patterns.lazy`): what :func:`run` needs of
     :class:`IndexArrays`, with each game's facts read only for the games a search lists (all of them once a
@@ -210,6 +214,7 @@ class LazyIndex:
         self.segment_of, self.local_of = _homes(count, self.global_of)
         self.date_code = _date_codes(count, segments, self.global_of)
         self._facts: list[GameFacts] | None = None
+        self._all_moves: Moves | None = None
         self._conn: sqlite3.Connection | None = None
 
     def __len__(self) -> int:
@@ -247,10 +252,19 @@ class LazyIndex:
         return [by_id[i] for i in wanted]
 
     def moves_of(self, games: Array) -> Moves:
-        """The moves of ``games``, read from their move lists."""
+        """The moves of ``games``, read from their move lists; those of every game (kept for later searches) once
+        ``games`` are more than one in :data:`MOST_GAMES_MOVED`."""
+        if self._all_moves is not None:
+            return self._all_moves
+        wanted = distinct(games.astype(np.int64))
+        if len(wanted) * MOST_GAMES_MOVED > self.count:
+            self._all_moves = self._moves(np.arange(self.count, dtype=np.int64))
+            return self._all_moves
+        return self._moves(wanted)
+
+    def _moves(self, wanted: Array) -> Moves:
         count = np.zeros(self.count, dtype=np.int64)
         start = np.zeros(self.count, dtype=np.int64)
-        wanted = distinct(games.astype(np.int64))
         points: list[npt.NDArray[np.int16]] = []
         states: list[npt.NDArray[np.int8]] = []
         base = 0

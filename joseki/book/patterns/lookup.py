@@ -41,6 +41,8 @@ from joseki.core.pattern import ALLOWS, LETTERS
 I64 = npt.NDArray[np.int64]
 ALLOWED = np.array([[state in ALLOWS[letter] for state in range(3)] for letter in LETTERS], dtype=bool)
 """Whether each letter (by its place in LETTERS) allows each state (0 empty, 1 black, 2 white)."""
+_ALLOWED_BITS = (ALLOWED * (1 << np.arange(3))).sum(axis=1).astype(np.int32)
+"""The states each letter allows as bits (bit ``s``: state ``s``)."""
 VERIFY_CELLS = 6
 """Cells verified together before the candidates that failed are dropped."""
 COMMON_SHARE = 16
@@ -286,24 +288,26 @@ def verify(loaded: Loaded, images: Images, order: list[int], place: I64, game: I
     the candidates that failed dropped as they go)."""
     seg = loaded.segment
     alive = np.arange(len(place))
-    base = game * POINTS
+    width = images.index.shape[1]
+    index, letter = images.index.reshape(-1).astype(np.int32), images.letter.reshape(-1)
+    at, base, when = place.astype(np.int32) * width, (game * POINTS).astype(np.int32), move.astype(np.int32)
     for lo in range(0, len(order), VERIFY_CELLS):
         if not len(alive):
             break
-        cells = np.array(order[lo: lo + VERIFY_CELLS], dtype=np.int64)
-        p = place[alive][:, None]
-        slot = base[alive][:, None] + images.index[p, cells]
+        cells = np.array(order[lo: lo + VERIFY_CELLS], dtype=np.int32)
+        where = at[:, None] + cells
+        slot = base[:, None] + index[where]
         loaded.need("dense", slot)
         value = seg.dense[slot].astype(np.int32)
-        t = move[alive][:, None]
-        state = np.where(t >= (value & NEVER), (value >> COLOUR_SHIFT) & 3, 0)
+        state = np.where(when[:, None] >= (value & NEVER), (value >> COLOUR_SHIFT) & 3, 0)
         again = np.nonzero(value & AGAIN)
         if len(again[0]):
             loaded.need("changes", None)
-            state[again] = state_at(seg.dense, seg.changes, game[alive][again[0]], slot[again] - base[alive][again[0]],
-                                    move[alive][again[0]])
-        good = ALLOWED[images.letter[p, cells], state].all(axis=1)
-        alive = alive[good]
+            rows = again[0]
+            state[again] = state_at(seg.dense, seg.changes, base[rows].astype(np.int64) // POINTS,
+                                    (slot[again] - base[rows]).astype(np.int64), when[rows].astype(np.int64))
+        good = ((_ALLOWED_BITS[letter[where]] >> state) & 1).all(axis=1)
+        alive, at, base, when = alive[good], at[good], base[good], when[good]
     held = np.zeros(len(place), dtype=bool)
     held[alive] = True
     return held
