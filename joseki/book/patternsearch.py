@@ -584,13 +584,14 @@ MAX_BLOCK = 64
 
 
 def next_in_region(arrays: Searchable, moves: Moves, images: Images, place: Array, game: Array,
-                   after: Array) -> tuple[Array, Array]:
-    """For each hit, the first move after move ``after`` played inside its place's rectangle: its move number and
-    index into ``moves`` (-1 for both when none was).
+                   after: Array) -> tuple[Array, Array, Array]:
+    """For each hit, the first move after move ``after`` played inside its place's rectangle: its move number,
+    index into ``moves`` and cell of the place (:meth:`Images.cell_of`); -1 for all three when none was.
 
     It is the first stone put on one of the rectangle's points, read from each segment's dense table
     (:func:`~joseki.book.patterns.lookup.next_stone`); the hits in games with a suicide step through the moves."""
     found = np.full(len(place), -1, dtype=np.int64)
+    cell = np.full(len(place), -1, dtype=np.int64)
     stepped = np.zeros(len(place), dtype=bool)
     segment = arrays.segment_of[game]
     for n, seg in enumerate(arrays.segments.values()):
@@ -602,13 +603,15 @@ def next_in_region(arrays: Searchable, moves: Moves, images: Images, place: Arra
         odd = seg.suicide[local]
         stepped[mine[odd]] = True
         easy = mine[~odd]
-        found[easy] = next_stone(seg, images.index[place[easy]], arrays.local_of[game[easy]],
-                                 after[easy].astype(np.int64))
+        found[easy], cell[easy] = next_stone(seg, images.index[place[easy]], arrays.local_of[game[easy]],
+                                             after[easy].astype(np.int64))
     index = np.where(found > 0, moves.start[game] + found - 1, -1)
     hard = np.flatnonzero(stepped)
     if len(hard):
         found[hard], index[hard] = _step_forward(moves, images, place[hard], game[hard], after[hard])
-    return found, index
+        some = hard[index[hard] >= 0]
+        cell[some] = images.cell_of(place[some], moves.point[index[some]].astype(np.int64))
+    return found, index, cell
 
 
 def _step_forward(moves: Moves, images: Images, place: Array, game: Array, after: Array) -> tuple[Array, Array]:
@@ -663,7 +666,7 @@ def _follow(arrays: Searchable, moves: Moves, images: Images, hits: tuple[Array,
             want_state = 1 if colour == "b" else 2
             flip = images.swapped[place[alive]] ^ sym.swapped
             want_state_arr = np.where(flip, 3 - want_state, want_state)
-            nxt, idx = next_in_region(arrays, moves, images, place[alive], game[alive], at[alive])
+            nxt, idx, _ = next_in_region(arrays, moves, images, place[alive], game[alive], at[alive])
             ok = (idx >= 0)
             safe = np.maximum(idx, 0)
             ok &= (moves.point[safe] == want_point) & (moves.state[safe] == want_state_arr)
@@ -748,15 +751,16 @@ def run(arrays: Searchable, query: Query, started: float | None = None) -> Searc
     else:
         sym_of = np.zeros(len(place), dtype=np.int64)
         after = move
-    nxt, idx = next_in_region(arrays, moves, images, place, game, after)
-    conts, cells = _continuations(arrays, moves, images, query, group, place, game, after, nxt, idx, sym_of)
+    nxt, idx, next_cell = next_in_region(arrays, moves, images, place, game, after)
+    conts, cells = _continuations(arrays, moves, images, query, group, place, game, after, nxt, idx, next_cell,
+                                  sym_of)
     results = _results(arrays, images, query, place, game, move, nxt, cells)
     return SearchResult(query, len(arrays), len(distinct(game)), len(place), conts, results,
                         time.perf_counter() - started)
 
 
 def _continuations(arrays: Searchable, moves: Moves, images: Images, query: Query, group: list[CellMap], place: Array,
-                   game: Array, after: Array, nxt: Array, idx: Array,
+                   game: Array, after: Array, nxt: Array, idx: Array, next_cell: Array,
                    sym_of: Array) -> tuple[tuple[Continuation, ...], Array]:
     """The continuations counted and lettered, and each hit's continuation cell in the pattern's frame (-1: none)."""
     pattern = query.pattern
@@ -765,8 +769,7 @@ def _continuations(arrays: Searchable, moves: Moves, images: Images, query: Quer
     state = np.zeros(len(place), dtype=np.int64)
     some = np.flatnonzero(idx >= 0)
     if len(some):
-        point = moves.point[idx[some]].astype(np.int64)
-        raw = images.cell_of(place[some], point)
+        raw = next_cell[some]
         game_state = moves.state[idx[some]].astype(np.int64)
         flip = images.swapped[place[some]]
         st = np.where(flip, 3 - game_state, game_state)

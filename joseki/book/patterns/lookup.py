@@ -356,13 +356,15 @@ NEXT_ROWS = 1 << 16
 """Hits whose next stones are sought together (bounds the temporary arrays)."""
 
 
-def next_stone(loaded: Loaded, cells: I64, game: I64, after: I64) -> I64:
+def next_stone(loaded: Loaded, cells: I64, game: I64, after: I64) -> tuple[I64, I64]:
     """For each hit (local ``game``, move ``after``), the first later move that put a stone on one of its
-    ``cells`` (board indices, a row a hit), from the dense table and the changes; -1 when none did.
+    ``cells`` (board indices, a row a hit), from the dense table and the changes, and which of its cells (its
+    column in ``cells``); -1 for both when none did.
 
     A suicide's own stone changes no point, so a game with one (``loaded.suicide``) is not answered here."""
     seg = loaded.segment
     found = np.full(len(game), -1, dtype=np.int64)
+    column = np.full(len(game), -1, dtype=np.int64)
     for lo in range(0, len(game), NEXT_ROWS):
         part = slice(lo, lo + NEXT_ROWS)
         g, t = game[part][:, None], after[part][:, None]
@@ -384,6 +386,8 @@ def next_stone(loaded: Loaded, cells: I64, game: I64, after: I64) -> I64:
                 placed = ((at + step) < len(changes)) & ((value_at >> (MOVE_BITS + 2)) == s) & ((value_at & 3) != 0)
                 move = np.where((move == NEVER) & placed, (value_at >> 2) & NEVER, move)
             best[again] = move
-        nearest = best.min(axis=1)
+        which = np.argmin(best, axis=1)
+        nearest = best[np.arange(len(which)), which]
         found[part] = np.where(nearest == NEVER, -1, nearest)
-    return found
+        column[part] = np.where(nearest == NEVER, -1, which)
+    return found, column
