@@ -45,6 +45,8 @@ _ALLOWED_BITS = (ALLOWED * (1 << np.arange(3))).sum(axis=1).astype(np.int32)
 """The states each letter allows as bits (bit ``s``: state ``s``)."""
 VERIFY_CELLS = 6
 """Cells verified together before the candidates that failed are dropped."""
+SEARCH_COST = 2.0
+"""What one step of a search by point costs, in events read whole (:func:`candidates`)."""
 COMMON_SHARE = 16
 """A group is common when its fewest events are more than one in this many games of a segment: its keys are
 then enumerated wider (:func:`joseki.book.patterns.probes.refined`)."""
@@ -197,35 +199,72 @@ _spread = spread
 
 
 def _at_points(loaded: Loaded, images: Images, probes: Probes, row: I64, first: I64,
-               last: I64) -> tuple[I64, I64, I64]:
-    """The places, entries and rows of the ranges' events at their family's places, by binary search on the
-    points (a key's events are sorted by point)."""
+               last: I64) -> tuple[I64, I64]:
+    """The places and records of the ranges' events at their family's places with the band bits their row asks,
+    by binary search on the points (a key's events are sorted by point)."""
     key, which = _spread(first, last)
     family = probes.family[row[which]]
     lo_place, hi_place = images.first_place[family], images.first_place[family + 1]
     place, pair = _spread(lo_place, hi_place)
     key = key[pair]
     target = images.index[place, probes.cell[row[which[pair]]]]
-    begin, end = loaded.starts[key], loaded.starts[key + 1]
-    lo = _bisect(loaded, begin, end, target)
-    hi = _bisect(loaded, lo, end, target + 1)
+    if loaded.lazy is None and len(key) and len(distinct(key)) <= KEYS_ONE_BY_ONE:
+        lo, hi = _by_key(loaded, key, target)
+    else:
+        begin, end = loaded.starts[key], loaded.starts[key + 1]
+        lo = _bisect(loaded, begin, end, target)
+        hi = _bisect(loaded, lo, end, target + 1)
     entry, span = _spread(lo, hi)
-    return place[span], entry, row[which[pair[span]]]
+    return _banded(loaded, probes, place[span], entry, row[which[pair[span]]])
+
+
+def _banded(loaded: Loaded, probes: Probes, place: I64, entry: I64, row: I64) -> tuple[I64, I64]:
+    """The places and records of the entries whose band bits are what their row asks."""
+    loaded.need("entries", entry)
+    value = loaded.entries[entry].astype(np.int64)
+    ok = ((value >> RECORD_BITS) & probes.band_mask[row]) == probes.band_value[row]
+    return place[ok], value[ok] & RECORD_MASK
+
+
+KEYS_ONE_BY_ONE = 20000
+"""Keys searched by point one at a time (numpy's binary search on each key's events) at most; beyond, or in a
+lazily read segment (where that would read every event of those keys), a binary search of all at once."""
+
+
+def _by_key(loaded: Loaded, key: I64, target: I64) -> tuple[I64, I64]:
+    """For each (key, target point): the entries of that key at that point, ``[lo, hi)``, one key at a time."""
+    order = np.argsort(key, kind="stable")
+    ordered = key[order]
+    cut = np.flatnonzero(ordered[1:] != ordered[:-1]) + 1
+    lo, hi = np.empty(len(key), dtype=np.int64), np.empty(len(key), dtype=np.int64)
+    points, starts = loaded.entry_point, loaded.starts
+    for a, b in zip(np.concatenate(([0], cut)).tolist(), np.concatenate((cut, [len(key)])).tolist(), strict=True):
+        k = int(ordered[a])
+        begin, end = int(starts[k]), int(starts[k + 1])
+        lanes = order[a:b]
+        events = points[begin:end]
+        wanted = target[lanes].astype(np.int16)
+        lo[lanes] = np.searchsorted(events, wanted, side="left") + begin
+        hi[lanes] = np.searchsorted(events, wanted, side="right") + begin
+    return lo, hi
 
 
 def _bisect(loaded: Loaded, lo: I64, hi: I64, target: I64) -> I64:
     """For each ``[lo, hi)`` of the entries' sorted points, the first index whose point is at least ``target``."""
     values = loaded.entry_point
-    lo, hi = lo.copy(), hi.copy()
-    while True:
-        open_ = lo < hi
-        if not open_.any():
-            return lo
-        mid = np.minimum((lo + hi) >> 1, len(values) - 1)
-        loaded.need("entry_point", mid[open_])
-        below = open_ & (values[mid] < target)
+    found = lo.copy()
+    lane = np.flatnonzero(lo < hi)
+    lo, hi, target = lo[lane], hi[lane], target[lane]
+    while len(lane):
+        mid = (lo + hi) >> 1
+        loaded.need("entry_point", mid)
+        below = values[mid] < target
         lo = np.where(below, mid + 1, lo)
-        hi = np.where(open_ & ~below, mid, hi)
+        hi = np.where(below, hi, mid)
+        open_ = lo < hi
+        found[lane[~open_]] = lo[~open_]
+        lane, lo, hi, target = lane[open_], lo[open_], hi[open_], target[open_]
+    return found
 
 
 def candidates(loaded: Loaded, images: Images, probes: Probes, place_of: I64) -> tuple[I64, I64]:
@@ -242,22 +281,18 @@ def candidates(loaded: Loaded, images: Images, probes: Probes, place_of: I64) ->
     begin, end = loaded.starts[first], loaded.starts[last]
     places = (images.first_place[probes.family + 1] - images.first_place[probes.family])[row]
     searches = (last - first) * places
-    by_point = searches * (2 + 2 * np.log2(1 + (end - begin) / np.maximum(searches, 1))) < end - begin
+    by_point = searches * SEARCH_COST * (1 + np.log2(1 + (end - begin) / np.maximum(searches, 1))) < end - begin
     searched = _at_points(loaded, images, probes, row[by_point], first[by_point], last[by_point])
     read = _read_whole(loaded, images, probes, place_of, row[~by_point], begin[~by_point], end[~by_point])
-    place, entry, use_row = (np.concatenate([searched[i], read[i]]) for i in range(3))
-    loaded.need("entries", entry)
-    value = loaded.entries[entry].astype(np.int64)
-    ok = ((value >> RECORD_BITS) & probes.band_mask[use_row]) == probes.band_value[use_row]
-    return place[ok], value[ok] & RECORD_MASK
+    return np.concatenate([searched[0], read[0]]), np.concatenate([searched[1], read[1]])
 
 
 def _read_whole(loaded: Loaded, images: Images, probes: Probes, place_of: I64, row: I64, begin: I64,
-                end: I64) -> tuple[I64, I64, I64]:
-    """The places, entries and rows of the ranges' events whose point is a place's of the row's family (each
-    distinct span read once)."""
+                end: I64) -> tuple[I64, I64]:
+    """The places and records of the ranges' events whose point is a place's of the row's family, with the band
+    bits their row asks (each distinct span read once)."""
     if not len(row):
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     spans, inverse = np.unique(np.column_stack([begin, end]), axis=0, return_inverse=True)
     inverse = inverse.reshape(-1)
     flat, _ = _spread(spans[:, 0], spans[:, 1])
@@ -270,7 +305,7 @@ def _read_whole(loaded: Loaded, images: Images, probes: Probes, place_of: I64, r
     cells = images.index.shape[1]
     place = place_of[probes.family[use_row] * cells + probes.cell[use_row], point[at]]
     ok = place >= 0
-    return place[ok], flat[at][ok], use_row[ok]
+    return _banded(loaded, probes, place[ok], flat[at][ok], use_row[ok])
 
 
 def place_table(images: Images) -> I64:
