@@ -194,7 +194,7 @@ class RecordMoves:
 
     def need(self, records: I64 | None) -> None:
         """Fill the move numbers of the games of ``records`` (None: of every game)."""
-        if records is None:
+        if records is None or (len(records) >= len(self._filled) and not self._filled.any()):
             missing = np.flatnonzero(~self._filled)
         else:
             mark = np.zeros(len(self._filled), dtype=bool)
@@ -231,12 +231,12 @@ def move_numbers(words: npt.NDArray[np.uint16], record_start: I64) -> npt.NDArra
 
 def suicides(words: npt.NDArray[np.uint16], record_start: I64) -> npt.NDArray[np.bool_]:
     """Whether each game (from ``record_start``) has a suicide: a move whose own stone its captures take off."""
-    w = words.astype(np.int64)
-    taken = np.flatnonzero(w & CAPTURE)
-    is_move = (w & (SETUP | CAPTURE)) == 0
-    mover = np.maximum.accumulate(np.where(is_move, np.arange(len(w)), -1)) if len(w) else np.zeros(0, np.int64)
-    by = mover[taken]
-    own = taken[(by >= 0) & ((w[taken] & POINT_MASK) == (w[np.maximum(by, 0)] & POINT_MASK))]
+    taken = np.flatnonzero(words & CAPTURE)
+    moved = np.flatnonzero((words & (SETUP | CAPTURE)) == 0)
+    before = np.searchsorted(moved, taken) - 1
+    by = moved[np.maximum(before, 0)] if len(moved) else np.zeros(len(taken), dtype=np.int64)
+    point = words & POINT_MASK
+    own = taken[(before >= 0) & (point[taken] == point[by])]
     found = np.zeros(len(record_start) - 1, dtype=bool)
     found[np.searchsorted(record_start, own, side="right") - 1] = True
     return found
