@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from joseki.book import patternsearch
 from joseki.book.patterns.reads import segment_list
-from joseki.book.patterns.storage import write_games
+from joseki.book.patterns.storage import compact, write_games
 from joseki.book.patternsearch import GameFacts, GameFilter, IndexArrays, Query, forget, loaded, run, search
 from joseki.book.store.database import Store
 from joseki.cli.main import app
@@ -369,16 +369,27 @@ def test_games_added_in_small_batches_give_the_same_answers(tmp_path: Path, inde
     """Adding games a few at a time (many segments, merged in tiers) finds what indexing them at once finds."""
     store = Store(str(tmp_path / "batches.sqlite"))
     for lo in range(0, len(game_files), 9):
-        index_games(store, [Path(f) for f in game_files[lo: lo + 9]], workers=1, batch=3)
+        index_games(store, [Path(f) for f in game_files[lo: lo + 9]], workers=1, batch=3, compacted=False)
     with store.read() as conn:
         levels = [level for _, level, _ in segment_list(conn)]
     many = loaded(store)
     store.close()
-    assert len(many) == len(index) and max(levels) >= 1
+    assert len(many) == len(index) and max(levels) >= 1 and len(levels) > 1
     for text, placement in (("....../....../...O../...X../....../......", Placement(Where.CORNER)),
                             (".X./X.O", Placement(Where.ANYWHERE)), ("...../..X.o", Placement(Where.SIDE))):
         query = Query(parse_pattern(text), placement, limit=0)
         assert run(many, query).as_json() | {"seconds": 0} == run(index, query).as_json() | {"seconds": 0}
+    store = Store(str(tmp_path / "batches.sqlite"))
+    with store.write() as conn:
+        assert compact(conn)
+    with store.read() as conn:
+        assert [level for _, level, _ in segment_list(conn)] == [max(levels) + 1]
+    forget(store.url)
+    one = loaded(store)
+    store.close()
+    assert len(one.segments) == 1
+    query = Query(parse_pattern(".X./X.O"), Placement(Where.ANYWHERE), limit=0)
+    assert run(one, query).as_json() | {"seconds": 0} == run(index, query).as_json() | {"seconds": 0}
 
 
 def test_a_suicide_is_a_continuation(tmp_path: Path) -> None:
