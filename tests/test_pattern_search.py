@@ -413,6 +413,24 @@ def test_a_suicide_is_a_continuation(tmp_path: Path) -> None:
     assert {c.point for c in run(arrays, query).continuations} == {(0, 0), (2, 2)}
 
 
+def test_arrays_of_many_chunks_read_lazily_as_loaded(tmp_path: Path, index: IndexArrays, game_files: list[str],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Arrays stored in many BLOB chunks (their blocks across chunk ends) are read lazily as they load."""
+    monkeypatch.setattr("joseki.book.patterns.storage.CHUNK_BYTES", 5000)
+    store = Store(str(tmp_path / "chunks.sqlite"))
+    index_games(store, [Path(f) for f in game_files], workers=1)
+    with store.read() as conn:
+        assert max(n for (n,) in conn.exec_driver_sql("SELECT count(*) FROM pattern_chunk GROUP BY name")) > 3
+    try:
+        for text, placement in (("....../....../...O../...X../....../......", Placement(Where.CORNER)),
+                                (".X./X.O", Placement(Where.ANYWHERE)), ("...../..X.o", Placement(Where.SIDE))):
+            query = Query(parse_pattern(text), placement, limit=0)
+            forget(store.url)
+            assert search(store, query).as_json() | {"seconds": 0} == run(index, query).as_json() | {"seconds": 0}
+    finally:
+        store.close()
+
+
 def test_families_of_a_symmetric_pattern_are_merged() -> None:
     star = parse_pattern("....../....../....../...X../....../......")
     assert len(families(star, Placement(Where.CORNER))) == 8
