@@ -208,7 +208,8 @@ def _at_points(loaded: Loaded, images: Images, probes: Probes, row: I64, first: 
     place, pair = _spread(lo_place, hi_place)
     key = key[pair]
     target = images.index[place, probes.cell[row[which[pair]]]]
-    if loaded.lazy is None and len(key) and len(distinct(key)) <= KEYS_ONE_BY_ONE:
+    keys = len(distinct(key)) if loaded.lazy is None and len(key) else 0
+    if keys and keys <= KEYS_ONE_BY_ONE and len(key) >= LANES_A_KEY * keys:
         lo, hi = _by_key(loaded, key, target)
     else:
         begin, end = loaded.starts[key], loaded.starts[key + 1]
@@ -229,6 +230,8 @@ def _banded(loaded: Loaded, probes: Probes, place: I64, entry: I64, row: I64) ->
 KEYS_ONE_BY_ONE = 20000
 """Keys searched by point one at a time (numpy's binary search on each key's events) at most; beyond, or in a
 lazily read segment (where that would read every event of those keys), a binary search of all at once."""
+LANES_A_KEY = 16
+"""Points sought in a key, on average, for the keys to be searched one at a time (a call a key pays then)."""
 
 
 def _by_key(loaded: Loaded, key: I64, target: I64) -> tuple[I64, I64]:
