@@ -163,8 +163,9 @@ def distinct(values: I64) -> I64:
 
 def _counts(loaded: Loaded, probes: Probes) -> tuple[I64, I64, npt.NDArray[np.float64]]:
     """Each range's key indices ``[first, last)`` in ``loaded.keys``, and each row's events."""
-    found = np.empty(len(probes.queries), dtype=np.int64)
-    found[probes.query_order] = np.searchsorted(loaded.keys, probes.queries)
+    queries, order = probes.lookups()
+    found = np.empty(len(queries), dtype=np.int64)
+    found[order] = np.searchsorted(loaded.keys, queries)
     a, b = found[: len(probes.low)], found[len(probes.low):]
     count = np.bincount(probes.range_row, weights=loaded.starts[b] - loaded.starts[a], minlength=len(probes))
     return a, b, count.astype(np.float64)

@@ -37,6 +37,8 @@ MAX_KEYS = 27
 """Keys a row enumerates at most before leaving its remaining points free."""
 WIDE_KEYS = 729
 """Keys a row of a common group enumerates at most (:func:`refined`)."""
+_PLACE_BITS = 24
+"""The bits of a range end's place beside it while the ends are sorted."""
 SHAPE_SHIFT = KIND_SHIFT + 2
 """Where a segment's key table puts an event key's shape (above its kind)."""
 OUTSIDE = len(LETTERS)
@@ -105,18 +107,23 @@ class Probes:
     range_row: I64
     low: I64
     high: I64
-    queries: I64 = field(init=False)
-    """Every range's ends with its shape above (as a segment's key table holds keys), ``low`` then ``high``,
-    sorted (:func:`joseki.book.patterns.lookup` looks them up in sorted order)."""
-    query_order: I64 = field(init=False)
-    """Where each of ``queries`` comes from in ``low`` then ``high``."""
+    _lookups: tuple[I64, I64] | None = field(init=False, default=None, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
+    def lookups(self) -> tuple[I64, I64]:
+        """Every range's ends with its shape above (as a segment's key table holds keys), ``low`` then ``high``,
+        sorted (they are looked up in sorted order), and where each comes from; worked out once."""
+        if self._lookups is not None:
+            return self._lookups
         base = self.shape[self.range_row] << SHAPE_SHIFT
         ends = np.concatenate([self.low + base, self.high + base])
-        order = np.argsort(ends, kind="stable")
-        object.__setattr__(self, "queries", ends[order])
-        object.__setattr__(self, "query_order", order)
+        if len(ends) < 1 << _PLACE_BITS:
+            packed = np.sort(ends << _PLACE_BITS | np.arange(len(ends), dtype=np.int64))
+            found = (packed >> _PLACE_BITS, packed & ((1 << _PLACE_BITS) - 1))
+        else:
+            order = np.argsort(ends, kind="stable")
+            found = (ends[order], order)
+        object.__setattr__(self, "_lookups", found)
+        return found
 
     def __len__(self) -> int:
         return len(self.family)
