@@ -8,17 +8,20 @@ once (timed) and runs ``--patterns`` searches of each placement, drawn from the 
 game, a random move, a rectangle of the board then, a third with wildcards, a third with fixed colours):
 corners 6x6 to 10x10, sides (3 to 5 lines deep, 5 to 9 wide), anywhere 3x3 to 5x5 with at least two stones.
 Prints the p50 and p99 of each placement, the slowest patterns, and one JSON object last. ``--reuse`` searches
-the index the last run built, without building or timing a build.
+the index the last run built, without building or timing a build. Before loading it, times the whole command
+``joseki --db sqlite:///INDEX search CLI_PATTERN`` (a process that reads only what its search needs): the median
+of ``--cli-runs`` runs.
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import time
 from pathlib import Path
 
-from common import CACHE, fresh_store, report, sgfmill_seconds
+from common import CACHE, fresh_store, joseki_command, report, sgfmill_seconds, wall_seconds
 from games_data import tygem_files
 
 from joseki.book.patternsearch import IndexArrays, Query, loaded, run
@@ -74,6 +77,15 @@ def patterns(arrays: IndexArrays, count: int, kinds: list[Where], seed: int = 7)
     return found
 
 
+CLI_PATTERN = "....../....../...O../...X../....../......"
+"""The pattern the command-line search is timed with (a corner's 3-4 point and a stone beside it)."""
+
+
+def cli_seconds(db: Path, runs: int) -> list[float]:
+    """Wall seconds of each of ``runs`` runs of ``joseki --db sqlite:///DB search CLI_PATTERN``."""
+    return [wall_seconds([*joseki_command(), "--db", f"sqlite:///{db}", "search", CLI_PATTERN]) for _ in range(runs)]
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
@@ -86,6 +98,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--placements", default="corner,side,anywhere", help="which placements to time")
     parser.add_argument("--reuse", action="store_true", help="search the index of the last run (no build timed)")
+    parser.add_argument("--cli-runs", type=int, default=3, help="runs of the timed joseki search command")
     args = parser.parse_args()
     if args.reuse:
         store = Store(str(CACHE / "bench_search.sqlite"))
@@ -103,6 +116,7 @@ def main() -> None:
         after = sgfmill_seconds(files)
         baseline = (before + after) / 2
         added, skipped = built.added, len(built.skipped)
+    cli = cli_seconds(CACHE / "bench_search.sqlite", args.cli_runs) if args.cli_runs else []
     started = time.perf_counter()
     arrays = loaded(store)
     load_s = time.perf_counter() - started
@@ -125,10 +139,14 @@ def main() -> None:
         print(f"{kind:>9}: p50 {figures['p50_ms']} ms, p99 {figures['p99_ms']} ms")
     for seconds, kind, rows, hits in slowest[:5]:
         print(f"slow: {1000 * seconds:.0f} ms {kind} {rows} ({hits} hits)")
+    if cli:
+        print(f"joseki search {CLI_PATTERN}: {statistics.median(cli):.2f} s (median of {len(cli)})")
     report({"games": len(arrays), "added": added, "skipped": skipped,
             "build_s": None if args.reuse else round(build_s, 2),
             "sgfmill_s": None if args.reuse else round(baseline, 2),
             "ratio": None if args.reuse else round(build_s / baseline, 3), "load_s": round(load_s, 2),
+            "cli_search_s": round(statistics.median(cli), 2) if cli else None,
+            "cli_search_runs_s": [round(s, 2) for s in cli],
             "index_bytes_per_game": round(arrays.stored_bytes / len(arrays), 1),
             "db_bytes_per_game": round(db_bytes / len(arrays), 1), "placements": per,
             "p50_ms": round(1000 * percentile(every, 0.5), 1), "p99_ms": round(1000 * percentile(every, 0.99), 1),

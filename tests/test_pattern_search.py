@@ -18,8 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from joseki.book import patternsearch
 from joseki.book.patterns.reads import segment_list
-from joseki.book.patternsearch import GameFacts, GameFilter, IndexArrays, Query, forget, loaded, run
+from joseki.book.patterns.storage import compact, write_games
+from joseki.book.patternsearch import GameFacts, GameFilter, IndexArrays, Query, forget, loaded, run, search
 from joseki.book.store.database import Store
 from joseki.cli.main import app
 from joseki.core.geometry import Corner, Point
@@ -39,7 +41,7 @@ from joseki.core.pattern import (
     symmetry_group,
 )
 from joseki.core.position import LocalBoard
-from joseki.games.indexing import index_games
+from joseki.games.indexing import index_game, index_games
 from joseki.sgf.archive import expand_games
 from joseki.sgf.game import Game, read_game
 from tests.conftest import GAMES, need
@@ -59,6 +61,10 @@ def games(game_files: list[str]) -> list[Game]:
 
 @pytest.fixture(scope="module")
 def boards(games: list[Game]) -> dict[str, list[dict[Point, str]]]:
+    return _boards(games)
+
+
+def _boards(games: list[Game]) -> dict[str, list[dict[Point, str]]]:
     """Each game's stones before the first move and after each move, by LocalBoard."""
     found = {}
     for game in games:
@@ -74,12 +80,20 @@ def boards(games: list[Game]) -> dict[str, list[dict[Point, str]]]:
 
 
 @pytest.fixture(scope="module")
-def index(tmp_path_factory: pytest.TempPathFactory, game_files: list[str]) -> IndexArrays:
-    db = tmp_path_factory.mktemp("pattern") / "index.sqlite"
-    store = Store(str(db))
+def index_db(tmp_path_factory: pytest.TempPathFactory, game_files: list[str]) -> str:
+    db = str(tmp_path_factory.mktemp("pattern") / "index.sqlite")
+    store = Store(db)
     report = index_games(store, [Path(f) for f in game_files], workers=1)
     assert report.added == len(game_files)
+    store.close()
+    return db
+
+
+@pytest.fixture(scope="module")
+def index(index_db: str) -> IndexArrays:
+    store = Store(index_db)
     arrays = loaded(store)
+    forget(store.url)
     store.close()
     return arrays
 
@@ -256,6 +270,30 @@ def test_anywhere_search_agrees_with_brute_force(index: IndexArrays, games: list
     assert engine(index, query) == brute(games, boards, query)
 
 
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data(), flags=FLAGS, where=st.sampled_from([Where.CORNER, Where.SIDE, Where.ANYWHERE]),
+       limit=st.sampled_from([0, 1, 3]), fresh=st.booleans(), filtered=st.booleans())
+def test_a_lazily_read_index_answers_as_the_loaded_one(index: IndexArrays, index_db: str, games: list[Game],
+                                                        boards: dict[str, list[dict[Point, str]]],
+                                                        data: st.DataObject, flags: tuple[bool, bool], where: Where,
+                                                        limit: int, fresh: bool, filtered: bool) -> None:
+    """``search`` in a process that has not loaded the index reads the blocks it needs from the SQLite BLOBs (afresh,
+    or adding to what earlier searches read) and gives the answers of the index loaded whole."""
+    pattern, placement = _real_pattern(data, games, boards, where, (2, 6) if where is not Where.ANYWHERE else (2, 3))
+    query = Query(pattern, placement, flags[0], flags[1], limit=limit)
+    if filtered:
+        query = replace(query, games=GameFilter(winner="b"))
+    store = Store(index_db)
+    try:
+        if fresh:
+            forget(store.url)
+        lazy = search(store, query).as_json()
+        assert store.url in patternsearch._LAZY
+    finally:
+        store.close()
+    assert lazy | {"seconds": 0} == run(index, query).as_json() | {"seconds": 0}
+
+
 def _only(query: Query, games: list[Game]) -> Query:
     """``query`` on ``games`` only."""
     return replace(query, games=GameFilter(keys=frozenset(g.key for g in games)))
@@ -331,16 +369,66 @@ def test_games_added_in_small_batches_give_the_same_answers(tmp_path: Path, inde
     """Adding games a few at a time (many segments, merged in tiers) finds what indexing them at once finds."""
     store = Store(str(tmp_path / "batches.sqlite"))
     for lo in range(0, len(game_files), 9):
-        index_games(store, [Path(f) for f in game_files[lo: lo + 9]], workers=1, batch=3)
+        index_games(store, [Path(f) for f in game_files[lo: lo + 9]], workers=1, batch=3, compacted=False)
     with store.read() as conn:
         levels = [level for _, level, _ in segment_list(conn)]
     many = loaded(store)
     store.close()
-    assert len(many) == len(index) and max(levels) >= 1
+    assert len(many) == len(index) and max(levels) >= 1 and len(levels) > 1
     for text, placement in (("....../....../...O../...X../....../......", Placement(Where.CORNER)),
                             (".X./X.O", Placement(Where.ANYWHERE)), ("...../..X.o", Placement(Where.SIDE))):
         query = Query(parse_pattern(text), placement, limit=0)
         assert run(many, query).as_json() | {"seconds": 0} == run(index, query).as_json() | {"seconds": 0}
+    store = Store(str(tmp_path / "batches.sqlite"))
+    with store.write() as conn:
+        assert compact(conn)
+    with store.read() as conn:
+        assert [level for _, level, _ in segment_list(conn)] == [max(levels) + 1]
+    forget(store.url)
+    one = loaded(store)
+    store.close()
+    assert len(one.segments) == 1
+    query = Query(parse_pattern(".X./X.O"), Placement(Where.ANYWHERE), limit=0)
+    assert run(one, query).as_json() | {"seconds": 0} == run(index, query).as_json() | {"seconds": 0}
+
+
+def test_a_suicide_is_a_continuation(tmp_path: Path) -> None:
+    """A suicide's own stone changes no point (the dense table does not see it), yet it is the next move played in
+    the pattern: its game's hits step through the moves. (The SGF reader refuses suicides; a game made otherwise
+    may hold one.)"""
+    moves = [("b", (15, 3)), ("w", (1, 0)), ("b", (3, 15)), ("w", (0, 1)), ("b", (0, 0)), ("w", (2, 2)),
+             ("b", (15, 15)), ("w", (3, 3))]
+    plain = [("b", (15, 3)), ("w", (1, 0)), ("b", (3, 15)), ("w", (0, 1)), ("b", (16, 16)), ("w", (2, 2))]
+    made = [Game("suicide.sgf", 19, moves, "B+R", "b"), Game("plain.sgf", 19, plain, "W+R", "w")]
+    store = Store(str(tmp_path / "s.sqlite"))
+    with store.write() as conn:
+        write_games(conn, store, [index_game(g, str(tmp_path)) for g in made])
+    arrays = loaded(store)
+    forget(store.url)
+    query = Query(parse_pattern(".O../O.../..../...."), Placement(Where.CORNER), limit=0)
+    lazily = search(store, query).as_json()
+    store.close()
+    assert lazily | {"seconds": 0} == run(arrays, query).as_json() | {"seconds": 0}
+    assert engine(arrays, query) == brute(made, _boards(made), query)
+    assert {c.point for c in run(arrays, query).continuations} == {(0, 0), (2, 2)}
+
+
+def test_arrays_of_many_chunks_read_lazily_as_loaded(tmp_path: Path, index: IndexArrays, game_files: list[str],
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Arrays stored in many BLOB chunks (their blocks across chunk ends) are read lazily as they load."""
+    monkeypatch.setattr("joseki.book.patterns.storage.CHUNK_BYTES", 5000)
+    store = Store(str(tmp_path / "chunks.sqlite"))
+    index_games(store, [Path(f) for f in game_files], workers=1)
+    with store.read() as conn:
+        assert max(n for (n,) in conn.exec_driver_sql("SELECT count(*) FROM pattern_chunk GROUP BY name")) > 3
+    try:
+        for text, placement in (("....../....../...O../...X../....../......", Placement(Where.CORNER)),
+                                (".X./X.O", Placement(Where.ANYWHERE)), ("...../..X.o", Placement(Where.SIDE))):
+            query = Query(parse_pattern(text), placement, limit=0)
+            forget(store.url)
+            assert search(store, query).as_json() | {"seconds": 0} == run(index, query).as_json() | {"seconds": 0}
+    finally:
+        store.close()
 
 
 def test_families_of_a_symmetric_pattern_are_merged() -> None:

@@ -18,15 +18,27 @@ read-only SQLite file.
 
 from __future__ import annotations
 
+import sqlite3
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from joseki.book.patterns.lookup import COMMON_SHARE, Loaded, common_groups, distinct, hits, place_table
+from joseki.book.patterns.lazy import Blobs
+from joseki.book.patterns.lookup import (
+    COMMON_SHARE,
+    Loaded,
+    common_groups,
+    distinct,
+    hits,
+    move_lists,
+    next_stone,
+    place_table,
+)
 from joseki.book.patterns.probes import Images, probes, refined
 from joseki.book.patterns.reads import read_segment, segment_list
 from joseki.book.store.bookfile import ReadConnection, rows
@@ -47,8 +59,12 @@ from joseki.core.pattern import (
 
 Array = npt.NDArray[Any]
 COUNT = "SELECT count(*), coalesce(max(id), 0) FROM pattern_game"
-READ = ("SELECT id, game_key, root, source, black, white, black_rank, white_rank, date, result, winner, event, "
-        "moves FROM pattern_game WHERE id > :after ORDER BY id")
+FACT_COLUMNS = ("SELECT id, game_key, root, source, black, white, black_rank, white_rank, date, result, winner, "
+                "event, moves FROM pattern_game ")
+READ = FACT_COLUMNS + "WHERE id > :after ORDER BY id"
+READ_SOME = FACT_COLUMNS + "WHERE id IN (:ids)"
+SOME_AT_ONCE = 5000
+"""Games whose facts one query reads by id (a lazily read index fetches only the games it lists)."""
 NOT_INDEXED = "SELECT count(*) FROM game_record WHERE game_key NOT IN (SELECT game_key FROM pattern_game)"
 WINNER_CODE = {"b": 1, "w": 2, "d": 3}
 
@@ -84,6 +100,23 @@ class GameFacts:
                 "result": self.result, "event": self.event, "moves": self.moves}
 
 
+def _fact(row: Sequence[Any]) -> tuple[int, GameFacts]:
+    gid, key, root, source, black, white, brank, wrank, date, result, winner, event, moves = row
+    return int(gid), GameFacts(str(key), str(root), str(source), str(black), str(white), str(brank), str(wrank),
+                               str(date), str(result), str(winner), str(event), int(moves))
+
+
+@dataclass(frozen=True, slots=True)
+class Moves:
+    """Games' moves, for stepping hits forward: game ``g``'s points and states (1 black, 2 white) from
+    ``start[g]`` of ``point`` and ``state``, ``count[g]`` of them (games without: no moves)."""
+
+    count: Array
+    start: Array
+    point: npt.NDArray[np.int16]
+    state: npt.NDArray[np.int8]
+
+
 class IndexArrays:
     """The whole index in memory: the games' facts (in the order added), their segments ready to search, and every
     game's moves: ``mv_point`` and ``mv_state`` of game ``g`` from ``mv_start[g]``, ``moves[g]`` of them."""
@@ -95,13 +128,12 @@ class IndexArrays:
         self.segments = segments
         count = len(facts)
         self.winner = np.array([WINNER_CODE.get(f.winner, 0) for f in facts], dtype=np.int8)
-        by_date = sorted(range(count), key=lambda g: (facts[g].date, facts[g].key))
-        self.recency = np.zeros(count, dtype=np.int64)
-        """Each game's place in the order of (date, key): the newest highest."""
-        self.recency[by_date] = np.arange(count, dtype=np.int64)
         self.global_of = {sid: np.searchsorted(ids, seg.segment.game_id.astype(np.int64)).astype(np.int64)
                           for sid, seg in segments.items()}
         """Each segment's games as places in ``facts``."""
+        self.date_code = _date_codes(count, segments, self.global_of)
+        self.segment_of, self.local_of = _homes(count, self.global_of)
+        """Each game's segment (its place in ``segments``) and its place in it."""
         self.moves = np.zeros(count, dtype=np.int64)
         self.mv_start = np.zeros(count, dtype=np.int64)
         points, states, base = [], [], 0
@@ -123,6 +155,13 @@ class IndexArrays:
         """The bytes of the segments' arrays."""
         return sum(int(sum(a.nbytes for a in seg.segment.arrays().values())) for seg in self.segments.values())
 
+    def moves_of(self, games: Array) -> Moves:
+        """The moves of ``games`` (here: of every game)."""
+        return Moves(self.moves, self.mv_start, self.mv_point, self.mv_state)
+
+    def facts_of(self, games: Sequence[int]) -> list[GameFacts]:
+        return [self.facts[g] for g in games]
+
     def game_words(self, g: int) -> npt.NDArray[np.uint16]:
         """Game ``g``'s move list with captures (:mod:`joseki.core.movelist`)."""
         for sid, seg in self.segments.items():
@@ -133,6 +172,149 @@ class IndexArrays:
         raise KeyError(g)
 
 
+def _homes(count: int, global_of: dict[int, Array]) -> tuple[Array, Array]:
+    """Each game's segment (its place in ``global_of``) and its place in that segment."""
+    segment_of = np.zeros(count, dtype=np.int64)
+    local_of = np.zeros(count, dtype=np.int64)
+    for n, where in enumerate(global_of.values()):
+        segment_of[where] = n
+        local_of[where] = np.arange(len(where), dtype=np.int64)
+    return segment_of, local_of
+
+
+def _date_codes(count: int, segments: dict[int, Loaded], global_of: dict[int, Array]) -> Array:
+    """Each game's date as ``yyyymmdd`` (:func:`joseki.book.patterns.segment.date_code`), from its segment."""
+    codes = np.zeros(count, dtype=np.int64)
+    for sid, seg in segments.items():
+        codes[global_of[sid]] = seg.segment.date
+    return codes
+
+
+MOST_GAMES_MOVED = 8
+"""A lazily read index works out every game's moves once a search needs those of more than one game in this many."""
+
+
+class LazyIndex:
+    """The index of a SQLite store read lazily (:mod:`joseki.book.patterns.lazy`): what :func:`run` needs of
+    :class:`IndexArrays`, with each game's facts read only for the games a search lists (all of them once a
+    filter asks), and each segment's arrays only where a search reads them, while :meth:`reading`."""
+
+    def __init__(self, blobs: Blobs, count: int, last_id: int, segments: dict[int, Loaded]) -> None:
+        self.blobs, self.count, self.last_id, self.segments = blobs, count, last_id, segments
+        ids = np.sort(np.concatenate([seg.segment.game_id.astype(np.int64) for seg in segments.values()]))
+        if len(ids) != count:
+            raise UserError(f"the pattern index's segments hold {len(ids)} games, its table {count} (an index "
+                            "written by a failed writer: build it again with joseki index)")
+        self.ids = ids
+        self.global_of = {sid: np.searchsorted(ids, seg.segment.game_id.astype(np.int64)).astype(np.int64)
+                          for sid, seg in segments.items()}
+        self.winner = np.zeros(count, dtype=np.int8)
+        for sid, seg in segments.items():
+            self.winner[self.global_of[sid]] = seg.segment.winner
+        self.segment_of, self.local_of = _homes(count, self.global_of)
+        self.date_code = _date_codes(count, segments, self.global_of)
+        self._facts: list[GameFacts] | None = None
+        self._all_moves: Moves | None = None
+        self._conn: sqlite3.Connection | None = None
+
+    def __len__(self) -> int:
+        return self.count
+
+    @contextmanager
+    def reading(self, conn: sqlite3.Connection) -> Iterator[LazyIndex]:
+        """Read what searches need through ``conn`` (in its transaction) until the block ends."""
+        with self.blobs.bound(conn):
+            self._conn = conn
+            try:
+                yield self
+            finally:
+                self._conn = None
+
+    def _read(self, sql: str, params: dict[str, object] | None = None) -> list[tuple[Any, ...]]:
+        if self._conn is None:
+            raise UserError("the pattern index was read outside a read of its store (a bug)")
+        return rows(self._conn, sql, params)
+
+    @property
+    def facts(self) -> list[GameFacts]:
+        """Every game's facts, in the order of their ids (read once)."""
+        if self._facts is None:
+            self._facts = [f for _, f in (_fact(row) for row in self._read(READ, {"after": 0}))]
+        return self._facts
+
+    def facts_of(self, games: Sequence[int]) -> list[GameFacts]:
+        if self._facts is not None or len(games) > 4 * SOME_AT_ONCE:
+            return [self.facts[g] for g in games]
+        by_id: dict[int, GameFacts] = {}
+        wanted = [int(self.ids[g]) for g in games]
+        for lo in range(0, len(wanted), SOME_AT_ONCE):
+            by_id.update(_fact(row) for row in self._read(READ_SOME, {"ids": wanted[lo: lo + SOME_AT_ONCE]}))
+        return [by_id[i] for i in wanted]
+
+    def moves_of(self, games: Array) -> Moves:
+        """The moves of ``games``, read from their move lists; those of every game (kept for later searches) once
+        ``games`` are more than one in :data:`MOST_GAMES_MOVED`."""
+        if self._all_moves is not None:
+            return self._all_moves
+        wanted = distinct(games.astype(np.int64))
+        if len(wanted) * MOST_GAMES_MOVED > self.count:
+            self._all_moves = self._moves(np.arange(self.count, dtype=np.int64))
+            return self._all_moves
+        return self._moves(wanted)
+
+    def _moves(self, wanted: Array) -> Moves:
+        count = np.zeros(self.count, dtype=np.int64)
+        start = np.zeros(self.count, dtype=np.int64)
+        points: list[npt.NDArray[np.int16]] = []
+        states: list[npt.NDArray[np.int8]] = []
+        base = 0
+        for n, seg in enumerate(self.segments.values()):
+            mine = wanted[self.segment_of[wanted] == n]
+            if not len(mine):
+                continue
+            local = self.local_of[mine]
+            order = np.argsort(local)
+            mine, local = mine[order], local[order]
+            counts, point, state = move_lists(seg, local)
+            count[mine] = counts
+            start[mine] = base + np.cumsum(counts) - counts
+            points.append(point)
+            states.append(state)
+            base += len(point)
+        none16, none8 = np.zeros(0, dtype=np.int16), np.zeros(0, dtype=np.int8)
+        return Moves(count, start, np.concatenate(points) if points else none16,
+                     np.concatenate(states) if states else none8)
+
+
+_LAZY: dict[str, LazyIndex] = {}
+
+
+def _lazily(url: str, conn: sqlite3.Connection, count: int, last: int) -> LazyIndex:
+    """The lazily read index of the SQLite store at ``url`` (kept per URL; the segments it already knows, with
+    what was read of them, are kept)."""
+    cached = _LAZY.get(url)
+    if cached is not None and cached.count == count and cached.last_id == last:
+        with cached.blobs.bound(conn) as blobs:
+            if blobs.segments() == sorted(cached.segments):
+                return cached
+    blobs = cached.blobs if cached is not None else Blobs()
+    known = cached.segments if cached is not None else {}
+    with blobs.bound(conn):
+        segments = {sid: known[sid] if sid in known else Loaded.read_lazily(blobs, sid)
+                    for sid, _level, _records in segment_list(conn)}
+    made = LazyIndex(blobs, count, last, segments)
+    _LAZY[url] = made
+    return made
+
+
+def _driver(conn: Any) -> sqlite3.Connection | None:
+    """The sqlite3 connection under a read's connection (None: not SQLite)."""
+    if isinstance(conn, sqlite3.Connection):
+        return conn
+    raw = getattr(getattr(conn, "connection", None), "driver_connection", None)
+    return raw if isinstance(raw, sqlite3.Connection) else None
+
+
 def load(conn: ReadConnection, previous: IndexArrays | None = None) -> IndexArrays:
     """The index on ``conn`` in memory; the games and segments of ``previous`` (an earlier load) are not read again
     (a segment never changes; merged ones are dropped)."""
@@ -140,10 +322,9 @@ def load(conn: ReadConnection, previous: IndexArrays | None = None) -> IndexArra
     ids = [int(i) for i in previous.ids] if previous else []
     last = previous.last_id if previous else 0
     for row in rows(conn, READ, {"after": last}):
-        gid, key, root, source, black, white, brank, wrank, date, result, winner, event, moves = row
-        facts.append(GameFacts(str(key), str(root), str(source), str(black), str(white), str(brank), str(wrank),
-                               str(date), str(result), str(winner), str(event), int(moves)))
-        ids.append(int(gid))
+        gid, fact = _fact(row)
+        facts.append(fact)
+        ids.append(gid)
     known = previous.segments if previous else {}
     segments = {sid: known[sid] if sid in known else Loaded.of(read_segment(conn, sid))
                 for sid, _level, _records in segment_list(conn)}
@@ -160,13 +341,7 @@ def loaded(book: Readable) -> IndexArrays:
     than the store's games), or when nothing is indexed.
     """
     with book.read() as conn:
-        count, last = (int(v) for v in rows(conn, COUNT)[0])
-        behind = int(rows(conn, NOT_INDEXED)[0][0])
-        if behind:
-            raise UserError(f"the pattern index is older than the store's games: {behind} learnt game"
-                             f"{'s are' if behind != 1 else ' is'} not indexed (run joseki index on their files)")
-        if count == 0:
-            raise UserError("no games indexed for pattern search (run joseki index GAMES...)")
+        count, last = _indexed(conn)
         cached = _LOADED.get(book.url)
         if cached is not None and (len(cached) > count or cached.last_id > last):
             cached = None
@@ -176,12 +351,25 @@ def loaded(book: Readable) -> IndexArrays:
     return cached
 
 
+def _indexed(conn: ReadConnection) -> tuple[int, int]:
+    """The games indexed and their last id; UserError for an index older than the store's games or an empty one."""
+    count, last = (int(v) for v in rows(conn, COUNT)[0])
+    behind = int(rows(conn, NOT_INDEXED)[0][0])
+    if behind:
+        raise UserError(f"the pattern index is older than the store's games: {behind} learnt game"
+                        f"{'s are' if behind != 1 else ' is'} not indexed (run joseki index on their files)")
+    if count == 0:
+        raise UserError("no games indexed for pattern search (run joseki index GAMES...)")
+    return count, last
+
+
 def forget(url: str | None = None) -> None:
-    """Drop the index kept in memory for ``url`` (every one when None)."""
-    if url is None:
-        _LOADED.clear()
-    else:
-        _LOADED.pop(url, None)
+    """Drop the index kept in memory for ``url``, loaded or read lazily (every one when None)."""
+    for kept in (_LOADED, _LAZY):
+        if url is None:
+            kept.clear()
+        else:
+            kept.pop(url, None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,7 +549,11 @@ def _cell_order(pattern: Pattern) -> list[int]:
     return stones + others
 
 
-def find_hits(arrays: IndexArrays, pattern: Pattern, images: Images, mask: Array | None) -> tuple[Array, Array, Array]:
+Searchable = IndexArrays | LazyIndex
+"""An index :func:`run` searches: loaded whole, or read lazily."""
+
+
+def find_hits(arrays: Searchable, pattern: Pattern, images: Images, mask: Array | None) -> tuple[Array, Array, Array]:
     """Every hit: (place, game, move) where an image of the pattern came into being, sorted."""
     found = probes(images)
     if arrays.segments:
@@ -391,19 +583,49 @@ round, up to :data:`MAX_BLOCK`)."""
 MAX_BLOCK = 64
 
 
-def next_in_region(arrays: IndexArrays, images: Images, place: Array, game: Array, after: Array) -> tuple[Array, Array]:
-    """For each hit, the first move after move ``after`` played inside its place's rectangle: its move number and
-    index into the move arrays (-1 for both when none was)."""
+def next_in_region(arrays: Searchable, moves: Moves, images: Images, place: Array, game: Array,
+                   after: Array) -> tuple[Array, Array, Array]:
+    """For each hit, the first move after move ``after`` played inside its place's rectangle: its move number,
+    index into ``moves`` and cell of the place (:meth:`Images.cell_of`); -1 for all three when none was.
+
+    It is the first stone put on one of the rectangle's points, read from each segment's dense table
+    (:func:`~joseki.book.patterns.lookup.next_stone`); the hits in games with a suicide step through the moves."""
+    found = np.full(len(place), -1, dtype=np.int64)
+    cell = np.full(len(place), -1, dtype=np.int64)
+    stepped = np.zeros(len(place), dtype=bool)
+    segment = arrays.segment_of[game]
+    for n, seg in enumerate(arrays.segments.values()):
+        mine = np.flatnonzero(segment == n)
+        if not len(mine):
+            continue
+        local = arrays.local_of[game[mine]]
+        seg.need("record_move", seg.segment.record_start[local].astype(np.int64))
+        odd = seg.suicide[local]
+        stepped[mine[odd]] = True
+        easy = mine[~odd]
+        found[easy], cell[easy] = next_stone(seg, images.index[place[easy]], arrays.local_of[game[easy]],
+                                             after[easy].astype(np.int64))
+    index = np.where(found > 0, moves.start[game] + found - 1, -1)
+    hard = np.flatnonzero(stepped)
+    if len(hard):
+        found[hard], index[hard] = _step_forward(moves, images, place[hard], game[hard], after[hard])
+        some = hard[index[hard] >= 0]
+        cell[some] = images.cell_of(place[some], moves.point[index[some]].astype(np.int64))
+    return found, index, cell
+
+
+def _step_forward(moves: Moves, images: Images, place: Array, game: Array, after: Array) -> tuple[Array, Array]:
+    """:func:`next_in_region` by stepping through the moves (a block of them at a time)."""
     count = len(place)
     found_move = np.full(count, -1, dtype=np.int64)
     found_index = np.full(count, -1, dtype=np.int64)
     active = np.arange(count)
     move = after.astype(np.int64) + 1
     x0, x1, y0, y1 = images.x0[place], images.x1[place], images.y0[place], images.y1[place]
-    limit = arrays.moves[game].astype(np.int64)
-    start = arrays.mv_start[game]
+    limit = moves.count[game].astype(np.int64)
+    start = moves.start[game]
     block = STEP_BLOCK
-    last = len(arrays.mv_point) - 1
+    last = len(moves.point) - 1
     while len(active):
         steps = np.arange(block, dtype=np.int64)
         active = active[move[active] <= limit[active]]
@@ -411,7 +633,7 @@ def next_in_region(arrays: IndexArrays, images: Images, place: Array, game: Arra
             break
         number = move[active][:, None] + steps
         idx = start[active][:, None] + number - 1
-        point = arrays.mv_point[np.minimum(idx, last)].astype(np.int64)
+        point = moves.point[np.minimum(idx, last)].astype(np.int64)
         px, py = point // SIZE, point % SIZE
         a = active[:, None]
         inside = ((number <= limit[a]) & (point != PASS) & (px >= x0[a]) & (px <= x1[a]) & (py >= y0[a])
@@ -427,7 +649,7 @@ def next_in_region(arrays: IndexArrays, images: Images, place: Array, game: Arra
     return found_move, found_index
 
 
-def _follow(arrays: IndexArrays, images: Images, hits: tuple[Array, Array, Array],
+def _follow(arrays: Searchable, moves: Moves, images: Images, hits: tuple[Array, Array, Array],
             sequence: Sequence[tuple[str, Point]], group: list[CellMap],
             pattern: Pattern) -> tuple[Array, Array, Array]:
     """The hits whose next moves inside the pattern were ``sequence`` (under some symmetry of the pattern):
@@ -444,10 +666,10 @@ def _follow(arrays: IndexArrays, images: Images, hits: tuple[Array, Array, Array
             want_state = 1 if colour == "b" else 2
             flip = images.swapped[place[alive]] ^ sym.swapped
             want_state_arr = np.where(flip, 3 - want_state, want_state)
-            nxt, idx = next_in_region(arrays, images, place[alive], game[alive], at[alive])
+            nxt, idx, _ = next_in_region(arrays, moves, images, place[alive], game[alive], at[alive])
             ok = (idx >= 0)
             safe = np.maximum(idx, 0)
-            ok &= (arrays.mv_point[safe] == want_point) & (arrays.mv_state[safe] == want_state_arr)
+            ok &= (moves.point[safe] == want_point) & (moves.state[safe] == want_state_arr)
             at[alive[ok]] = nxt[ok]
             alive = alive[ok]
         kept_hit.append(alive)
@@ -495,40 +717,50 @@ def search(book: Readable, query: Query) -> SearchResult:
     Raises UserError for an index older than the store's games or an empty one.
     """
     started = time.perf_counter()
-    arrays = loaded(book)
-    return run(arrays, query, started)
+    if book.url in _LOADED or not book.url.startswith("sqlite"):
+        return run(loaded(book), query, started)
+    with book.read() as conn:
+        raw = _driver(conn)
+        if raw is None:
+            return run(loaded(book), query, started)
+        count, last = _indexed(conn)
+        arrays = _lazily(book.url, raw, count, last)
+        with arrays.reading(raw):
+            return run(arrays, query, started)
 
 
-def run(arrays: IndexArrays, query: Query, started: float | None = None) -> SearchResult:
-    """:func:`search` on an index already in memory."""
+def run(arrays: Searchable, query: Query, started: float | None = None) -> SearchResult:
+    """:func:`search` on an index already in memory (or read lazily, while :meth:`LazyIndex.reading`)."""
     started = time.perf_counter() if started is None else started
     pattern = query.pattern
     fams = families(pattern, query.placement, fixed_orientation=query.fixed_orientation,
                     fixed_colour=query.fixed_colour)
     images = Images(pattern, fams)
-    mask = query.games.mask(arrays.facts)
+    mask = None if query.games == GameFilter() else query.games.mask(arrays.facts)
     place, game, move = find_hits(arrays, pattern, images, mask)
     group = symmetry_group(pattern, query.placement)
     if query.fixed_orientation or query.fixed_colour:
         group = [g for g in group if (not query.fixed_colour or not g.swapped)]
         if query.fixed_orientation:
             group = group[:1]
+    moves = arrays.moves_of(game)
     if query.sequence:
-        hit, end, sym_of = _follow(arrays, images, (place, game, move), query.sequence, group, pattern)
+        hit, end, sym_of = _follow(arrays, moves, images, (place, game, move), query.sequence, group, pattern)
         place, game, move = place[hit], game[hit], move[hit]
         after = end
     else:
         sym_of = np.zeros(len(place), dtype=np.int64)
         after = move
-    nxt, idx = next_in_region(arrays, images, place, game, after)
-    conts, cells = _continuations(arrays, images, query, group, place, game, after, nxt, idx, sym_of)
+    nxt, idx, next_cell = next_in_region(arrays, moves, images, place, game, after)
+    conts, cells = _continuations(arrays, moves, images, query, group, place, game, after, nxt, idx, next_cell,
+                                  sym_of)
     results = _results(arrays, images, query, place, game, move, nxt, cells)
     return SearchResult(query, len(arrays), len(distinct(game)), len(place), conts, results,
                         time.perf_counter() - started)
 
 
-def _continuations(arrays: IndexArrays, images: Images, query: Query, group: list[CellMap], place: Array,
-                   game: Array, after: Array, nxt: Array, idx: Array,
+def _continuations(arrays: Searchable, moves: Moves, images: Images, query: Query, group: list[CellMap], place: Array,
+                   game: Array, after: Array, nxt: Array, idx: Array, next_cell: Array,
                    sym_of: Array) -> tuple[tuple[Continuation, ...], Array]:
     """The continuations counted and lettered, and each hit's continuation cell in the pattern's frame (-1: none)."""
     pattern = query.pattern
@@ -537,9 +769,8 @@ def _continuations(arrays: IndexArrays, images: Images, query: Query, group: lis
     state = np.zeros(len(place), dtype=np.int64)
     some = np.flatnonzero(idx >= 0)
     if len(some):
-        point = arrays.mv_point[idx[some]].astype(np.int64)
-        raw = images.cell_of(place[some], point)
-        game_state = arrays.mv_state[idx[some]].astype(np.int64)
+        raw = next_cell[some]
+        game_state = moves.state[idx[some]].astype(np.int64)
         flip = images.swapped[place[some]]
         st = np.where(flip, 3 - game_state, game_state)
         if query.sequence and len(group) > 1:
@@ -553,7 +784,7 @@ def _continuations(arrays: IndexArrays, images: Images, query: Query, group: lis
     conts: list[Continuation] = []
     if len(some):
         c, s = rep_cell[cell[some], state[some]], rep_state[cell[some], state[some]]
-        game_state = arrays.mv_state[idx[some]].astype(np.int64)
+        game_state = moves.state[idx[some]].astype(np.int64)
         won = arrays.winner[game[some]].astype(np.int64) == game_state
         tenuki = nxt[some] > after[some] + 1
         code = c * 3 + s
@@ -576,16 +807,13 @@ def _continuations(arrays: IndexArrays, images: Images, query: Query, group: lis
     return tuple(conts), cell
 
 
-def _results(arrays: IndexArrays, images: Images, query: Query, place: Array, game: Array, move: Array,
+def _results(arrays: Searchable, images: Images, query: Query, place: Array, game: Array, move: Array,
              nxt: Array, cells: Array) -> tuple[GameResult, ...]:
     """The games with hits, newest first, at most ``query.limit`` of them, each with its hits in move order."""
     if not len(game):
         return ()
-    facts = arrays.facts
-    found = distinct(game)
-    newest = found[np.argsort(-arrays.recency[found], kind="stable")]
-    games = [int(g) for g in (newest[: query.limit] if query.limit else newest)]
-    chosen = np.zeros(len(facts), dtype=bool)
+    games, facts = _newest(arrays, distinct(game), query.limit)
+    chosen = np.zeros(len(arrays), dtype=bool)
     chosen[games] = True
     per: dict[int, list[Hit]] = {g: [] for g in games}
     width = query.pattern.width
@@ -596,5 +824,19 @@ def _results(arrays: IndexArrays, images: Images, query: Query, place: Array, ga
         cell = int(cells[i])
         point = None if cell < 0 else home_point(query.pattern, query.placement, (cell % width, cell // width))
         per[g].append(Hit(int(move[i]), fam.symmetry.name, fam.swapped, None if nxt[i] < 0 else int(nxt[i]), point))
-    return tuple(GameResult(facts[g], tuple(per[g])) for g in games)
+    return tuple(GameResult(f, tuple(per[g])) for g, f in zip(games, facts, strict=True))
+
+
+def _newest(arrays: Searchable, found: Array, limit: int) -> tuple[list[int], list[GameFacts]]:
+    """The games of ``found`` to list, newest first (by date code, then date, then key), at most ``limit`` (0: all),
+    and their facts; only the games that may be among them are read."""
+    code = arrays.date_code[found]
+    if limit and len(found) > limit:
+        cut = np.partition(code, len(code) - limit)[len(code) - limit]
+        found = found[code >= cut]
+    facts = arrays.facts_of([int(g) for g in found])
+    order = sorted(range(len(found)), key=lambda i: (int(arrays.date_code[found[i]]), facts[i].date, facts[i].key),
+                   reverse=True)
+    order = order[:limit] if limit else order
+    return [int(found[i]) for i in order], [facts[i] for i in order]
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from joseki.book.patterns.reads import stored_bytes
-from joseki.book.patterns.storage import IndexedGame, write_games
+from joseki.book.patterns.storage import IndexedGame, compact, write_games
 from joseki.book.store.database import Store, WriteConnection
 from joseki.core.errors import BadInput
 from joseki.core.movelist import SIZE, encode, encode_replayed, replay
@@ -115,12 +115,14 @@ def roots_of(paths: Sequence[Path | str]) -> list[tuple[str, str]]:
 
 
 def index_games(store: Store, paths: Sequence[Path | str], *, workers: int | None = None, batch: int = INDEX_BATCH,
-                progress: Callable[[int, int], None] | None = None, cluster: str | None = None) -> IndexReport:
+                progress: Callable[[int, int], None] | None = None, cluster: str | None = None,
+                compacted: bool = True) -> IndexReport:
     """Index the games of ``paths`` (files, archives, folders) into ``store``'s pattern index.
 
     ``workers``: processes (1: in this one). ``cluster``: the address of a Dask scheduler to read and replay
     the games on instead (:mod:`joseki.games.cluster`; the batches are written here, in the same order).
-    ``progress(done, total)`` is told after each batch.
+    ``progress(done, total)`` is told after each batch. ``compacted``: merge the segments into one at the end
+    when they fit (:func:`joseki.book.patterns.storage.compact`).
     """
     named = roots_of(paths)
     report = IndexReport(files=len(named))
@@ -130,9 +132,7 @@ def index_games(store: Store, paths: Sequence[Path | str], *, workers: int | Non
     outcomes = (o for part in fan_out(index_chunk, items, len(named), where, INDEX_CHUNK) for o in part)
     done = _write(store, outcomes, report, batch, len(named), progress)
     assert done == len(named)
-    with store.read() as conn:
-        report.indexed, report.index_bytes = stored_bytes(conn)
-    return report
+    return finish_report(store, report, len(named), compacted)
 
 
 def _write(store: Store, outcomes: Iterable[Outcome], report: IndexReport, batch: int, total: int,
@@ -254,9 +254,13 @@ class IndexLedger(Ledger):
         return list(batch)
 
 
-def finish_report(store: Store, report: IndexReport, files: int) -> IndexReport:
-    """``report`` with the run's files and the index's games and bytes after it."""
+def finish_report(store: Store, report: IndexReport, files: int, compacted: bool = True) -> IndexReport:
+    """``report`` with the run's files and the index's games and bytes after it; ``compacted``: the segments first
+    merged into one when the run added games and they fit (:func:`joseki.book.patterns.storage.compact`)."""
     report.files = files
+    if compacted and report.added:
+        with store.write() as conn:
+            compact(conn)
     with store.read() as conn:
         report.indexed, report.index_bytes = stored_bytes(conn)
     return report

@@ -14,32 +14,39 @@ candidate at move 0 as well.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
+from joseki.book.patterns.lazy import Blobs, Derived, RecordMoves, Stored, entry_points, spread, suicides
+from joseki.book.patterns.probes import SHAPE_SHIFT as _SHAPE_SHIFT
 from joseki.book.patterns.probes import Images, Probes
 from joseki.book.patterns.segment import (
     AGAIN,
     COLOUR_SHIFT,
+    MOVE_BITS,
     NEVER,
     RECORD_BITS,
     RECORD_MASK,
     Segment,
+    find_sorted,
     game_moves,
     state_at,
 )
-from joseki.book.patterns.windows import KIND_SHIFT
 from joseki.core.movelist import CAPTURE, POINT_MASK, POINTS, SETUP, WHITE
 from joseki.core.pattern import ALLOWS, LETTERS
 
 I64 = npt.NDArray[np.int64]
 ALLOWED = np.array([[state in ALLOWS[letter] for state in range(3)] for letter in LETTERS], dtype=bool)
 """Whether each letter (by its place in LETTERS) allows each state (0 empty, 1 black, 2 white)."""
-_SHAPE_SHIFT = KIND_SHIFT + 2
+_ALLOWED_BITS = (ALLOWED * (1 << np.arange(3))).sum(axis=1).astype(np.int32)
+"""The states each letter allows as bits (bit ``s``: state ``s``)."""
 VERIFY_CELLS = 6
 """Cells verified together before the candidates that failed are dropped."""
+SEARCH_COST = 2.0
+"""What one step of a search by point costs, in events read whole (:func:`candidates`)."""
 COMMON_SHARE = 16
 """A group is common when its fewest events are more than one in this many games of a segment: its keys are
 then enumerated wider (:func:`joseki.book.patterns.probes.refined`)."""
@@ -57,18 +64,19 @@ class Loaded:
     entry_point: npt.NDArray[np.int16]
     """Each entry's point index (within a key, entries are sorted by point)."""
     record_move: npt.NDArray[np.int32]
+    suicide: npt.NDArray[np.bool_]
+    """Whether each game has a suicide (a move the dense table does not see: :func:`next_stone`)."""
     move_point: npt.NDArray[np.int16]
     move_state: npt.NDArray[np.int8]
     move_start: I64
-    """Game ``g``'s moves begin at ``move_start[g]`` of ``move_point``; ``move_start[g + 1] - move_start[g]``."""
+    """Game ``g``'s moves begin at ``move_start[g]`` of ``move_point``; ``move_start[g + 1] - move_start[g]``
+    (empty in a lazily read segment: :func:`joseki.book.patterns.lazy.game_move_lists` gives them)."""
+    lazy: dict[str, Filler] | None = field(default=None)
+    """A lazily read segment's arrays by name, to fill before reading them (:meth:`need`); None: all read."""
 
     @classmethod
     def of(cls, segment: Segment) -> Loaded:
-        sizes = [len(e) for e in segment.entries]
-        base = np.concatenate(([0], np.cumsum(sizes)))
-        keys = np.concatenate([k.astype(np.int64) | (s << _SHAPE_SHIFT) for s, k in enumerate(segment.keys)])
-        starts = np.concatenate([st[:-1].astype(np.int64) + base[s] for s, st in enumerate(segment.starts)]
-                                + [np.array([base[-1]], dtype=np.int64)])
+        keys, starts = _key_table(segment)
         entries = np.concatenate(segment.entries) if segment.entries else np.zeros(0, dtype=np.uint32)
         words = segment.words.astype(np.int64)
         is_move = (words & (SETUP | CAPTURE)) == 0
@@ -77,14 +85,71 @@ class Loaded:
         per_game = np.bincount(game[is_move], minlength=segment.games)
         point = (segment.words[entries & RECORD_MASK] & POINT_MASK).astype(np.int16)
         moves = game_moves(segment.words, segment.record_start).astype(np.int32)
-        return cls(segment, keys, starts, entries, point, moves,
+        return cls(segment, keys, starts, entries, point, moves, suicides(segment.words, record_start),
                    (words[is_move] & POINT_MASK).astype(np.int16),
                    np.where(words[is_move] & WHITE, 2, 1).astype(np.int8),
                    np.concatenate(([0], np.cumsum(per_game))).astype(np.int64))
 
+    @classmethod
+    def read_lazily(cls, blobs: Blobs, segment_id: int) -> Loaded:
+        """Segment ``segment_id`` of ``blobs``, its small arrays and keys read now, the rest when needed."""
+        def stored(*names: str) -> Stored:
+            return Stored(blobs, [(segment_id, name) for name in names])
+
+        whole = {name: stored(name) for name in ("game_id", "record_start", "winner", "date",
+                                                 *(f"{n}{s}" for s in range(4) for n in ("keys", "starts")))}
+        for array in whole.values():
+            array.need(None)
+        words, dense, changes = stored("words"), stored("dense"), stored("changes")
+        entries = stored(*(f"entries{s}" for s in range(4)))
+        keys = tuple(whole[f"keys{s}"].values.view(np.uint32) for s in range(4))
+        starts = tuple(whole[f"starts{s}"].values.view(np.uint32) for s in range(4))
+        sizes = np.array([int(st[-1]) for st in starts], dtype=np.int64)
+        bounds = np.concatenate(([0], np.cumsum(sizes)))
+        all_entries = entries.values.view(np.uint32)
+        segment = Segment(whole["game_id"].values.view(np.uint32), whole["record_start"].values.view(np.uint32),
+                          words.values.view(np.uint16), whole["winner"].values.view(np.uint8),
+                          whole["date"].values.view(np.uint32), dense.values.view(np.uint16),
+                          changes.values.view(np.int64), keys, starts,
+                          tuple(all_entries[bounds[s]: bounds[s + 1]] for s in range(4)))
+        points = Derived(len(all_entries), np.int16, POINT_BLOCK, entry_points(entries, words))
+        moves = RecordMoves(words, segment.record_start)
+        none = np.zeros(0, dtype=np.int64)
+        return cls(segment, *_key_table(segment), all_entries, points.values.view(np.int16),
+                   moves.values, moves.suicide, none.astype(np.int16), none.astype(np.int8), none,
+                   {"words": words, "dense": dense, "changes": changes, "entries": entries,
+                    "entry_point": points, "record_move": moves})
+
+    def need(self, name: str, index: I64 | None) -> None:
+        """Fill array ``name`` where ``index`` (None: everywhere) before reading it, in a lazily read segment."""
+        if self.lazy is not None:
+            self.lazy[name].need(index)
+
     def state(self, game: I64, point: I64, move: I64) -> I64:
         """The state (0 empty, 1 black, 2 white) of each point index in each game after each move."""
+        self.need("dense", game * POINTS + point)
+        self.need("changes", None)
         return state_at(self.segment.dense, self.segment.changes, game, point, move)
+
+
+class Filler(Protocol):
+    """A lazily read array: :meth:`need` fills it where it is about to be read."""
+
+    def need(self, index: I64 | None) -> None: ...
+
+
+POINT_BLOCK = 1 << 14
+"""Entries whose points are worked out together in a lazily read segment."""
+
+
+def _key_table(segment: Segment) -> tuple[I64, I64]:
+    """The four shapes' keys in one sorted array (the shape above the key) and their starts in one array."""
+    sizes = [int(st[-1]) for st in segment.starts]
+    base = np.concatenate(([0], np.cumsum(sizes)))
+    keys = np.concatenate([k.astype(np.int64) | (s << _SHAPE_SHIFT) for s, k in enumerate(segment.keys)])
+    starts = np.concatenate([st[:-1].astype(np.int64) + base[s] for s, st in enumerate(segment.starts)]
+                            + [np.array([base[-1]], dtype=np.int64)])
+    return keys, starts
 
 
 def distinct(values: I64) -> I64:
@@ -98,10 +163,10 @@ def distinct(values: I64) -> I64:
 
 def _counts(loaded: Loaded, probes: Probes) -> tuple[I64, I64, npt.NDArray[np.float64]]:
     """Each range's key indices ``[first, last)`` in ``loaded.keys``, and each row's events."""
-    base = probes.shape[probes.range_row] << _SHAPE_SHIFT
-    low, high = probes.low + base, probes.high + base
-    a = np.searchsorted(loaded.keys, low).astype(np.int64)
-    b = np.searchsorted(loaded.keys, high).astype(np.int64)
+    queries, order = probes.lookups()
+    found = np.empty(len(queries), dtype=np.int64)
+    found[order] = np.searchsorted(loaded.keys, queries)
+    a, b = found[: len(probes.low)], found[len(probes.low):]
     count = np.bincount(probes.range_row, weights=loaded.starts[b] - loaded.starts[a], minlength=len(probes))
     return a, b, count.astype(np.float64)
 
@@ -131,43 +196,79 @@ def _choose(loaded: Loaded, probes: Probes) -> tuple[I64, I64, I64]:
     return probes.range_row[keep], a[keep], b[keep]
 
 
-def _spread(begin: I64, end: I64) -> tuple[I64, I64]:
-    """Every index of the spans ``[begin, end)`` one after the other, and the span each comes from."""
-    lengths = end - begin
-    offsets = np.cumsum(lengths) - lengths
-    which = np.repeat(np.arange(len(begin), dtype=np.int64), lengths)
-    flat: I64 = np.arange(int(lengths.sum()), dtype=np.int64) - offsets[which] + begin[which]
-    return flat, which
+_spread = spread
 
 
 def _at_points(loaded: Loaded, images: Images, probes: Probes, row: I64, first: I64,
-               last: I64) -> tuple[I64, I64, I64]:
-    """The places, entries and rows of the ranges' events at their family's places, by binary search on the
-    points (a key's events are sorted by point)."""
+               last: I64) -> tuple[I64, I64]:
+    """The places and records of the ranges' events at their family's places with the band bits their row asks,
+    by binary search on the points (a key's events are sorted by point)."""
     key, which = _spread(first, last)
     family = probes.family[row[which]]
     lo_place, hi_place = images.first_place[family], images.first_place[family + 1]
     place, pair = _spread(lo_place, hi_place)
     key = key[pair]
     target = images.index[place, probes.cell[row[which[pair]]]]
-    begin, end = loaded.starts[key], loaded.starts[key + 1]
-    lo = _bisect(loaded.entry_point, begin, end, target)
-    hi = _bisect(loaded.entry_point, lo, end, target + 1)
+    keys = len(distinct(key)) if loaded.lazy is None and len(key) else 0
+    if keys and keys <= KEYS_ONE_BY_ONE and len(key) >= LANES_A_KEY * keys:
+        lo, hi = _by_key(loaded, key, target)
+    else:
+        begin, end = loaded.starts[key], loaded.starts[key + 1]
+        lo = _bisect(loaded, begin, end, target)
+        hi = _bisect(loaded, lo, end, target + 1)
     entry, span = _spread(lo, hi)
-    return place[span], entry, row[which[pair[span]]]
+    return _banded(loaded, probes, place[span], entry, row[which[pair[span]]])
 
 
-def _bisect(values: npt.NDArray[np.int16], lo: I64, hi: I64, target: I64) -> I64:
-    """For each ``[lo, hi)`` of sorted ``values``, the first index whose value is at least ``target``."""
-    lo, hi = lo.copy(), hi.copy()
-    while True:
-        open_ = lo < hi
-        if not open_.any():
-            return lo
+def _banded(loaded: Loaded, probes: Probes, place: I64, entry: I64, row: I64) -> tuple[I64, I64]:
+    """The places and records of the entries whose band bits are what their row asks."""
+    loaded.need("entries", entry)
+    value = loaded.entries[entry].astype(np.int64)
+    ok = ((value >> RECORD_BITS) & probes.band_mask[row]) == probes.band_value[row]
+    return place[ok], value[ok] & RECORD_MASK
+
+
+KEYS_ONE_BY_ONE = 20000
+"""Keys searched by point one at a time (numpy's binary search on each key's events) at most; beyond, or in a
+lazily read segment (where that would read every event of those keys), a binary search of all at once."""
+LANES_A_KEY = 16
+"""Points sought in a key, on average, for the keys to be searched one at a time (a call a key pays then)."""
+
+
+def _by_key(loaded: Loaded, key: I64, target: I64) -> tuple[I64, I64]:
+    """For each (key, target point): the entries of that key at that point, ``[lo, hi)``, one key at a time."""
+    order = np.argsort(key, kind="stable")
+    ordered = key[order]
+    cut = np.flatnonzero(ordered[1:] != ordered[:-1]) + 1
+    lo, hi = np.empty(len(key), dtype=np.int64), np.empty(len(key), dtype=np.int64)
+    points, starts = loaded.entry_point, loaded.starts
+    for a, b in zip(np.concatenate(([0], cut)).tolist(), np.concatenate((cut, [len(key)])).tolist(), strict=True):
+        k = int(ordered[a])
+        begin, end = int(starts[k]), int(starts[k + 1])
+        lanes = order[a:b]
+        events = points[begin:end]
+        wanted = target[lanes].astype(np.int16)
+        lo[lanes] = np.searchsorted(events, wanted, side="left") + begin
+        hi[lanes] = np.searchsorted(events, wanted, side="right") + begin
+    return lo, hi
+
+
+def _bisect(loaded: Loaded, lo: I64, hi: I64, target: I64) -> I64:
+    """For each ``[lo, hi)`` of the entries' sorted points, the first index whose point is at least ``target``."""
+    values = loaded.entry_point
+    found = lo.copy()
+    lane = np.flatnonzero(lo < hi)
+    lo, hi, target = lo[lane], hi[lane], target[lane]
+    while len(lane):
         mid = (lo + hi) >> 1
-        below = open_ & (values[np.minimum(mid, len(values) - 1)] < target)
+        loaded.need("entry_point", mid)
+        below = values[mid] < target
         lo = np.where(below, mid + 1, lo)
-        hi = np.where(open_ & ~below, mid, hi)
+        hi = np.where(below, hi, mid)
+        open_ = lo < hi
+        found[lane[~open_]] = lo[~open_]
+        lane, lo, hi, target = lane[open_], lo[open_], hi[open_], target[open_]
+    return found
 
 
 def candidates(loaded: Loaded, images: Images, probes: Probes, place_of: I64) -> tuple[I64, I64]:
@@ -184,33 +285,31 @@ def candidates(loaded: Loaded, images: Images, probes: Probes, place_of: I64) ->
     begin, end = loaded.starts[first], loaded.starts[last]
     places = (images.first_place[probes.family + 1] - images.first_place[probes.family])[row]
     searches = (last - first) * places
-    by_point = searches * (2 + 2 * np.log2(1 + (end - begin) / np.maximum(searches, 1))) < end - begin
+    by_point = searches * SEARCH_COST * (1 + np.log2(1 + (end - begin) / np.maximum(searches, 1))) < end - begin
     searched = _at_points(loaded, images, probes, row[by_point], first[by_point], last[by_point])
     read = _read_whole(loaded, images, probes, place_of, row[~by_point], begin[~by_point], end[~by_point])
-    place, entry, use_row = (np.concatenate([searched[i], read[i]]) for i in range(3))
-    value = loaded.entries[entry].astype(np.int64)
-    ok = ((value >> RECORD_BITS) & probes.band_mask[use_row]) == probes.band_value[use_row]
-    return place[ok], value[ok] & RECORD_MASK
+    return np.concatenate([searched[0], read[0]]), np.concatenate([searched[1], read[1]])
 
 
 def _read_whole(loaded: Loaded, images: Images, probes: Probes, place_of: I64, row: I64, begin: I64,
-                end: I64) -> tuple[I64, I64, I64]:
-    """The places, entries and rows of the ranges' events whose point is a place's of the row's family (each
-    distinct span read once)."""
+                end: I64) -> tuple[I64, I64]:
+    """The places and records of the ranges' events whose point is a place's of the row's family, with the band
+    bits their row asks (each distinct span read once)."""
     if not len(row):
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     spans, inverse = np.unique(np.column_stack([begin, end]), axis=0, return_inverse=True)
     inverse = inverse.reshape(-1)
     flat, _ = _spread(spans[:, 0], spans[:, 1])
     lengths = spans[:, 1] - spans[:, 0]
     offsets = np.cumsum(lengths) - lengths
+    loaded.need("entry_point", flat)
     point = loaded.entry_point[flat].astype(np.int64)
     at, use = _spread(offsets[inverse], offsets[inverse] + lengths[inverse])
     use_row = row[use]
     cells = images.index.shape[1]
     place = place_of[probes.family[use_row] * cells + probes.cell[use_row], point[at]]
     ok = place >= 0
-    return place[ok], flat[at][ok], use_row[ok]
+    return _banded(loaded, probes, place[ok], flat[at][ok], use_row[ok])
 
 
 def place_table(images: Images) -> I64:
@@ -228,22 +327,26 @@ def verify(loaded: Loaded, images: Images, order: list[int], place: I64, game: I
     the candidates that failed dropped as they go)."""
     seg = loaded.segment
     alive = np.arange(len(place))
-    base = game * POINTS
+    width = images.index.shape[1]
+    index, letter = images.index.reshape(-1).astype(np.int32), images.letter.reshape(-1)
+    at, base, when = place.astype(np.int32) * width, (game * POINTS).astype(np.int32), move.astype(np.int32)
     for lo in range(0, len(order), VERIFY_CELLS):
         if not len(alive):
             break
-        cells = np.array(order[lo: lo + VERIFY_CELLS], dtype=np.int64)
-        p = place[alive][:, None]
-        slot = base[alive][:, None] + images.index[p, cells]
+        cells = np.array(order[lo: lo + VERIFY_CELLS], dtype=np.int32)
+        where = at[:, None] + cells
+        slot = base[:, None] + index[where]
+        loaded.need("dense", slot)
         value = seg.dense[slot].astype(np.int32)
-        t = move[alive][:, None]
-        state = np.where(t >= (value & NEVER), (value >> COLOUR_SHIFT) & 3, 0)
+        state = np.where(when[:, None] >= (value & NEVER), (value >> COLOUR_SHIFT) & 3, 0)
         again = np.nonzero(value & AGAIN)
         if len(again[0]):
-            state[again] = state_at(seg.dense, seg.changes, game[alive][again[0]], slot[again] - base[alive][again[0]],
-                                    move[alive][again[0]])
-        good = ALLOWED[images.letter[p, cells], state].all(axis=1)
-        alive = alive[good]
+            loaded.need("changes", None)
+            rows = again[0]
+            state[again] = state_at(seg.dense, seg.changes, base[rows].astype(np.int64) // POINTS,
+                                    (slot[again] - base[rows]).astype(np.int64), when[rows].astype(np.int64))
+        good = ((_ALLOWED_BITS[letter[where]] >> state) & 1).all(axis=1)
+        alive, at, base, when = alive[good], at[good], base[good], when[good]
     held = np.zeros(len(place), dtype=bool)
     held[alive] = True
     return held
@@ -256,6 +359,7 @@ def hits(loaded: Loaded, images: Images, probes: Probes, place_of: I64, order: l
     seg = loaded.segment
     place, record = candidates(loaded, images, probes, place_of)
     game = np.searchsorted(seg.record_start, record, side="right").astype(np.int64) - 1
+    loaded.need("record_move", record)
     move = loaded.record_move[record].astype(np.int64)
     if stoneless:
         every = np.arange(seg.games, dtype=np.int64)
@@ -273,3 +377,56 @@ def hits(loaded: Loaded, images: Images, probes: Probes, place_of: I64, order: l
     held = verify(loaded, images, order, place, game, move)
     return place[held], game[held], move[held]
 
+
+
+def move_lists(loaded: Loaded, games: I64) -> tuple[I64, npt.NDArray[np.int16], npt.NDArray[np.int8]]:
+    """The moves of local ``games`` (sorted, distinct), one game after the other, from their move lists: each
+    game's count, and every move's point index and state (1 black, 2 white)."""
+    starts = loaded.segment.record_start.astype(np.int64)
+    flat, which = spread(starts[games], starts[games + 1])
+    loaded.need("words", flat)
+    w = loaded.segment.words[flat].astype(np.int64)
+    is_move = (w & (SETUP | CAPTURE)) == 0
+    counts: I64 = np.bincount(which[is_move], minlength=len(games)).astype(np.int64)
+    return counts, (w[is_move] & POINT_MASK).astype(np.int16), np.where(w[is_move] & WHITE, 2, 1).astype(np.int8)
+
+
+NEXT_ROWS = 1 << 16
+"""Hits whose next stones are sought together (bounds the temporary arrays)."""
+
+
+def next_stone(loaded: Loaded, cells: I64, game: I64, after: I64) -> tuple[I64, I64]:
+    """For each hit (local ``game``, move ``after``), the first later move that put a stone on one of its
+    ``cells`` (board indices, a row a hit), from the dense table and the changes, and which of its cells (its
+    column in ``cells``); -1 for both when none did.
+
+    A suicide's own stone changes no point, so a game with one (``loaded.suicide``) is not answered here."""
+    seg = loaded.segment
+    found = np.full(len(game), -1, dtype=np.int64)
+    column = np.full(len(game), -1, dtype=np.int64)
+    for lo in range(0, len(game), NEXT_ROWS):
+        part = slice(lo, lo + NEXT_ROWS)
+        g, t = game[part][:, None], after[part][:, None]
+        slot = g * POINTS + cells[part]
+        loaded.need("dense", slot)
+        value = seg.dense[slot].astype(np.int64)
+        first = value & NEVER
+        best = np.where((first > t) & (first != NEVER), first, NEVER)
+        again = np.nonzero(value & AGAIN)
+        if len(again[0]):
+            loaded.need("changes", None)
+            changes = seg.changes
+            s, when = slot[again], t[again[0], 0]
+            at = find_sorted(changes, ((s << MOVE_BITS | when) << 2) | 3, side="right")
+            move = np.full(len(s), NEVER, dtype=np.int64)
+            for step in (0, 1):
+                probe = np.minimum(at + step, len(changes) - 1)
+                value_at = changes[probe]
+                placed = ((at + step) < len(changes)) & ((value_at >> (MOVE_BITS + 2)) == s) & ((value_at & 3) != 0)
+                move = np.where((move == NEVER) & placed, (value_at >> 2) & NEVER, move)
+            best[again] = move
+        which = np.argmin(best, axis=1)
+        nearest = best[np.arange(len(which)), which]
+        found[part] = np.where(nearest == NEVER, -1, nearest)
+        column[part] = np.where(nearest == NEVER, -1, which)
+    return found, column

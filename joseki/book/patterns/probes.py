@@ -14,7 +14,7 @@ segment.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -24,6 +24,7 @@ from joseki.book.patterns.windows import (
     EMPTIED_BLACK,
     EMPTIED_WHITE,
     KEY_CELLS,
+    KIND_SHIFT,
     PLACED_BLACK,
     PLACED_WHITE,
     SHAPES,
@@ -36,6 +37,10 @@ MAX_KEYS = 27
 """Keys a row enumerates at most before leaving its remaining points free."""
 WIDE_KEYS = 729
 """Keys a row of a common group enumerates at most (:func:`refined`)."""
+_PLACE_BITS = 24
+"""The bits of a range end's place beside it while the ends are sorted."""
+SHAPE_SHIFT = KIND_SHIFT + 2
+"""Where a segment's key table puts an event key's shape (above its kind)."""
 OUTSIDE = len(LETTERS)
 """The letter code of a point outside the pattern."""
 KINDS: dict[str, tuple[int, ...]] = {"X": (PLACED_BLACK,), "O": (PLACED_WHITE,), ".": (EMPTIED_BLACK, EMPTIED_WHITE),
@@ -102,6 +107,23 @@ class Probes:
     range_row: I64
     low: I64
     high: I64
+    _lookups: tuple[I64, I64] | None = field(init=False, default=None, repr=False, compare=False)
+
+    def lookups(self) -> tuple[I64, I64]:
+        """Every range's ends with its shape above (as a segment's key table holds keys), ``low`` then ``high``,
+        sorted (they are looked up in sorted order), and where each comes from; worked out once."""
+        if self._lookups is not None:
+            return self._lookups
+        base = self.shape[self.range_row] << SHAPE_SHIFT
+        ends = np.concatenate([self.low + base, self.high + base])
+        if len(ends) < 1 << _PLACE_BITS:
+            packed = np.sort(ends << _PLACE_BITS | np.arange(len(ends), dtype=np.int64))
+            found = (packed >> _PLACE_BITS, packed & ((1 << _PLACE_BITS) - 1))
+        else:
+            order = np.argsort(ends, kind="stable")
+            found = (ends[order], order)
+        object.__setattr__(self, "_lookups", found)
+        return found
 
     def __len__(self) -> int:
         return len(self.family)

@@ -151,6 +151,17 @@ def build(games: Sequence[GameArrays]) -> Segment:
                    np.array([g.date for g in games], dtype=np.uint32), dense, changes, keys, starts, entries)
 
 
+def find_sorted(values: I64, wanted: I64, side: str = "left") -> I64:
+    """``numpy.searchsorted(values, wanted, side)``, the ``wanted`` looked up in sorted order: many lookups in a
+    big array then walk nearby paths, several times faster than in random order."""
+    if len(wanted) < 64:
+        return np.searchsorted(values, wanted, side=side)  # type: ignore[call-overload, no-any-return]
+    order = np.argsort(wanted, kind="stable")
+    found = np.empty(len(wanted), dtype=np.int64)
+    found[order] = np.searchsorted(values, wanted[order], side=side)  # type: ignore[call-overload]
+    return found
+
+
 def state_at(dense: U16, changes: I64, game: I64, point: I64, move: I64) -> I64:
     """The state (0 empty, 1 black, 2 white) of each point index in each game after each move, from a segment's
     ``dense`` table and ``changes``."""
@@ -160,7 +171,7 @@ def state_at(dense: U16, changes: I64, game: I64, point: I64, move: I64) -> I64:
     again = np.flatnonzero(value & AGAIN)
     if len(again):
         wanted = ((slot[again].astype(np.int64) << MOVE_BITS | move[again]) << 2) | 3
-        at = np.searchsorted(changes, wanted, side="right") - 1
+        at = find_sorted(changes, wanted, side="right") - 1
         found = changes[np.maximum(at, 0)]
         same = (at >= 0) & ((found >> (MOVE_BITS + 2)) == slot[again])
         state[again] = np.where(same, found & 3, 0)

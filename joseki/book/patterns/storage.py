@@ -148,6 +148,22 @@ def merge_tiers(conn: Connection) -> None:
             _delete_segment(conn, segment_id)
 
 
+def compact(conn: Connection) -> bool:
+    """Merge every segment into one when they are more than one and hold at most :data:`MAX_RECORDS` records in
+    all (a search costs a few numpy calls per segment: one segment searches fastest); whether it merged. The
+    merged segment takes the level above the highest, so the tiers go on from it."""
+    advisory_lock(conn, LOCK)
+    segments = segment_list(conn)
+    if len(segments) < 2 or sum(r for _, _, r in segments) > MAX_RECORDS:
+        return False
+    merged = merge([read_segment(conn, i) for i, _, _ in segments])
+    write_segment(conn, merged, max(level for _, level, _ in segments if level < FULL) + 1
+                  if any(level < FULL for _, level, _ in segments) else FULL)
+    for segment_id, _, _ in segments:
+        _delete_segment(conn, segment_id)
+    return True
+
+
 def _next_group(segments: list[tuple[int, int, int]]) -> list[tuple[int, int, int]] | None:
     """The oldest :data:`FANOUT` segments of the lowest level that has that many (None: no level has)."""
     levels = sorted({level for _, level, _ in segments if level < FULL})
