@@ -7,10 +7,10 @@ core before and after it (the files warmed first; the baseline is the mean of th
 once (timed) and runs ``--patterns`` searches of each placement, drawn from the games themselves (a random
 game, a random move, a rectangle of the board then, a third with wildcards, a third with fixed colours):
 corners 6x6 to 10x10, sides (3 to 5 lines deep, 5 to 9 wide), anywhere 3x3 to 5x5 with at least two stones.
-Prints the p50 and p99 of each placement, the slowest patterns, and one JSON object last. ``--reuse`` searches
-the index the last run built, without building or timing a build. Before loading it, times the whole command
-``joseki --db sqlite:///INDEX search CLI_PATTERN`` (a process that reads only what its search needs): the median
-of ``--cli-runs`` runs.
+Prints the p50 and p99 of each placement, the slowest patterns, and one JSON object last. ``--build-only``
+times the build alone; ``--reuse`` searches the index the last run built, without building or timing a build.
+Before loading it, times the whole command ``joseki --db sqlite:///INDEX search CLI_PATTERN`` (a process that
+reads only what its search needs): the median of ``--cli-runs`` runs.
 """
 
 from __future__ import annotations
@@ -98,6 +98,7 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--placements", default="corner,side,anywhere", help="which placements to time")
     parser.add_argument("--reuse", action="store_true", help="search the index of the last run (no build timed)")
+    parser.add_argument("--build-only", action="store_true", help="time the build only (no search)")
     parser.add_argument("--cli-runs", type=int, default=3, help="runs of the timed joseki search command")
     args = parser.parse_args()
     if args.reuse:
@@ -116,6 +117,10 @@ def main() -> None:
         after = sgfmill_seconds(files)
         baseline = (before + after) / 2
         added, skipped = built.added, len(built.skipped)
+    if args.build_only and not args.reuse:
+        report({"games": added, "skipped": skipped, "build_s": round(build_s, 2), "sgfmill_s": round(baseline, 2),
+                "ratio": round(build_s / baseline, 3)})
+        return
     cli = cli_seconds(CACHE / "bench_search.sqlite", args.cli_runs) if args.cli_runs else []
     started = time.perf_counter()
     arrays = loaded(store)
