@@ -7,8 +7,9 @@ core before and after it (the files warmed first; the baseline is the mean of th
 once (timed) and runs ``--patterns`` searches of each placement, drawn from the games themselves (a random
 game, a random move, a rectangle of the board then, a third with wildcards, a third with fixed colours):
 corners 6x6 to 10x10, sides (3 to 5 lines deep, 5 to 9 wide), anywhere 3x3 to 5x5 with at least two stones.
-Prints the p50 and p99 of each placement, the slowest patterns, and one JSON object last. ``--build-only``
-times the build alone; ``--reuse`` searches the index the last run built, without building or timing a build.
+Prints the p50 and p99 of each placement, the slowest patterns, and one JSON object last (``cpu_ratio``: the
+build's CPU shared over the cores over the baseline's). ``--build-only`` times the build alone; ``--reuse``
+searches the index the last run built, without building or timing a build.
 Before loading it, times the whole command ``joseki --db sqlite:///INDEX search CLI_PATTERN`` (a process that
 reads only what its search needs): the median of ``--cli-runs`` runs.
 """
@@ -16,7 +17,9 @@ reads only what its search needs): the median of ``--cli-runs`` runs.
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import resource
 import statistics
 import time
 from pathlib import Path
@@ -86,6 +89,12 @@ def cli_seconds(db: Path, runs: int) -> list[float]:
     return [wall_seconds([*joseki_command(), "--db", f"sqlite:///{db}", "search", CLI_PATTERN]) for _ in range(runs)]
 
 
+def _cpu() -> float:
+    """CPU seconds of this process and of its children that have ended (the build's workers)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
@@ -103,23 +112,28 @@ def main() -> None:
     args = parser.parse_args()
     if args.reuse:
         store = Store(str(CACHE / "bench_search.sqlite"))
-        build_s = baseline = float("nan")
+        build_s = baseline = build_cpu = base_cpu = float("nan")
         added = skipped = 0
     else:
         files = tygem_files()[: args.limit]
         for f in files:
             Path(f).read_bytes()
+        cpu = time.process_time()
         before = sgfmill_seconds(files)
+        base_cpu = time.process_time() - cpu
         store = fresh_store("bench_search")
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), _cpu()
         built = index_games(store, files, workers=args.workers)
-        build_s = time.perf_counter() - started
+        build_s, build_cpu = time.perf_counter() - started, _cpu() - cpu
+        cpu = time.process_time()
         after = sgfmill_seconds(files)
+        base_cpu = (base_cpu + time.process_time() - cpu) / 2
         baseline = (before + after) / 2
         added, skipped = built.added, len(built.skipped)
     if args.build_only and not args.reuse:
         report({"games": added, "skipped": skipped, "build_s": round(build_s, 2), "sgfmill_s": round(baseline, 2),
-                "ratio": round(build_s / baseline, 3)})
+                "ratio": round(build_s / baseline, 3),
+                "cpu_ratio": round(build_cpu / (os.cpu_count() or 1) / base_cpu, 3)})
         return
     cli = cli_seconds(CACHE / "bench_search.sqlite", args.cli_runs) if args.cli_runs else []
     started = time.perf_counter()
@@ -149,7 +163,9 @@ def main() -> None:
     report({"games": len(arrays), "added": added, "skipped": skipped,
             "build_s": None if args.reuse else round(build_s, 2),
             "sgfmill_s": None if args.reuse else round(baseline, 2),
-            "ratio": None if args.reuse else round(build_s / baseline, 3), "load_s": round(load_s, 2),
+            "ratio": None if args.reuse else round(build_s / baseline, 3),
+            "cpu_ratio": None if args.reuse else round(build_cpu / (os.cpu_count() or 1) / base_cpu, 3),
+            "load_s": round(load_s, 2),
             "cli_search_s": round(statistics.median(cli), 2) if cli else None,
             "cli_search_runs_s": [round(s, 2) for s in cli],
             "index_bytes_per_game": round(arrays.stored_bytes / len(arrays), 1),
