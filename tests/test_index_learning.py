@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
@@ -117,6 +117,7 @@ def test_the_captures_kept_when_read_give_the_replayed_records_on_real_games() -
 
 
 @settings(max_examples=150, deadline=None)
+@example(points=[(0, 2), (0, 0)], suicide=True, setup=[(0, 1), (1, 0)])  # a lone stone's suicide
 @given(st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)), max_size=120), st.booleans(),
        st.lists(st.tuples(st.integers(0, 4), st.integers(0, 4)), max_size=4))
 def test_the_captures_kept_when_read_give_the_replayed_records(points: list[tuple[int, int]], suicide: bool,

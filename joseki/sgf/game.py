@@ -182,9 +182,10 @@ def game_from_bytes(data: bytes, source: str = "<bytes>") -> Game:
                             removed = board.play(colour, point, suicide=suicide)
                         except IllegalMoveError as exc:
                             raise _illegal(exc, colour, point, len(moves), size) from None
-                        if removed and game.captures is not None:
+                        suicided = point not in board.stones  # a suicide: its own stone went too
+                        if (removed or suicided) and game.captures is not None:
                             taken = game.captures[len(moves) - 1] = [p for p, _ in removed]
-                            if removed[0][1] == colour:  # a suicide: its own stone went too
+                            if suicided:
                                 taken.append(point)
         node = node.children[0] if node.children else None
     return game
