@@ -20,7 +20,7 @@ from joseki.book.store.database import Store
 
 from .conftest import GAMES, JOSEKI, Databases, need
 from .games import write_game
-from .webserver import new_book, running
+from .webserver import headless_chromium, new_book, running
 
 CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
 LIMIT = 120
@@ -30,7 +30,6 @@ webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not in
 if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
     pytest.skip("chromium or chromedriver absent (apt-get install chromium chromium-driver)", allow_module_level=True)
 
-from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
@@ -43,14 +42,7 @@ def base(databases: Databases, tmp_path_factory: pytest.TempPathFactory) -> Iter
 
 @pytest.fixture(scope="module")
 def driver() -> Iterator[Any]:
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=1280,900"):
-        options.add_argument(argument)
-    browser = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
-    yield browser
-    browser.quit()
+    yield from headless_chromium(CHROMIUM, CHROMEDRIVER)
 
 
 def until(driver: Any, condition: Callable[[Any], Any]) -> Any:

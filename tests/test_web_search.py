@@ -24,7 +24,7 @@ from joseki.games.learn import learn
 from joseki.sgf.archive import expand_games
 
 from .conftest import GAMES, Databases, need
-from .webserver import running
+from .webserver import headless_chromium, running
 
 GAME_COUNT = 12
 CORNER = "....../....../...O../...X../....../......"
@@ -199,19 +199,10 @@ LIMIT = 120
 
 @pytest.fixture(scope="module")
 def driver() -> Iterator[Any]:
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install selenium)")
+    pytest.importorskip("selenium.webdriver", reason="selenium is not installed (pip install selenium)")
     if not (CHROMIUM.exists() and CHROMEDRIVER.exists()):
         pytest.skip("chromium or chromedriver absent (apt-get install chromium chromium-driver)")
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=1280,900"):
-        options.add_argument(argument)
-    browser = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
-    yield browser
-    browser.quit()
+    yield from headless_chromium(CHROMIUM, CHROMEDRIVER)
 
 
 def _by() -> Any:

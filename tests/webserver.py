@@ -86,3 +86,21 @@ def running(store: Store, writable: bool = False, cache_mb: int = DEFAULT_MB, **
     finally:
         server.should_exit = True
         thread.join(30)
+
+
+def headless_chromium(chromium: Path, chromedriver: Path) -> Iterator[Any]:
+    """A headless Chromium driven by ``chromedriver`` (selenium), quit when the generator is closed."""
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(chromium)
+    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--window-size=1280,900"):
+        options.add_argument(argument)
+    browser = webdriver.Chrome(service=Service(str(chromedriver)), options=options)
+    try:
+        yield browser
+    finally:
+        browser.quit()
+
