@@ -11,9 +11,11 @@ rules are :meth:`~joseki.core.position.LocalBoard.play`'s: captures, no suicide;
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from functools import lru_cache
 
 from joseki.core.geometry import Point
+from joseki.core.position import OCCUPIED, SUICIDE
 from joseki.core.steps import Colour
 
 EMPTY, BLACK, WHITE, EDGE = 0, 1, 2, 3
@@ -48,16 +50,12 @@ class ReadBoard:
 
     def __init__(self, stones: dict[Point, Colour], size: int) -> None:
         self.size = size
-        self.width = width = size + 2
+        self.width = size + 2
         self.points, self.index, self.zobrist = grid(size)
-        board = [EDGE] * (width * width)
-        for i in self.index.values():
-            board[i] = EMPTY
+        board = bordered(stones, size)
         key = 0
         for point, c in stones.items():
-            i = self.index[point]
-            board[i] = CODE[c]
-            key ^= self.zobrist[CODE[c]][i]
+            key ^= self.zobrist[CODE[c]][self.index[point]]
         self.board, self.key = board, key
 
     def string(self, i: int) -> tuple[set[int], set[int]]:
@@ -98,19 +96,7 @@ class ReadBoard:
 
     def dead(self, i: int) -> set[int] | None:
         """The string at index ``i`` if it has no liberty; None as soon as one is found."""
-        board, w = self.board, self.width
-        colour = board[i]
-        string, frontier = {i}, [i]
-        while frontier:
-            p = frontier.pop()
-            for q in (p - w, p + w, p - 1, p + 1):
-                v = board[q]
-                if v == EMPTY:
-                    return None
-                if v == colour and q not in string:
-                    string.add(q)
-                    frontier.append(q)
-        return string
+        return _dead(self.board, i, self.width)
 
     def play(self, colour: int, i: int, ko: int | None) -> tuple[list[int], int | None] | None:
         """Play code ``colour`` at index ``i`` if legal (not occupied, not suicide, not retaking the ko at ``ko``); the
@@ -163,3 +149,85 @@ class ReadBoard:
         point = self.points[i]
         assert point is not None
         return point
+
+
+def bordered(stones: dict[Point, Colour], size: int) -> list[int]:
+    """``stones`` as the colour codes of a ``size`` board with its border (:func:`grid`'s indices)."""
+    width = size + 2
+    cells = [EDGE] * (width * width)
+    _, index, _ = grid(size)
+    for i in index.values():
+        cells[i] = EMPTY
+    for point, colour in stones.items():
+        cells[index[point]] = CODE[colour]
+    return cells
+
+
+def stones_of(cells: list[int], size: int) -> dict[Point, Colour]:
+    """The stones of :func:`bordered` ``cells``."""
+    points = grid(size)[0]
+    return {point: "b" if code == BLACK else "w" for point, code in zip(points, cells, strict=True)
+            if point is not None and code in (BLACK, WHITE)}
+
+
+def play_line(cells: list[int], size: int, moves: Sequence[tuple[Colour, Point | None]], start: int, stop: int,
+              suicide: bool) -> tuple[dict[int, list[Point]], tuple[int, str] | None]:
+    """Play ``moves[start:stop]`` on :func:`bordered` ``cells`` (changed in place) with captures: the points each
+    move that emptied some emptied (by move number; a suicide's own string with its point), and the first illegal
+    move's number and reason (:data:`~joseki.core.position.OCCUPIED`, :data:`~joseki.core.position.SUICIDE`), None
+    when all are legal.
+
+    The rules are :meth:`~joseki.core.position.LocalBoard.play`'s, suicide only where ``suicide`` allows it; a
+    game record's replay is one call, not a call a move, which is what reading many records costs.
+    """
+    points, index, _ = grid(size)
+    w = size + 2
+    captures: dict[int, list[Point]] = {}
+    for number in range(start, stop):
+        colour, point = moves[number]
+        if point is None:
+            continue
+        i = index[point]
+        if cells[i] != EMPTY:
+            return captures, (number, OCCUPIED)
+        own = BLACK if colour == "b" else WHITE
+        enemy = 3 - own
+        cells[i] = own
+        free = False
+        removed: list[int] = []
+        for q in (i - w, i + w, i - 1, i + 1):
+            v = cells[q]
+            if v == EMPTY:
+                free = True
+            elif v == enemy and cells[q - w] and cells[q + w] and cells[q - 1] and cells[q + 1]:
+                dead = _dead(cells, q, w)
+                if dead is not None:
+                    for p in dead:
+                        cells[p] = EMPTY
+                    removed.extend(dead)
+        if removed:
+            captures[number] = [points[p] for p in removed]  # type: ignore[misc]
+        elif not free and (string := _dead(cells, i, w)) is not None:
+            if not suicide:
+                cells[i] = EMPTY
+                return captures, (number, SUICIDE)
+            for p in string:
+                cells[p] = EMPTY
+            captures[number] = [points[p] for p in string]  # type: ignore[misc]
+    return captures, None
+
+
+def _dead(cells: list[int], i: int, w: int) -> set[int] | None:
+    """The string at index ``i`` if it has no liberty; None as soon as one is found."""
+    colour = cells[i]
+    string, frontier = {i}, [i]
+    while frontier:
+        p = frontier.pop()
+        for q in (p - w, p + w, p - 1, p + 1):
+            v = cells[q]
+            if v == EMPTY:
+                return None
+            if v == colour and q not in string:
+                string.add(q)
+                frontier.append(q)
+    return string

@@ -37,7 +37,7 @@ Source = str | tuple[str, bytes]
 
 def storable(name: str) -> str:
     """``name`` with each byte that is not UTF-8 (which Python keeps as a surrogate escape) written ``%XX``."""
-    if not any("\udc80" <= c <= "\udcff" for c in name):
+    if name.isascii() or not any("\udc80" <= c <= "\udcff" for c in name):
         return name
     return "".join(f"%{ord(c) - 0xDC00:02X}" if "\udc80" <= c <= "\udcff" else c for c in name)
 

@@ -240,7 +240,7 @@ def _flatten_game(game: sgf_grammar.Coarse_game_tree, game_index: int, decoder: 
             colour: Colour | None = "b" if "B" in props else "w" if "W" in props else None
             has_setup = len(props) > (colour is not None) and not SETUP_PROPERTIES.isdisjoint(props)
             if has_setup:
-                apply_setup(board, props)
+                apply_setup(board.stones, board.size, props)
             if colour is not None:
                 raw = props["B" if colour == "b" else "W"][0]
                 point = points.get(raw, _UNSEEN)

@@ -21,7 +21,7 @@ from joseki.core.gameinfo import normal_date, normal_rank
 from joseki.core.geometry import Point
 from joseki.core.limits import MAX_LINE_MOVES, LimitError, beyond
 from joseki.core.notation import GTP_COLUMNS, format_gtp_vertex
-from joseki.core.position import IllegalMoveError, LocalBoard
+from joseki.core.readboard import bordered, play_line, stones_of
 from joseki.core.steps import Colour
 from joseki.sgf.archive import Source, source_bytes
 from joseki.sgf.properties import apply_setup, check_go, rules_allow_suicide
@@ -155,48 +155,66 @@ def game_from_bytes(data: bytes, source: str = "<bytes>") -> Game:
     game.date = normal_date(_text(root["DT"][0])) if "DT" in root else ""
     game.event = _text(root["EV"][0]) if "EV" in root else ""
     game.warnings = [*text.warnings, *text.finish()]
-    board = LocalBoard(size) if 1 <= size <= len(GTP_COLUMNS) else None
-    suicide = rules_allow_suicide(root)
+    replayed = 1 <= size <= len(GTP_COLUMNS)
     moves, points = game.moves, _POINTS.setdefault(size, {})
+    late: list[tuple[int, dict[str, list[bytes]]]] = []
+    # the setup nodes after the first move, each with the number of moves before it
     node: sgf_grammar.Coarse_game_tree | None = tree
     while node is not None:
         for props in node.sequence:
+            if len(props) == 1 and ((values := props.get("B")) is not None or (values := props.get("W")) is not None):
+                # a node that is one move and nothing else, most of a record's
+                raw = values[0]
+                point = points[raw] if raw in points else _point(raw, size, points)
+                moves.append(("b" if "B" in props else "w", point))
+                continue
             if "AB" in props or "AW" in props or "AE" in props:
                 if "AB" in props or "AW" in props:
                     game.setup = True
-                if board is not None:
-                    apply_setup(board, props)
-                    if not moves:
-                        game.stones = dict(board.stones)
-                    else:
-                        game.captures = None
+                if moves:
+                    late.append((len(moves), props))
+                elif replayed:
+                    apply_setup(game.stones, size, props)
             for key, colour in _MOVE_KEYS:
                 if (values := props.get(key)) is not None:
                     raw = values[0]
-                    point = points[raw] if raw in points else _point(raw, size, points)
-                    moves.append((colour, point))
-                    if len(moves) > MAX_LINE_MOVES:
-                        raise beyond("a game", MAX_LINE_MOVES, "moves")
-                    if point is not None and board is not None:
-                        try:
-                            removed = board.play(colour, point, suicide=suicide)
-                        except IllegalMoveError as exc:
-                            raise _illegal(exc, colour, point, len(moves), size) from None
-                        suicided = point not in board.stones  # a suicide: its own stone went too
-                        if (removed or suicided) and game.captures is not None:
-                            taken = game.captures[len(moves) - 1] = [p for p, _ in removed]
-                            if suicided:
-                                taken.append(point)
+                    moves.append((colour, points[raw] if raw in points else _point(raw, size, points)))
+        if len(moves) > MAX_LINE_MOVES:
+            raise beyond("a game", MAX_LINE_MOVES, "moves")
         node = node.children[0] if node.children else None
+    if replayed:
+        _replay(game, late, rules_allow_suicide(root))
     return game
+
+
+def _replay(game: Game, late: list[tuple[int, dict[str, list[bytes]]]], suicide: bool) -> None:
+    """Replay ``game``'s moves from its setup stones, the ``late`` setup nodes among them, keeping the captures;
+    BadInput naming the first illegal move."""
+    cells = bordered(game.stones, game.size)
+    captures: dict[int, list[Point]] = {}
+    start = 0
+    for stop, props in [*late, (len(game.moves), None)]:
+        found, illegal = play_line(cells, game.size, game.moves, start, stop, suicide)
+        captures.update(found)
+        if illegal is not None:
+            number, reason = illegal
+            colour, point = game.moves[number]
+            assert point is not None
+            raise _illegal(reason, colour, point, number + 1, game.size)
+        if props is not None:
+            stones = stones_of(cells, game.size)
+            apply_setup(stones, game.size, props)
+            cells = bordered(stones, game.size)
+        start = stop
+    game.captures = None if late else captures
 
 
 _MOVE_KEYS: tuple[tuple[str, Colour], ...] = (("B", "b"), ("W", "w"))
 
 
-def _illegal(exc: IllegalMoveError, colour: Colour, point: Point, number: int, size: int) -> BadInput:
-    """The error for move ``number``, which ``exc`` found illegal."""
-    return BadInput(f"move {number} ({'B' if colour == 'b' else 'W'} {format_gtp_vertex(point, size)}) {exc.reason}")
+def _illegal(reason: str, colour: Colour, point: Point, number: int, size: int) -> BadInput:
+    """The error for move ``number``, illegal for ``reason``."""
+    return BadInput(f"move {number} ({'B' if colour == 'b' else 'W'} {format_gtp_vertex(point, size)}) {reason}")
 
 
 _POINTS: dict[int, dict[bytes, Point | None]] = {}

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from joseki.core.errors import BadInput
 from joseki.core.geometry import Point
-from joseki.core.position import LocalBoard, allows_suicide
+from joseki.core.position import allows_suicide
+from joseki.core.steps import Colour
 from joseki.core.zone import ZONE_BOARD_SIZE
 
 
@@ -24,15 +25,15 @@ def board_points(raw: bytes, size: int = ZONE_BOARD_SIZE) -> list[Point]:
     return [(x, y) for x in range(min(x1, x2), max(x1, x2) + 1) for y in range(min(y1, y2), max(y1, y2) + 1)]
 
 
-def apply_setup(board: LocalBoard, props: dict[str, list[bytes]]) -> None:
-    """Put a node's setup stones (AB, AW) on ``board`` and take its AE points off."""
+def apply_setup(stones: dict[Point, Colour], size: int, props: dict[str, list[bytes]]) -> None:
+    """Put a node's setup stones (AB, AW) into ``stones`` (a ``size`` board's) and take its AE points off."""
     for key, colour in (("AE", None), ("AB", "b"), ("AW", "w")):
         for value in props.get(key, ()):
-            for point in board_points(value, board.size):
+            for point in board_points(value, size):
                 if colour is None:
-                    board.stones.pop(point, None)
+                    stones.pop(point, None)
                 else:
-                    board.stones[point] = colour
+                    stones[point] = colour
 
 
 def check_go(root: dict[str, list[bytes]], what: str = "the game") -> None:
