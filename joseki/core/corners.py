@@ -153,6 +153,8 @@ def corner_tables(moves: Sequence[tuple[Colour, Point | None]],
     """
     check_zone_size(size)
     tables = {c: CornerTable(c) for c in Corner}
+    local: dict[Corner, list[tuple[Colour, Point]]] = {c: [] for c in Corner}
+    # each corner's local moves in its frame, fed to its builder at the end: the joins read only the bits
     spots = _SPOTS.setdefault(size, {})
     for number, (colour, point) in enumerate(moves, start=1):
         if point is None:
@@ -174,9 +176,11 @@ def corner_tables(moves: Sequence[tuple[Colour, Point | None]],
                 continue
             chosen = start
         table = tables[chosen[0]]
-        table.builder.local(colour, chosen[1])
+        local[chosen[0]].append((colour, chosen[1]))
         table.moves.append((number, colour, point))
         table.bits |= near[1]
+    for corner, table in tables.items():
+        table.builder.extend(local[corner])
     if moves:
         for table in tables.values():
             table.builder.elsewhere(moves[-1][0])

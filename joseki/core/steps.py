@@ -15,7 +15,7 @@ changes afterwards.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from joseki.core.errors import BadInput
@@ -117,18 +117,30 @@ class StepBuilder:
 
     def local(self, colour: Colour, zpoint: Point) -> int:
         """Record a local move; returns the index of its token."""
-        if self.first_colour is None:
-            self.first_colour = colour
-        elif colour == self.last_local:
-            self.tokens.append(TENUKI)
-        col, row = zpoint
-        if self.swap is None and col != row:
-            self.swap = col > row
-        point = (row, col) if self.swap else zpoint
-        self.tokens.append(_TOKENS.get(point) or format_zone_point(point))
-        self.last_local = colour
-        self.next_colour = "w" if colour == "b" else "b"
+        self.extend(((colour, zpoint),))
         return len(self.tokens) - 1
+
+    def extend(self, moves: Iterable[tuple[Colour, Point]]) -> None:
+        """Record local moves in order, each as :meth:`local` does (a game's corner feeds hundreds at once)."""
+        append, known = self.tokens.append, _TOKENS
+        first, last, swap = self.first_colour, self.last_local, self.swap
+        played = False
+        for colour, zpoint in moves:
+            played = True
+            if first is None:
+                first = colour
+            elif colour == last:
+                append(TENUKI)
+            col, row = zpoint
+            if swap is None and col != row:
+                swap = col > row
+            point = (row, col) if swap else zpoint
+            append(known.get(point) or format_zone_point(point))
+            last = colour
+        self.first_colour, self.swap = first, swap
+        if played:
+            assert last is not None
+            self.last_local, self.next_colour = last, "w" if last == "b" else "b"
 
     def elsewhere(self, colour: Colour) -> None:
         """Record a pass or a move outside the zone by ``colour``."""

@@ -100,6 +100,21 @@ class JudgeReport:
     """Each judged file's verdicts."""
 
 
+def add_flat(total: dict[Any, list[int]], flat: Flat, width: int, keyed: int) -> None:
+    """Add each row of ``flat`` (``width`` values, the first ``keyed`` its key, then four counts) into ``total``."""
+    for i in range(0, len(flat), width):
+        key = flat[i] if keyed == 1 else flat[i : i + keyed]
+        counts = cast("tuple[int, ...]", flat[i + keyed : i + width])
+        kept = total.get(key)
+        if kept is None:
+            total[key] = list(counts)
+        else:
+            kept[0] += counts[0]
+            kept[1] += counts[1]
+            kept[2] += counts[2]
+            kept[3] += counts[3]
+
+
 class ResultsStep(GameStep[Flat]):
     """A game's record at each node its corners were credited to (moved from the book before, when it has one)."""
 
@@ -148,16 +163,7 @@ class NodeWriter(Writer[Flat]):
         self.total: dict[int, list[int]] = {}
 
     def add(self, rows: Flat) -> None:
-        total, flat = self.total, cast("tuple[int, ...]", rows)  # node rows hold numbers only
-        for i in range(0, len(flat), NODE_ROW):
-            row = total.get(flat[i])
-            if row is None:
-                total[flat[i]] = list(flat[i + 1 : i + NODE_ROW])
-            else:
-                row[0] += flat[i + 1]
-                row[1] += flat[i + 2]
-                row[2] += flat[i + 3]
-                row[3] += flat[i + 4]
+        add_flat(self.total, rows, NODE_ROW, 1)
 
     def write(self, conn: WriteConnection, pid: int) -> None:
         records = {nid: Record(*row) for nid, row in self.total.items()}
@@ -176,17 +182,7 @@ class ContextWriter(Writer[Flat]):
         self.total: dict[ContextKey, list[int]] = {}
 
     def add(self, rows: Flat) -> None:
-        total, flat = self.total, cast("tuple[Any, ...]", rows)  # (parent, context, move, four counts) a row
-        for i in range(0, len(flat), CONTEXT_ROW):
-            key: ContextKey = flat[i : i + 3]
-            kept = total.get(key)
-            if kept is None:
-                total[key] = list(flat[i + 3 : i + CONTEXT_ROW])
-            else:
-                kept[0] += flat[i + 3]
-                kept[1] += flat[i + 4]
-                kept[2] += flat[i + 5]
-                kept[3] += flat[i + 6]
+        add_flat(self.total, rows, CONTEXT_ROW, 3)  # (parent, context, move, four counts) a row
 
     def write(self, conn: WriteConnection, pid: int) -> None:
         records = {key: Record(*row) for key, row in self.total.items() if any(row)}
