@@ -24,7 +24,7 @@ from joseki.core.corners import corner_tables
 from joseki.core.geometry import Corner
 from joseki.core.notation import TENUKI
 from joseki.games.annotate import plan
-from joseki.games.credit import corner_credits
+from joseki.games.credit import context_rows, corner_credits, corner_plays, credit_corners, credit_game, node_rows
 from joseki.games.evaluate import evaluate
 from joseki.sgf.game import read_game
 
@@ -102,3 +102,27 @@ def test_four_commands_agree_move_for_move(kogo: Store) -> None:
                 assert [c.move for c in answer.alternatives][:5] == annotation.offered[answer.corner.value]
     assert left_somewhere >= len(files)  # real games leave the book: the comparison is not vacuous
     assert tenuki_left >= 1  # and some leave it by a tenuki, the case that used to disagree
+
+
+def test_learn_reads_a_game_only_as_far_as_its_corners_are_in_the_book(kogo: Store) -> None:
+    # credit_game stops reading once every corner has left the book: the credits, and every row learn keeps of
+    # them, are those of the whole game's corner tables, on games whose corners leave early, late and never
+    index = InMemoryBook.load(kogo)
+    folders = sorted(p for p in need(GAMES).iterdir() if p.is_dir())
+    files = [f for folder in folders for f in sorted(folder.glob("*.sgf"))[:12]]
+    short = 0
+    for path in files:
+        game = read_game(path)
+        if game.unusable() is not None:
+            continue
+        assert game.winner is not None
+        whole = credit_corners(index, corner_plays(corner_tables(game.moves).values()), game.winner)
+        read = credit_game(index, game.moves, game.winner)
+        assert [(c.play.corner, c.credits, c.route.nodes, c.route.left_at) for c in read] == \
+            [(c.play.corner, c.credits, c.route.nodes, c.route.left_at) for c in whole], path
+        assert node_rows(read) == node_rows(whole)
+        assert context_rows(read, game.moves) == context_rows(whole, game.moves)
+        assert [c.play.token_moves(len(c.credits)) for c in read] == [c.play.token_moves(len(c.credits))
+                                                                     for c in whole]
+        short += sum(len(r.play.local) < len(w.play.local) for r, w in zip(read, whole, strict=True))
+    assert short > len(files)  # most corners were read only in part

@@ -144,6 +144,59 @@ def add_move(tables: dict[Corner, CornerTable], number: int, colour: Colour, poi
     return joined[0]
 
 
+class GameCorners:
+    """Every corner's step table of a move sequence, read as far as asked: :meth:`read_to` goes on from where
+    the last call stopped, so a caller that needs only the start of each corner (where it leaves the book) reads
+    no further (:func:`joseki.games.credit.credit_game`)."""
+
+    def __init__(self, moves: Sequence[tuple[Colour, Point | None]], size: int = ZONE_BOARD_SIZE) -> None:
+        check_zone_size(size)
+        self.moves, self.size = moves, size
+        self.tables = {c: CornerTable(c) for c in Corner}
+        self.read = 0
+        """How many of the moves have been read."""
+
+    def read_to(self, stop: int) -> dict[Corner, CornerTable]:
+        """The tables after the first ``stop`` moves (all of them when ``stop`` is past the end)."""
+        tables, size = self.tables, self.size
+        local: dict[Corner, list[tuple[Colour, Point]]] = {c: [] for c in Corner}
+        # each corner's local moves in its frame, fed to its builder at the end: the joins read only the bits
+        spots = _SPOTS.setdefault(size, {})
+        start_at = self.read
+        for number, (colour, point) in enumerate(self.moves[start_at:stop], start=start_at + 1):
+            if point is None:
+                continue
+            spot = spots.get(point)
+            zones, start, near = spot if spot is not None else _spot(point, size)
+            # _join, inline (a game's few hundred moves each pay for its calls otherwise)
+            within, best, chosen = near[0], REACH + 1, None
+            for zone in zones:
+                bits = tables[zone[0]].bits
+                if bits & within:
+                    d = 0  # the nearest ring holding a stone: one does, within REACH
+                    while not bits & near[d + 1]:
+                        d += 1
+                    if d < best:
+                        best, chosen = d, zone
+            if chosen is None:
+                if start is None or tables[start[0]].bits:
+                    continue
+                chosen = start
+            table = tables[chosen[0]]
+            local[chosen[0]].append((colour, chosen[1]))
+            table.moves.append((number, colour, point))
+            table.bits |= near[1]
+        for corner, table in tables.items():
+            table.builder.extend(local[corner])
+        self.read = max(start_at, min(stop, len(self.moves)))
+        return tables
+
+    @property
+    def finished(self) -> bool:
+        """Whether every move has been read."""
+        return self.read >= len(self.moves)
+
+
 def corner_tables(moves: Sequence[tuple[Colour, Point | None]],
                   size: int = ZONE_BOARD_SIZE) -> dict[Corner, CornerTable]:
     """Every corner's step table after ``moves`` (colour and board point, None for a pass).
@@ -151,36 +204,7 @@ def corner_tables(moves: Sequence[tuple[Colour, Point | None]],
     A move that is not local to a corner is "elsewhere" for it; as only the colour of the
     game's last move matters for that (whose turn it is), it is told once, at the end.
     """
-    check_zone_size(size)
-    tables = {c: CornerTable(c) for c in Corner}
-    local: dict[Corner, list[tuple[Colour, Point]]] = {c: [] for c in Corner}
-    # each corner's local moves in its frame, fed to its builder at the end: the joins read only the bits
-    spots = _SPOTS.setdefault(size, {})
-    for number, (colour, point) in enumerate(moves, start=1):
-        if point is None:
-            continue
-        spot = spots.get(point)
-        zones, start, near = spot if spot is not None else _spot(point, size)
-        # _join, inline (a game's few hundred moves each pay for its calls otherwise)
-        within, best, chosen = near[0], REACH + 1, None
-        for zone in zones:
-            bits = tables[zone[0]].bits
-            if bits & within:
-                d = 0  # the nearest ring holding a stone: one does, within REACH
-                while not bits & near[d + 1]:
-                    d += 1
-                if d < best:
-                    best, chosen = d, zone
-        if chosen is None:
-            if start is None or tables[start[0]].bits:
-                continue
-            chosen = start
-        table = tables[chosen[0]]
-        local[chosen[0]].append((colour, chosen[1]))
-        table.moves.append((number, colour, point))
-        table.bits |= near[1]
-    for corner, table in tables.items():
-        table.builder.extend(local[corner])
+    tables = GameCorners(moves, size).read_to(len(moves))
     if moves:
         for table in tables.values():
             table.builder.elsewhere(moves[-1][0])

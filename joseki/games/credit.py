@@ -31,7 +31,7 @@ from joseki.book.query.next import orientation
 from joseki.book.query.walk import Book, BookWalk, walk
 from joseki.book.store.keys import ROOT_ID, node_id
 from joseki.core.context import CONTEXT_STEPS, book_frame, game_contexts, token_contexts
-from joseki.core.corners import CornerTable
+from joseki.core.corners import CornerTable, GameCorners
 from joseki.core.geometry import Corner, Point
 from joseki.core.notation import TENUKI
 from joseki.core.steps import Colour, other, reflection_needed
@@ -142,6 +142,40 @@ def credit_corners(book: Book, plays: Iterable[CornerPlay], winner: Colour) -> l
         route = walk(book, play.steps, play.first, rejoin=False)
         out.append(CornerCredit(play, route, route_credits(route, play.first, winner)))
     return out
+
+
+FIRST_LOOK = 64
+"""Moves of a game read before its corners are first walked (:func:`credit_game`): most corners leave the book by
+then; the read goes on, twice as far each time, for those that have not."""
+
+
+def credit_game(book: Book, moves: Moves, winner: Colour) -> list[CornerCredit]:
+    """:func:`credit_corners` of each corner of a game with a known ``winner``, reading the moves only as far as
+    its corners need: a corner that left the book within the moves read is credited as it will be after every move
+    (a walk without ``rejoin`` reads its string only up to the step that leaves), so the rest of the game is read
+    only while some corner is still in the book or not yet started. A corner's :class:`CornerPlay` may therefore
+    hold only the start of its string, up to and past the step that left the book.
+    """
+    corners = GameCorners(moves)
+    settled: dict[int, CornerCredit] = {}
+    stop = FIRST_LOOK
+    while True:
+        tables = corners.read_to(stop)
+        out: list[CornerCredit] = []
+        for number, table in enumerate(tables.values()):
+            credit = settled.get(number)
+            if credit is None:
+                if table.builder.first_colour is None:
+                    continue
+                play = CornerPlay.of(table)
+                route = walk(book, play.steps, play.first, rejoin=False)
+                credit = CornerCredit(play, route, route_credits(route, play.first, winner))
+                if route.left_at is not None:
+                    settled[number] = credit
+            out.append(credit)
+        if len(settled) == len(tables) or corners.finished:
+            return out
+        stop *= 2
 
 
 def node_rows(corners: Iterable[CornerCredit]) -> tuple[int, ...]:

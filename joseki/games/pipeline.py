@@ -32,7 +32,7 @@ from joseki.book.query.walk import Book
 from joseki.book.store.database import Store, WriteConnection
 from joseki.core.corners import corner_tables
 from joseki.core.steps import Colour
-from joseki.games.credit import CornerCredit, CornerPlay, Moves, corner_plays, credit_corners
+from joseki.games.credit import CornerCredit, CornerPlay, Moves, corner_plays, credit_corners, credit_game
 from joseki.games.fanout import Workers, fan_out
 from joseki.games.judging import Refused, Verdict
 from joseki.sgf.archive import Source, source_name
@@ -95,7 +95,10 @@ class GameView:
         """Each corner walked through the book, with its credits (walked once for every step)."""
         if self._credited is None:
             assert self.winner is not None
-            self._credited = credit_corners(self.book, self.corners(), self.winner)
+            if self.plays is None:  # read only as far as the corners are in the book
+                self._credited = credit_game(self.book, self.moves, self.winner)
+            else:
+                self._credited = credit_corners(self.book, self.plays, self.winner)
         return self._credited
 
     def credited_before(self) -> list[CornerCredit]:
