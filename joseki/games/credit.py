@@ -144,7 +144,7 @@ def credit_corners(book: Book, plays: Iterable[CornerPlay], winner: Colour) -> l
     return out
 
 
-FIRST_LOOK = 64
+FIRST_LOOK = 80
 """Moves of a game read before its corners are first walked (:func:`credit_game`): most corners leave the book by
 then; the read goes on, twice as far each time, for those that have not."""
 

@@ -102,17 +102,19 @@ class JudgeReport:
 
 def add_flat(total: dict[Any, list[int]], flat: Flat, width: int, keyed: int) -> None:
     """Add each row of ``flat`` (``width`` values, the first ``keyed`` its key, then four counts) into ``total``."""
-    for i in range(0, len(flat), width):
-        key = flat[i] if keyed == 1 else flat[i : i + keyed]
-        counts = cast("tuple[int, ...]", flat[i + keyed : i + width])
-        kept = total.get(key)
+    keys = flat[0::width] if keyed == 1 else zip(*[flat[k::width] for k in range(keyed)], strict=True)
+    counts = cast("tuple[int, ...]", flat)
+    get = total.get
+    for key, games, wins, losses, draws in zip(keys, counts[keyed::width], counts[keyed + 1::width],
+                                               counts[keyed + 2::width], counts[keyed + 3::width], strict=True):
+        kept = get(key)
         if kept is None:
-            total[key] = list(counts)
+            total[key] = [games, wins, losses, draws]
         else:
-            kept[0] += counts[0]
-            kept[1] += counts[1]
-            kept[2] += counts[2]
-            kept[3] += counts[3]
+            kept[0] += games
+            kept[1] += wins
+            kept[2] += losses
+            kept[3] += draws
 
 
 class ResultsStep(GameStep[Flat]):
