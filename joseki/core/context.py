@@ -177,30 +177,33 @@ def game_contexts(moves: list[tuple[Colour, Point | None]], local: dict[Corner, 
     """
     corners = list(Corner)
     wanted: dict[int, list[tuple[int, int]]] = {}
+    last_fine = 0
     for number, corner in enumerate(corners):
         for k, move_number in enumerate(local.get(corner, ((), False))[0][:limit], start=1):
             wanted.setdefault(move_number, []).append((number, k))
-    out: dict[Corner, list[str]] = {corner: [] for corner in local}
+            if k <= FINE_STEPS and move_number > last_fine:
+                last_fine = move_number
+    found: list[list[str]] = [[], [], [], []]
     counts = [0] * 40  # corner * 10 + region * 2 + (0 black, 1 white)
     firsts: list[tuple[int, int] | None] = [None] * 8  # corner * 2 + side: (0 black, 1 white), class
     last = max(wanted, default=0)
-    last_fine = max((n for n, found in wanted.items() if any(k <= FINE_STEPS for _, k in found)), default=0)
-    value, first, slots, regions, fine = _value, _first, _SLOTS, _REGION_SLOTS, FINE_STEPS
+    value, first, slots, regions, fine = _VALUES, _first, _SLOTS, _REGION_SLOTS, FINE_STEPS
     for move_number, (colour, point) in enumerate(moves[:last], start=1):
         if move_number in wanted:
             mover = colour != "b"
             for number, k in wanted[move_number]:
                 m, o = number * 10 + mover, number * 10 + 1 - mover
-                text = (value(counts[m], counts[o]) + value(counts[m + 2], counts[o + 2])
-                        + value(counts[m + 4], counts[o + 4]) + value(counts[m + 6], counts[o + 6]))
+                text = (value[(counts[m] > counts[o]) - (counts[m] < counts[o])] if counts[m] or counts[o] else EMPTY)
+                for shift in (2, 4, 6) if k > fine else (2, 4, 6, 8):
+                    a, b = counts[m + shift], counts[o + shift]
+                    text += value[(a > b) - (a < b)] if a or b else EMPTY
                 if k > fine:
                     text += UNRECORDED * 3
                 else:
                     fv, fh = firsts[2 * number], firsts[2 * number + 1]
-                    text += value(counts[m + 8], counts[o + 8])
                     text += first(None if fv is None else (fv[0] == mover, fv[1]))
                     text += first(None if fh is None else (fh[0] == mover, fh[1]))
-                out[corners[number]].append(text)
+                found[number].append(text)
         if point is None:
             continue
         side = colour != "b"
@@ -213,10 +216,15 @@ def game_contexts(moves: list[tuple[Colour, Point | None]], local: dict[Corner, 
         for slot, cls in _FIRSTS[point]:
             if firsts[slot] is None:
                 firsts[slot] = (side, cls)
+    out: dict[Corner, list[str]] = {}
     for corner, (_, reflected) in local.items():
-        if reflected:
-            out[corner] = [reflect_context(c) for c in out[corner]]
+        texts = found[corners.index(corner)]
+        out[corner] = [reflect_context(c) for c in texts] if reflected else texts
     return out
+
+
+_VALUES = (EVEN, MOVER, OPPONENT)
+""":func:`_value` of two counts not both zero, by the sign of their difference (index -1: the opponent's more)."""
 
 
 def token_contexts(steps: str, contexts: list[str]) -> list[str | None]:
