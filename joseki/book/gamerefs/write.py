@@ -20,6 +20,7 @@ import heapq
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from operator import itemgetter
 
 from sqlalchemy import Connection, bindparam, delete, exists, select
 
@@ -88,9 +89,15 @@ def chosen(games: Sequence[Order], bound: int = REFS_PER_NODE) -> set[str]:
     """The keys of (date, strength, key) ``games`` among the ``bound`` newest or the ``bound`` strongest."""
     if len(games) <= bound:
         return {key for _, _, key in games}
-    newest = heapq.nlargest(bound, games, key=lambda g: newest_key(*g))
-    strongest = heapq.nlargest(bound, games, key=lambda g: strongest_key(*g))
+    # the orders of newest_key and strongest_key, compared in C (a busy node is cut down again and again)
+    newest = heapq.nlargest(bound, games, key=_NEWEST)
+    strongest = heapq.nlargest(bound, [(UNKNOWN_STRENGTH if power is None else power, date, key)
+                                       for date, power, key in games])
     return {key for _, _, key in newest} | {key for _, _, key in strongest}
+
+
+_NEWEST = itemgetter(0, 2)
+""":func:`newest_key` of a (date, strength, key) order."""
 
 
 CornerMoves = tuple[int, list[int]]
