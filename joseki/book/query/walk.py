@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Protocol
 
 from joseki.core.geometry import Point
-from joseki.core.position import LocalBoard, position_key
+from joseki.core.position import LocalBoard, position_key, replay
 from joseki.core.steps import Colour, iter_points, other
 
 
@@ -89,13 +89,7 @@ def walk(book: Book, steps: str, first: Colour = "b", rejoin: bool = True) -> Bo
 def line_stones(steps: str, first: Colour) -> tuple[tuple[Point, Colour], ...]:
     """The stones after ``steps`` played from an empty zone, as :func:`walk` plays them (leniently): the stones
     of the book lines walks pass through, each played once however many corners follow it."""
-    board = LocalBoard()
-    colour = first
-    for zpoint in iter_points(steps):
-        if zpoint is not None:
-            board.play(colour, zpoint, lenient=True)
-        colour = other(colour)
-    return tuple(board.stones.items())
+    return tuple(replay(steps, first)[0].stones.items())
 
 
 def longest_line(book: Book, steps: str) -> int:
