@@ -1,14 +1,15 @@
-"""CPU time of ``mine`` and ``learn`` at several git revisions of this project, alternated in one run.
+"""CPU time (and wall time) of ``mine`` and ``learn`` at several git revisions of this project, alternated in one run.
 
 Each revision is checked out (``git worktree add --detach``) under benchmarks/.cache/revisions
 and run in a process of its own (PYTHONPATH set to that tree, this venv's packages): ``mine``
 of the first ``--games`` Tygem games (``--min-games 5``) into a new store, and ``learn`` of the
-same games into a new store holding Kogo's dictionary, both with one worker, the process's CPU
-seconds (``time.process_time``) around the call alone. Rounds alternate the revisions so that a
-shared machine's load falls on each alike; the medians and their ratios to the first revision
-are the figures (what a change costs mine and learn).
+same games into a new store holding Kogo's dictionary, with ``--workers`` worker processes (one:
+in the process itself), the CPU seconds of the process and its workers and the wall seconds around
+the call alone. Rounds alternate the revisions so that a shared machine's load falls on each alike;
+the medians and their ratios to the first revision are the figures (what a change costs mine and
+learn: CPU with one worker, the wall time a user waits with all of them, ``--workers 2``).
 
-Usage: python benchmarks/bench_revisions.py [--games 2000] [--rounds 4] REV [REV ...]
+Usage: python benchmarks/bench_revisions.py [--games 2000] [--rounds 4] [--workers 1] [--modes mine,learn] REV [REV ...]
        (e.g. ``b2d644d^1 HEAD``: before the context statistics, and now)
 """
 
@@ -25,24 +26,35 @@ from common import CACHE, KOGO, ROOT, need, report
 from games_data import tygem_files
 
 CHILD = """
-import sys, time
+import resource, sys, time
 from pathlib import Path
-from joseki.book.store import Store
-mode, db, kogo, listing = sys.argv[1:5]
-files = Path(listing).read_text().split("\\n")
-Path(db).unlink(missing_ok=True)
-store = Store(db)
-if mode == "learn":
-    from joseki.book.importer import import_files
-    import_files(store, [Path(kogo)], "kogo")
-started = time.process_time()
-if mode == "mine":
-    from joseki.games.mine import mine
-    mine(store, files, 5, "mined", workers=1)
-else:
-    from joseki.games.learn import learn
-    learn(store, files, workers=1)
-print(time.process_time() - started)
+
+
+def children():
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+if __name__ == "__main__":
+    try:
+        from joseki.book.store.database import Store
+    except ImportError:  # a tree from before book/ was grouped by job
+        from joseki.book.store import Store
+    mode, db, kogo, listing, workers = sys.argv[1:6]
+    files = Path(listing).read_text().split("\\n")
+    Path(db).unlink(missing_ok=True)
+    store = Store(db)
+    if mode == "learn":
+        from joseki.book.importer import import_files
+        import_files(store, [Path(kogo)], "kogo")
+    started, wall, before = time.process_time(), time.perf_counter(), children()
+    if mode == "mine":
+        from joseki.games.mine import mine
+        mine(store, files, 5, "mined", workers=int(workers))
+    else:
+        from joseki.games.learn import learn
+        learn(store, files, workers=int(workers))
+    print(time.process_time() - started + children() - before, time.perf_counter() - wall)
 """
 
 
@@ -57,12 +69,16 @@ def checkout(rev: str) -> Path:
     return tree
 
 
-def cpu_seconds(tree: Path, mode: str, listing: Path) -> float:
+def seconds(tree: Path, mode: str, listing: Path, workers: int) -> tuple[float, float]:
+    """The CPU seconds (the process and its workers) and the wall seconds of one run."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
     db = CACHE / f"revisions-{mode}.sqlite"
-    done = subprocess.run([sys.executable, "-c", CHILD, mode, str(db), str(need(KOGO)), str(listing)], env=env,
-                          cwd=tree, check=True, capture_output=True, text=True)
-    return float(done.stdout.split()[-1])
+    script = CACHE / "revisions-child.py"  # a file, not -c: spawned workers import the main module again
+    script.write_text(CHILD)
+    done = subprocess.run([sys.executable, str(script), mode, str(db), str(need(KOGO)), str(listing), str(workers)],
+                          env=env, cwd=tree, check=True, capture_output=True, text=True)
+    cpu, wall = done.stdout.split()[-2:]
+    return float(cpu), float(wall)
 
 
 def main() -> None:
@@ -70,24 +86,32 @@ def main() -> None:
     parser.add_argument("revisions", nargs="+")
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=4)
+    parser.add_argument("--workers", type=int, default=1, help="worker processes (1: in the process itself)")
+    parser.add_argument("--modes", default="mine,learn", help="which commands to run")
     args = parser.parse_args()
+    modes = args.modes.split(",")
     listing = CACHE / "revisions-games.txt"
     listing.write_text("\n".join(sorted(tygem_files())[: args.games]))
     trees = {rev: checkout(rev) for rev in args.revisions}
-    times: dict[str, dict[str, list[float]]] = {rev: {"mine": [], "learn": []} for rev in args.revisions}
+    cpu: dict[str, dict[str, list[float]]] = {rev: {mode: [] for mode in modes} for rev in args.revisions}
+    wall: dict[str, dict[str, list[float]]] = {rev: {mode: [] for mode in modes} for rev in args.revisions}
     for round_ in range(args.rounds):
         for rev, tree in trees.items():
-            for mode in ("mine", "learn"):
-                times[rev][mode].append(round(cpu_seconds(tree, mode, listing), 2))
-                print(f"round {round_ + 1} {rev} {mode} {times[rev][mode][-1]} s", flush=True)
+            for mode in modes:
+                spent, waited = seconds(tree, mode, listing, args.workers)
+                cpu[rev][mode].append(round(spent, 2))
+                wall[rev][mode].append(round(waited, 2))
+                print(f"round {round_ + 1} {rev} {mode} CPU {spent:.2f} s, wall {waited:.2f} s", flush=True)
     first = args.revisions[0]
-    figures: dict[str, object] = {"games": args.games, "rounds": args.rounds, "load_average": os.getloadavg()[0]}
+    figures: dict[str, object] = {"games": args.games, "rounds": args.rounds, "workers": args.workers,
+                                  "load_average": os.getloadavg()[0]}
     for rev in args.revisions:
-        for mode in ("mine", "learn"):
-            median = statistics.median(times[rev][mode])
-            figures[f"{rev}_{mode}_s"] = times[rev][mode]
-            figures[f"{rev}_{mode}_median_s"] = round(median, 2)
-            figures[f"{rev}_{mode}_ratio"] = round(median / statistics.median(times[first][mode]), 3)
+        for mode in modes:
+            for name, times in (("", cpu), ("wall_", wall)):
+                median = statistics.median(times[rev][mode])
+                figures[f"{rev}_{mode}_{name}s"] = times[rev][mode]
+                figures[f"{rev}_{mode}_{name}median_s"] = round(median, 2)
+                figures[f"{rev}_{mode}_{name}ratio"] = round(median / statistics.median(times[first][mode]), 3)
     report(figures)
 
 
