@@ -14,7 +14,9 @@ With ``--workers 1`` every step runs in one process, so the shares are the whole
 statistic; ``--cprofile FILE`` then also writes a cProfile of the run.
 
 Repeat it: ``cd benchmarks && python profile_ingest.py learn --limit 20000`` (or ``mine``;
-``--workers 1`` for one process; ``--signal local`` judges with GNU Go: give it few games; ``--index`` builds the
+``--workers 1`` for one process, with ``--cprofile FILE`` its own time by function grouped into the
+stages of :data:`GROUPS` (``profile_shares``); ``--signal local``
+judges with GNU Go: give it few games; ``--index`` builds the
 pattern index too, its share named ``pattern index``).
 """
 
@@ -34,6 +36,45 @@ from joseki.book.importer import import_file
 from joseki.book.store.database import Store
 
 TEMPLATE = CACHE / "profile-kogo.sqlite"
+
+GROUPS = (
+    ("replay (legality, captures)", ("core/readboard.py",)),
+    ("parse", ("sgf/sgfparse.py", "sgfmill/", "re.Pattern")),
+    ("the game's facts and key", ("sgf/game.py", "sgf/text.py", "core/gameinfo.py", "hashlib", "sgf/archive.py",
+                                  "pathlib.py", "posix.", "io.", "open")),
+    ("corner tables", ("core/corners.py", "core/steps.py")),
+    ("book walk and credits", ("book/query/walk.py", "core/position.py", "book/query/inmemory.py",
+                               "games/credit.py:of", "games/credit.py:route_credits", "games/credit.py:credit_",
+                               "games/credit.py:node_rows")),
+    ("contexts", ("core/context.py", "games/credit.py", "book/query/next.py")),
+    ("the parent's writes (rows summed, SQL, commits)", ("games/signals.py", "book/gamerefs/", "book/learnt/",
+                                                        "sqlalchemy/", "sqlite3", "heapq", "book/store/")),
+    ("pipeline and pickling", ("games/pipeline.py", "games/fanout.py", "games/pool.py", "pickle", "multiprocessing")),
+    ("mining (counting, held games, the book)", ("games/mine.py", "book/importer.py", "sgf/forest.py",
+                                                 "book/learnt/beyond.py", "array")),
+    ("pattern index", ("book/patterns/", "core/movelist.py", "games/indexing.py", "numpy")),
+)
+"""Where a cProfile's own time (tottime) is counted: the first group whose pattern is in the function's file and
+name; a built-in call's time (``{method 'get' of 'dict' objects}``) goes to the groups of its callers."""
+
+
+def grouped(path: str) -> dict[str, float]:
+    """A cProfile's own time by :data:`GROUPS`, as shares of the whole."""
+    import pstats
+
+    def group(file: str, name: str) -> str:
+        where = f"{file}:{name}"
+        return next((g for g, patterns in GROUPS if any(p in where for p in patterns)), "other")
+
+    totals: dict[str, float] = {}
+    for (file, _, name), (_, _, own, _, callers) in pstats.Stats(path).stats.items():  # type: ignore[attr-defined]
+        if file == "~" and callers:  # a built-in: its time when called from each caller, to the caller's group
+            for (caller_file, _, caller), (_, _, spent, _) in callers.items():
+                totals[group(caller_file, caller)] = totals.get(group(caller_file, caller), 0.0) + spent
+            continue
+        totals[group(file, name)] = totals.get(group(file, name), 0.0) + own
+    whole = sum(totals.values()) or 1.0
+    return {g: round(s / whole, 3) for g, s in sorted(totals.items(), key=lambda item: -item[1])}
 
 
 def fresh(name: str, template: Path | None) -> Store:
@@ -101,9 +142,10 @@ def main() -> None:
     sgfmill = sgfmill_seconds(files)
     figures = in_fresh_process(run, args.command, files, args.workers, args.signal, args.min_games, args.cprofile,
                               args.index)
+    profile = {"profile_shares": grouped(args.cprofile)} if args.cprofile else {}
     report({"command": args.command, "games": len(files), "workers": args.workers, "signal": args.signal,
             "sgfmill_s": round(sgfmill, 2), "ratio": round(figures["wall_s"] / sgfmill, 3), **figures,
-            "load": [started_load, load()]})
+            **profile, "load": [started_load, load()]})
 
 
 if __name__ == "__main__":
