@@ -25,6 +25,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import islice
+from operator import itemgetter
 
 from joseki.book.learnt.contexts import ContextKey
 from joseki.book.query.next import orientation
@@ -72,13 +73,16 @@ class CornerPlay:
         b = table.builder
         assert b.first_colour is not None
         return cls(CORNERS.index(table.corner), b.steps, b.first_colour, bool(b.swap),
-                   tuple(number for number, _, _ in table.moves))
+                   tuple(map(_NUMBER, table.moves)))
 
     def token_moves(self, limit: int) -> list[int]:
         """The game move number of each of the first ``limit`` tokens (an ``XX``: the move after the last local one)."""
+        tokens = self.steps[: 2 * limit]
+        if TENUKI not in tokens:  # every token a local move (a zone's letters run from A to S)
+            return list(self.local[: len(tokens) // 2])
         numbers = iter(self.local)
         out: list[int] = []
-        for i in range(0, min(len(self.steps), 2 * limit), 2):
+        for i in range(0, len(tokens), 2):
             out.append(out[-1] + 1 if self.steps[i : i + 2] == TENUKI else next(numbers))
         return out
 
@@ -86,6 +90,10 @@ class CornerPlay:
         """How many of the corner's local moves the first ``tokens`` tokens hold (as many signatures are taken)."""
         steps = self.steps[: 2 * tokens]
         return min(tokens - sum(steps[i : i + 2] == TENUKI for i in range(0, len(steps), 2)), CONTEXT_STEPS)
+
+
+_NUMBER = itemgetter(0)
+"""The move number of a :attr:`~joseki.core.corners.CornerTable.moves` entry."""
 
 
 def corner_plays(tables: Iterable[CornerTable]) -> list[CornerPlay]:
