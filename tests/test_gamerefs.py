@@ -12,7 +12,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from joseki.book.gamerefs.read import GamesAt, corner_steps, games_at, load_game
-from joseki.book.gamerefs.write import REFS_PER_NODE, chosen, newest_key, strongest_key
+from joseki.book.gamerefs.write import (
+    REFS_PER_NODE,
+    GameInfo,
+    GameRefs,
+    RefsWriter,
+    chosen,
+    newest_key,
+    strongest_key,
+)
 from joseki.book.importer import import_files
 from joseki.book.query.inmemory import InMemoryBook
 from joseki.book.query.lookup import Lookup
@@ -108,6 +116,20 @@ def test_kept_holds_the_top_of_both_orders(games: list[tuple[str, int | None, st
     for order in (newest_key, strongest_key):
         top = sorted(games, key=lambda g, o=order: o(*g), reverse=True)[:5]  # type: ignore[misc]
         assert {k for _, _, k in top} <= keep
+
+
+@given(st.lists(st.tuples(st.sampled_from(["", "2018", "2018-05", "2019-01-02", "2019-01-03", "2020"]),
+                          st.one_of(st.none(), st.integers(-50, 40)), st.text("0123456789abcdef", min_size=6,
+                                                                              max_size=6)),
+                unique_by=lambda g: g[2], min_size=100, max_size=400))
+def test_a_busy_node_keeps_what_the_whole_list_would_keep(games: list[tuple[str, int | None, str]]) -> None:
+    # offered one at a time, a node's offers are cut down (and later games behind its bound turned away at once),
+    # yet the games it keeps are those every offer together makes
+    writer = RefsWriter(None)  # type: ignore[arg-type]  # adding reads no store
+    for date, power, key in games:
+        writer.add(GameRefs(GameInfo(key, "", date=date, strength=power), [(7, 1, 0)]))
+    assert len(writer.offered[7]) < len(games)
+    assert chosen([order for order, _, _ in writer.offered[7]]) == chosen(games)
 
 
 # learning real games

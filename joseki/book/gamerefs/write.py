@@ -20,7 +20,6 @@ import heapq
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from operator import itemgetter
 
 from sqlalchemy import Connection, bindparam, delete, exists, select
 
@@ -87,17 +86,22 @@ Order = tuple[str, int | None, str]
 
 def chosen(games: Sequence[Order], bound: int = REFS_PER_NODE) -> set[str]:
     """The keys of (date, strength, key) ``games`` among the ``bound`` newest or the ``bound`` strongest."""
+    return _cut(games, bound)[0]
+
+
+def _cut(games: Sequence[Order], bound: int = REFS_PER_NODE) -> tuple[set[str], Cut | None]:
+    """:func:`chosen` of ``games``, and the last of the newest and of the strongest it keeps when it kept that many of
+    each (None when it kept them all): a game behind both can never make the bound once these are offered."""
     if len(games) <= bound:
-        return {key for _, _, key in games}
-    # the orders of newest_key and strongest_key, compared in C (a busy node is cut down again and again)
-    newest = heapq.nlargest(bound, games, key=_NEWEST)
-    strongest = heapq.nlargest(bound, [(UNKNOWN_STRENGTH if power is None else power, date, key)
-                                       for date, power, key in games])
-    return {key for _, _, key in newest} | {key for _, _, key in strongest}
+        return {key for _, _, key in games}, None
+    # the orders of newest_key and strongest_key, compared in C
+    newest = heapq.nlargest(bound, [(date, key) for date, _, key in games])
+    strongest = heapq.nlargest(bound, [strongest_key(*game) for game in games])
+    return {key for _, key in newest} | {key for _, _, key in strongest}, (newest[-1], strongest[-1])
 
 
-_NEWEST = itemgetter(0, 2)
-""":func:`newest_key` of a (date, strength, key) order."""
+Cut = tuple[tuple[str, str], tuple[int, str, str]]
+"""The :func:`newest_key` and the :func:`strongest_key` a game must pass to make a node's bound (:func:`_cut`)."""
 
 
 CornerMoves = tuple[int, list[int]]
@@ -146,6 +150,8 @@ class RefsWriter:
         self.store = store
         self.infos: dict[str, GameInfo] = {}
         self.offered: dict[int, list[Offered]] = {}
+        self.cuts: dict[int, Cut] = {}
+        """Per node offered so many games this batch that some were cut down, what a game must pass to be offered."""
         self.kept: dict[int, list[Kept]] = {}
         self.replace: set[str] = set()
         self.reads_back: bool | None = None
@@ -162,15 +168,21 @@ class RefsWriter:
         info = refs.info
         self.infos[info.key] = info
         order = (info.date, info.strength, info.key)
-        offered = self.offered
+        newest, strongest = newest_key(*order), strongest_key(*order)
+        offered, cuts = self.offered, self.cuts
         for nid, number, corner in refs.nodes:
+            cut = cuts.get(nid)
+            if cut is not None and newest < cut[0] and strongest < cut[1]:
+                continue  # behind the bound in both orders already
             offers = offered.get(nid)
             if offers is None:
                 offers = offered[nid] = []
             offers.append((order, number, corner))
             if len(offers) > PRUNE_AT:
-                keep = chosen([o[0] for o in offers])
+                keep, cut = _cut([o[0] for o in offers])
                 offered[nid] = [o for o in offers if o[0][2] in keep]
+                if cut is not None:
+                    cuts[nid] = cut
 
     def write(self, conn: Connection, pid: int) -> None:
         """Write the games added since the last write and their references under profile ``pid``."""
@@ -188,7 +200,7 @@ class RefsWriter:
             self._read_kept(conn, pid, [nid for nid in self.offered if nid not in self.kept])
         orders = {o[0][2]: o[0] for offers in self.offered.values() for o in offers}
         rows, dropped = self._merge(pid, {key: (order, ids[key]) for key, order in orders.items()})
-        self.infos, self.offered = {}, {}
+        self.infos, self.offered, self.cuts = {}, {}, {}
         rows.sort()
         columns = ("profile_id", "node_id", "game_id", "move_number", "corner")
         if conn.dialect.name in FAST_DIALECTS:
