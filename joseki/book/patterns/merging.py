@@ -66,10 +66,14 @@ class InMemory:
         return self.segment.arrays()[name]
 
 
-def pieces(parts: Sequence[Part], slice_entries: int | None = None) -> Iterator[tuple[str, Array]]:
-    """Each array of the segment merged of ``parts`` (their games in order) as ``(name, piece)``, an array's
-    pieces in order, each shape's events sorted about ``slice_entries`` (default :data:`SLICE_ENTRIES`) at a
-    time. Raises ValueError beyond :data:`~joseki.book.patterns.segment.MAX_RECORDS` records."""
+Piece = tuple[str, Array | None]
+"""A piece of array ``name`` of a merged segment, or None: that array is whole."""
+
+
+def pieces(parts: Sequence[Part], slice_entries: int | None = None) -> Iterator[Piece]:
+    """Each array of the segment merged of ``parts`` (their games in order) in pieces, in order, then ``(name,
+    None)``; each shape's events sorted about ``slice_entries`` (default :data:`SLICE_ENTRIES`) at a time.
+    Raises ValueError beyond :data:`~joseki.book.patterns.segment.MAX_RECORDS` records."""
     size = SLICE_ENTRIES if slice_entries is None else slice_entries
     records = sum(p.records for p in parts)
     if records > MAX_RECORDS:
@@ -79,38 +83,43 @@ def pieces(parts: Sequence[Part], slice_entries: int | None = None) -> Iterator[
     for name in GAME_ARRAYS:
         for part in parts:
             yield name, part.array(name)
+        yield name, None
     yield "record_start", np.zeros(1, dtype=np.int64)
     for part, base in zip(parts, record_base, strict=False):
         yield "record_start", part.array("record_start")[1:].astype(np.int64) + base
+    yield "record_start", None
     for part, base in zip(parts, game_base, strict=False):
         yield "changes", part.array("changes").view(np.int64) + (base * POINTS << (MOVE_BITS + 2))
+    yield "changes", None
     words = [part.array("words").view(np.uint16) for part in parts]
     for s in range(len(SHAPES)):
         yield from _shape_pieces(s, parts, words, record_base, size)
 
 
 def _shape_pieces(s: int, parts: Sequence[Part], words: list[npt.NDArray[np.uint16]], record_base: list[int],
-                  slice_entries: int) -> Iterator[tuple[str, Array]]:
+                  slice_entries: int) -> Iterator[Piece]:
     """Shape ``s``'s ``keys``, ``starts`` and ``entries`` of the merged segment, a range of keys at a time."""
     keys = [p.array(f"keys{s}").view(np.uint32) for p in parts]
     starts = [p.array(f"starts{s}").view(np.uint32).astype(np.int64) for p in parts]
     entries = [p.array(f"entries{s}").view(np.uint32) for p in parts]
     bounds = _bounds(keys, starts, slice_entries)
     cuts = [np.concatenate(([0], np.searchsorted(k, bounds), [len(k)])) for k in keys]
+    sizes = [np.diff(b) for b in starts]
     written = 0
     for r in range(len(bounds) + 1):
-        key_parts, entry_parts, point_parts = [], [], []
+        order_parts: list[I64] = []
+        entry_parts: list[npt.NDArray[np.uint32]] = []
         for p in range(len(parts)):
             lo, hi = int(cuts[p][r]), int(cuts[p][r + 1])
-            first, last = int(starts[p][lo]), int(starts[p][hi])
-            local = entries[p][first:last].astype(np.int64)
-            key_parts.append(np.repeat(keys[p][lo:hi].astype(np.int64), np.diff(starts[p][lo:hi + 1])))
-            point_parts.append(words[p][local & RECORD_MASK].astype(np.int64) & POINT_MASK)
-            entry_parts.append(local + record_base[p])
-        key, point, entry = (np.concatenate(a) if a else np.zeros(0, np.int64)
-                             for a in (key_parts, point_parts, entry_parts))
-        order = np.argsort(key << 34 | point << RECORD_BITS | entry & RECORD_MASK, kind="stable")
-        key, entry = key[order], entry[order]
+            local = entries[p][int(starts[p][lo]):int(starts[p][hi])]
+            record = local & np.uint32(RECORD_MASK)
+            key = np.repeat(keys[p][lo:hi], sizes[p][lo:hi]).astype(np.int64)
+            point = (words[p][record] & POINT_MASK).astype(np.int64)
+            order_parts.append(key << 34 | point << RECORD_BITS | (record + np.uint32(record_base[p])))
+            entry_parts.append(local + np.uint32(record_base[p]))
+        ordered = np.concatenate(order_parts) if order_parts else np.zeros(0, np.int64)
+        order = np.argsort(ordered, kind="stable")
+        key, entry = ordered[order] >> 34, (np.concatenate(entry_parts) if entry_parts else ordered)[order]
         head = np.ones(len(key), dtype=bool)
         head[1:] = key[1:] != key[:-1]
         firsts = np.flatnonzero(head)
@@ -119,6 +128,8 @@ def _shape_pieces(s: int, parts: Sequence[Part], words: list[npt.NDArray[np.uint
         yield f"entries{s}", entry
         written += len(entry)
     yield f"starts{s}", np.array([written], dtype=np.int64)
+    for name in ("keys", "starts", "entries"):
+        yield f"{name}{s}", None
 
 
 def _bounds(keys: list[npt.NDArray[np.uint32]], starts: list[I64], size: int) -> npt.NDArray[np.uint32]:
@@ -139,6 +150,7 @@ def merge(parts: Sequence[Segment], slice_entries: int | None = None) -> Segment
     :data:`~joseki.book.patterns.segment.MAX_RECORDS` records."""
     collected: dict[str, list[Array]] = {name: [] for name in ARRAY_NAMES}
     for name, piece in pieces([InMemory(p) for p in parts], slice_entries):
-        collected[name].append(np.asarray(piece, dtype=DTYPES[name]))
+        if piece is not None:
+            collected[name].append(np.asarray(piece, dtype=DTYPES[name]))
     return Segment.from_arrays({name: np.concatenate(found) if found else np.zeros(0, DTYPES[name])
                                 for name, found in collected.items()})

@@ -21,7 +21,7 @@ import numpy as np
 import numpy.typing as npt
 from sqlalchemy import Connection, delete, update
 
-from joseki.book.patterns.merging import pieces
+from joseki.book.patterns.merging import Piece, pieces
 from joseki.book.patterns.reads import read_array, segment_list
 from joseki.book.patterns.segment import (
     ARRAY_NAMES,
@@ -123,7 +123,8 @@ def _parts(games: list[IndexedGame]) -> list[list[IndexedGame]]:
 
 def write_segment(conn: Connection, segment: Segment, level: int) -> int:
     """Store ``segment`` at ``level``; its id."""
-    return _write_pieces(conn, level, segment.games, segment.records, iter(segment.arrays().items()))
+    whole = ((name, piece) for name, array in segment.arrays().items() for piece in (array, None))
+    return _write_pieces(conn, level, segment.games, segment.records, whole)
 
 
 def merge_segments(conn: Connection, ids: Sequence[int], level: int) -> int:
@@ -153,10 +154,9 @@ class StoredPart:
         return read_array(self.conn, self.segment_id, name)
 
 
-def _write_pieces(conn: Connection, level: int, games: int, records: int,
-                  arrays: Iterator[tuple[str, npt.NDArray[np.generic]]]) -> int:
-    """A new segment at ``level`` of ``arrays`` (each array's pieces in order, arrays interleaved), written in
-    chunks of :data:`CHUNK_BYTES` as they fill; its id."""
+def _write_pieces(conn: Connection, level: int, games: int, records: int, arrays: Iterator[Piece]) -> int:
+    """A new segment at ``level`` of ``arrays`` (each array's pieces in order, arrays interleaved, then None), written
+    in chunks of :data:`CHUNK_BYTES` as they fill, an array's last chunk once it is whole; its id."""
     segment_id = int(conn.execute(pattern_segment.insert().returning(pattern_segment.c.id),
                                   {"level": level, "games": games, "records": records, "bytes": 0}).scalar_one())
     pending = {name: bytearray() for name in ARRAY_NAMES}
@@ -169,6 +169,11 @@ def _write_pieces(conn: Connection, level: int, games: int, records: int,
         parts[name] += 1
 
     for name, piece in arrays:
+        if piece is None:
+            if pending[name] or not parts[name]:
+                flush(name, pending[name])
+            del pending[name]
+            continue
         data = np.ascontiguousarray(piece, dtype=DTYPES[name])
         size += data.nbytes
         view, buffer = data.view(np.uint8).data, pending[name]
@@ -183,9 +188,7 @@ def _write_pieces(conn: Connection, level: int, games: int, records: int,
             flush(name, view[:CHUNK_BYTES])
             view = view[CHUNK_BYTES:]
         buffer += view
-    for name, buffer in pending.items():
-        if buffer or not parts[name]:
-            flush(name, buffer)
+    assert not pending, f"arrays left unfinished: {sorted(pending)}"
     conn.execute(update(pattern_segment).where(pattern_segment.c.id == segment_id).values(bytes=size))
     return segment_id
 
