@@ -10,6 +10,15 @@ every array of the merged segment in pieces, in order, and asks each part for on
 end). So a merge holds the parts' ``words`` (a point per entry), one shape's index of the parts and one range's
 sort; the store writes the pieces out as they come (:func:`joseki.book.patterns.storage.merge_segments`).
 :func:`merge` collects them in memory.
+
+What a merge takes for granted of a segment's arrays (a change to them changes it too; an array of
+:data:`~joseki.book.patterns.segment.ARRAY_NAMES` it does not make leaves the store's writer refusing the
+segment, and ``tests/test_pattern_merge.py`` failing): :data:`GAME_ARRAYS` hold nothing that points into the
+segment; ``record_start`` is the records before each game, then all of them; ``changes`` are ordered by game
+first, their game number ``POINTS << (MOVE_BITS + 2)`` a unit (:func:`~joseki.book.patterns.segment.change_value`);
+each shape's ``keys`` are distinct and ascending, ``starts`` where each key's entries begin (then their
+count), and each entry a record number below :data:`~joseki.book.patterns.segment.RECORD_BITS` with the bits
+above kept as they are, a key's entries ordered by the point of their record in ``words``, then by record.
 """
 
 from __future__ import annotations
