@@ -27,7 +27,7 @@ from games_data import tygem_files
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("commands", nargs="*", choices=("mine", "learn"), default=["mine", "learn"])
+    parser.add_argument("commands", nargs="*", choices=("mine", "learn"), help="default: both")
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--index", action="store_true", help="build the pattern index too (learn/mine --index)")
     args = parser.parse_args()
@@ -35,7 +35,7 @@ def main() -> None:
     print("games", len(files), "load", load(), flush=True)
     warm(files)
     runs: dict[str, dict[str, object]] = {}
-    for name in args.commands:
+    for name in args.commands or ["mine", "learn"]:
         started = time.perf_counter()
         if name == "mine":
             figures = in_fresh_process(bench_mine.mine_round, files, 5, None, args.index)
