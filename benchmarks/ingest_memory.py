@@ -27,10 +27,12 @@ from games_data import tygem_files
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("commands", nargs="*", choices=("mine", "learn"), help="default: both")
+    parser.add_argument("commands", nargs="*", help="mine, learn or both (the default)")
     parser.add_argument("--limit", type=int, default=None)
     parser.add_argument("--index", action="store_true", help="build the pattern index too (learn/mine --index)")
     args = parser.parse_args()
+    if set(args.commands) - {"mine", "learn"}:
+        parser.error(f"unknown commands {sorted(set(args.commands) - {'mine', 'learn'})}: mine or learn")
     files = tygem_files()[: args.limit]
     print("games", len(files), "load", load(), flush=True)
     warm(files)
