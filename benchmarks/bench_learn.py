@@ -58,8 +58,8 @@ def template() -> Path:
     return TEMPLATE
 
 
-def learn_round(base: str, files: list[str], workers: int | None) -> dict[str, Any]:
-    """One ``learn`` into a fresh copy of ``base`` (runs in a process of its own)."""
+def learn_round(base: str, files: list[str], workers: int | None, index: bool = False) -> dict[str, Any]:
+    """One ``learn`` into a fresh copy of ``base`` (runs in a process of its own); ``index``: ``learn --index``."""
     from joseki.games.learn import learn
 
     db = CACHE / "learn.sqlite"
@@ -68,7 +68,7 @@ def learn_round(base: str, files: list[str], workers: int | None) -> dict[str, A
     shutil.copy(base, db)
     store = Store(str(db))
     started = time.perf_counter()
-    result = learn(store, files, workers=workers)
+    result = learn(store, files, workers=workers, index=index)
     seconds = time.perf_counter() - started
     store.close()
     return {"learn_s": round(seconds, 2), "learnt": result.learnt, "duplicates": result.duplicates,

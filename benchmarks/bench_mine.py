@@ -36,13 +36,13 @@ from common import (
 from games_data import tygem_files
 
 
-def mine_round(files: list[str], min_games: int, workers: int | None) -> dict[str, Any]:
-    """One ``mine`` into a new store (runs in a process of its own)."""
+def mine_round(files: list[str], min_games: int, workers: int | None, index: bool = False) -> dict[str, Any]:
+    """One ``mine`` into a new store (runs in a process of its own); ``index``: ``mine --index``."""
     from joseki.games.mine import mine
 
     store = fresh_store("mine")
     started = time.perf_counter()
-    result, book = mine(store, files, min_games, "tygem", workers=workers)
+    result, book = mine(store, files, min_games, "tygem", workers=workers, index=index)
     seconds = time.perf_counter() - started
     store.close()
     return {"mine_s": round(seconds, 2), "learnt": result.learnt, "duplicates": result.duplicates,

@@ -8,7 +8,9 @@ once (timed) and runs ``--patterns`` searches of each placement, drawn from the 
 game, a random move, a rectangle of the board then, a third with wildcards, a third with fixed colours):
 corners 6x6 to 10x10, sides (3 to 5 lines deep, 5 to 9 wide), anywhere 3x3 to 5x5 with at least two stones.
 Prints the p50 and p99 of each placement, the slowest patterns, and one JSON object last (``cpu_ratio``: the
-build's CPU shared over the cores over the baseline's). ``--build-only`` times the build alone; ``--reuse``
+build's CPU shared over the cores over the baseline's; ``build_parent_mb`` and ``build_worker_mb``: the peak resident
+set of this process, which merges and writes the segments, and of the largest worker). ``--build-only`` times the
+build alone; ``--reuse``
 searches the index the last run built, without building or timing a build.
 Before loading it, times the whole command ``joseki --db sqlite:///INDEX search CLI_PATTERN`` (a process that
 reads only what its search needs): the median of ``--cli-runs`` runs.
@@ -24,7 +26,7 @@ import statistics
 import time
 from pathlib import Path
 
-from common import CACHE, fresh_store, joseki_command, report, sgfmill_seconds, wall_seconds
+from common import CACHE, fresh_store, joseki_command, peak_mb, report, sgfmill_seconds, wall_seconds
 from games_data import tygem_files
 
 from joseki.book.patternsearch import IndexArrays, Query, loaded, run
@@ -112,7 +114,7 @@ def main() -> None:
     args = parser.parse_args()
     if args.reuse:
         store = Store(str(CACHE / "bench_search.sqlite"))
-        build_s = baseline = build_cpu = base_cpu = float("nan")
+        build_s = baseline = build_cpu = base_cpu = parent_mb = worker_mb = float("nan")
         added = skipped = 0
     else:
         files = tygem_files()[: args.limit]
@@ -125,6 +127,7 @@ def main() -> None:
         started, cpu = time.perf_counter(), _cpu()
         built = index_games(store, files, workers=args.workers)
         build_s, build_cpu = time.perf_counter() - started, _cpu() - cpu
+        parent_mb, worker_mb = peak_mb(), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
         cpu = time.process_time()
         after = sgfmill_seconds(files)
         base_cpu = (base_cpu + time.process_time() - cpu) / 2
@@ -133,7 +136,8 @@ def main() -> None:
     if args.build_only and not args.reuse:
         report({"games": added, "skipped": skipped, "build_s": round(build_s, 2), "sgfmill_s": round(baseline, 2),
                 "ratio": round(build_s / baseline, 3),
-                "cpu_ratio": round(build_cpu / (os.cpu_count() or 1) / base_cpu, 3)})
+                "cpu_ratio": round(build_cpu / (os.cpu_count() or 1) / base_cpu, 3),
+                "build_parent_mb": round(parent_mb, 1), "build_worker_mb": round(worker_mb, 1)})
         return
     cli = cli_seconds(CACHE / "bench_search.sqlite", args.cli_runs) if args.cli_runs else []
     started = time.perf_counter()
@@ -165,6 +169,8 @@ def main() -> None:
             "sgfmill_s": None if args.reuse else round(baseline, 2),
             "ratio": None if args.reuse else round(build_s / baseline, 3),
             "cpu_ratio": None if args.reuse else round(build_cpu / (os.cpu_count() or 1) / base_cpu, 3),
+            "build_parent_mb": None if args.reuse else round(parent_mb, 1),
+            "build_worker_mb": None if args.reuse else round(worker_mb, 1),
             "load_s": round(load_s, 2),
             "cli_search_s": round(statistics.median(cli), 2) if cli else None,
             "cli_search_runs_s": [round(s, 2) for s in cli],

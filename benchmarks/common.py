@@ -106,6 +106,11 @@ def _vm_hwm_mb(pid: int | str = "self") -> float:
     return 0.0
 
 
+def peak_mb() -> float:
+    """This process's peak resident set since its exec (VmHWM), in MB."""
+    return _vm_hwm_mb()
+
+
 class _WorkerPeaks(threading.Thread):
     """Samples the peak resident set (VmHWM) of this process's children while a run goes on."""
 

@@ -7,6 +7,7 @@ SQLAlchemy (:mod:`joseki.book.patterns.storage` writes them).
 from __future__ import annotations
 
 import numpy as np
+import numpy.typing as npt
 
 from joseki.book.patterns.segment import ARRAY_NAMES, DTYPES, Segment
 from joseki.book.store.bookfile import ReadConnection, rows, scalar
@@ -35,6 +36,24 @@ def read_segment(conn: ReadConnection, segment_id: int) -> Segment:
     arrays = {name: np.frombuffer(p[0] if len(p) == 1 else b"".join(p), dtype=DTYPES[name])
               for name, p in parts.items()}
     return Segment.from_arrays(arrays)
+
+
+def read_array(conn: ReadConnection, segment_id: int, name: str) -> npt.NDArray[np.generic]:
+    """Array ``name`` of segment ``segment_id``, its chunks read one at a time into one array (a merge reads each
+    array of its parts when it needs it: never two copies of a big one, nor the segment's other arrays)."""
+    sizes = rows(conn, "SELECT part, length(data) FROM pattern_chunk WHERE segment_id = :s AND name = :n "
+                       "ORDER BY part", {"s": segment_id, "n": name})
+    if not sizes:
+        raise UserError(f"the pattern index's segment {segment_id} lacks its {name} (an index of another version: "
+                        "build it again with joseki index)")
+    found = np.empty(sum(int(size) for _, size in sizes), dtype=np.uint8)
+    at = 0
+    for part, size in sizes:
+        data = scalar(conn, "SELECT data FROM pattern_chunk WHERE segment_id = :s AND name = :n AND part = :p",
+                      {"s": segment_id, "n": name, "p": int(part)})
+        found[at:at + int(size)] = np.frombuffer(data, dtype=np.uint8)
+        at += int(size)
+    return found.view(DTYPES[name])
 
 
 def stored_bytes(conn: ReadConnection) -> tuple[int, int]:

@@ -1,7 +1,8 @@
 """A segment of the pattern index: the sorted arrays of a batch of games, built once, merged, never changed.
 
 Each batch of games the index or the learning pipeline adds becomes one :class:`Segment`; small segments are
-merged into bigger ones (:func:`merge`). A segment holds, for its games in the order they were added:
+merged into bigger ones (:mod:`joseki.book.patterns.merging`). A segment holds, for its games in the order they
+were added:
 
 * ``words``: their move lists with captures (:mod:`joseki.core.movelist`), one after the other, game ``g``'s
   records from ``record_start[g]``. A *record number* is a place in ``words``.
@@ -223,38 +224,3 @@ def _csr(key: I64, entries: U32) -> tuple[U32, U32, U32]:
     firsts = np.flatnonzero(head)
     starts = np.append(firsts, len(key)).astype(np.uint32)
     return key[firsts].astype(np.uint32), starts, entries
-
-
-def _sizes(starts: U32) -> I64:
-    bounds = starts.astype(np.int64)
-    sizes: I64 = bounds[1:] - bounds[:-1]
-    return sizes
-
-
-def merge(parts: Sequence[Segment]) -> Segment:
-    """One segment of ``parts``' games, in order. Raises ValueError beyond :data:`MAX_RECORDS` records."""
-    records = sum(p.records for p in parts)
-    if records > MAX_RECORDS:
-        raise ValueError(f"{records} records are more than a segment holds ({MAX_RECORDS})")
-    record_base = np.cumsum([0] + [p.records for p in parts])
-    game_base = np.cumsum([0] + [p.games for p in parts])
-    words = np.concatenate([p.words for p in parts])
-    record_start = np.concatenate([[0]] + [p.record_start[1:].astype(np.int64) + b
-                                           for p, b in zip(parts, record_base, strict=False)]).astype(np.uint32)
-    changes = np.concatenate([p.changes + (int(b) * POINTS << (MOVE_BITS + 2))
-                              for p, b in zip(parts, game_base, strict=False)])
-    keys, starts, entries = [], [], []
-    for s in range(len(SHAPES)):
-        key = np.concatenate([np.repeat(p.keys[s].astype(np.int64), _sizes(p.starts[s])) for p in parts])
-        entry = np.concatenate([p.entries[s].astype(np.int64) + int(b)
-                                for p, b in zip(parts, record_base, strict=False)])
-        record = entry & RECORD_MASK
-        point = words[record].astype(np.int64) & POINT_MASK
-        order = np.argsort(key << 34 | point << RECORD_BITS | record, kind="stable")
-        k, st, en = _csr(key[order], entry[order].astype(np.uint32))
-        keys.append(k)
-        starts.append(st)
-        entries.append(en)
-    return Segment(np.concatenate([p.game_id for p in parts]), record_start, words,
-                   np.concatenate([p.winner for p in parts]), np.concatenate([p.date for p in parts]),
-                   np.concatenate([p.dense for p in parts]), changes, tuple(keys), tuple(starts), tuple(entries))

@@ -4,20 +4,27 @@
 it adds the games not already there (by key) as ``pattern_game`` rows and one new segment
 (:mod:`joseki.book.patterns.segment`), then merges segments in tiers (:data:`FANOUT` segments of one level
 make one of the next), so that adding games never rebuilds the index and a search reads few segments.
-:func:`read_segment` reads a segment's arrays back with ``numpy.frombuffer`` (no copy when an array is one
-chunk). The reads go through :func:`joseki.book.store.bookfile.rows`, on a store or a read-only SQLite file.
+A merge (:func:`merge_segments`, the tiers' and :func:`compact`'s) streams: it reads its parts' arrays one at
+a time and writes the merged arrays chunk by chunk as :mod:`joseki.book.patterns.merging` makes them, so its
+memory is bounded by a part's array and a range of keys, not by the merged segment.
+:func:`~joseki.book.patterns.reads.read_segment` reads a segment's arrays back with ``numpy.frombuffer`` (no
+copy when an array is one chunk). The reads go through :func:`joseki.book.store.bookfile.rows`, on a store or a
+read-only SQLite file.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 from sqlalchemy import Connection, delete, update
 
-from joseki.book.patterns.reads import read_segment, segment_list
+from joseki.book.patterns.merging import Piece, pieces
+from joseki.book.patterns.reads import read_array, segment_list
 from joseki.book.patterns.segment import (
+    ARRAY_NAMES,
     DTYPES,
     MAX_RECORDS,
     WINNER_CODE,
@@ -25,7 +32,6 @@ from joseki.book.patterns.segment import (
     Segment,
     build,
     date_code,
-    merge,
 )
 from joseki.book.store.bookfile import rows
 from joseki.book.store.database import FAST_DIALECTS, Store, advisory_lock, insert_rows
@@ -117,15 +123,73 @@ def _parts(games: list[IndexedGame]) -> list[list[IndexedGame]]:
 
 def write_segment(conn: Connection, segment: Segment, level: int) -> int:
     """Store ``segment`` at ``level``; its id."""
-    arrays = {name: np.ascontiguousarray(a, dtype=DTYPES[name]).tobytes() for name, a in segment.arrays().items()}
-    size = sum(len(b) for b in arrays.values())
+    whole = ((name, piece) for name, array in segment.arrays().items() for piece in (array, None))
+    return _write_pieces(conn, level, segment.games, segment.records, whole)
+
+
+def merge_segments(conn: Connection, ids: Sequence[int], level: int) -> int:
+    """Merge the stored segments ``ids`` (their games in that order) into a new one at ``level`` and delete them;
+    the new one's id. The merged arrays are written as :func:`joseki.book.patterns.merging.pieces` makes them,
+    each part's arrays read when needed (:func:`~joseki.book.patterns.reads.read_array`), so the merge never
+    holds the merged segment."""
+    counts = {int(i): (int(g), int(r)) for i, g, r in rows(
+        conn, "SELECT id, games, records FROM pattern_segment WHERE id IN (:ids)", {"ids": list(ids)})}
+    parts = [StoredPart(conn, i, *counts[i]) for i in ids]
+    merged = _write_pieces(conn, level, sum(p.games for p in parts), sum(p.records for p in parts), pieces(parts))
+    for segment_id in ids:
+        _delete_segment(conn, segment_id)
+    return merged
+
+
+@dataclass(frozen=True, slots=True)
+class StoredPart:
+    """A stored segment as a merge's :class:`~joseki.book.patterns.merging.Part`: each array read when asked."""
+
+    conn: Connection
+    segment_id: int
+    games: int
+    records: int
+
+    def array(self, name: str) -> npt.NDArray[np.generic]:
+        return read_array(self.conn, self.segment_id, name)
+
+
+def _write_pieces(conn: Connection, level: int, games: int, records: int, arrays: Iterator[Piece]) -> int:
+    """A new segment at ``level`` of ``arrays`` (each array's pieces in order, arrays interleaved, then None), written
+    in chunks of :data:`CHUNK_BYTES` as they fill, an array's last chunk once it is whole; its id."""
     segment_id = int(conn.execute(pattern_segment.insert().returning(pattern_segment.c.id),
-                                  {"level": level, "games": segment.games, "records": segment.records,
-                                   "bytes": size}).scalar_one())
-    for name, data in arrays.items():
-        for part, start in enumerate(range(0, max(len(data), 1), CHUNK_BYTES)):
-            conn.execute(pattern_chunk.insert(), {"segment_id": segment_id, "name": name, "part": part,
-                                                  "data": data[start:start + CHUNK_BYTES]})
+                                  {"level": level, "games": games, "records": records, "bytes": 0}).scalar_one())
+    pending = {name: bytearray() for name in ARRAY_NAMES}
+    parts = dict.fromkeys(ARRAY_NAMES, 0)
+    size = 0
+
+    def flush(name: str, data: memoryview | bytearray) -> None:
+        conn.execute(pattern_chunk.insert(), {"segment_id": segment_id, "name": name, "part": parts[name],
+                                              "data": bytes(data)})
+        parts[name] += 1
+
+    for name, piece in arrays:
+        if piece is None:
+            if pending[name] or not parts[name]:
+                flush(name, pending[name])
+            del pending[name]
+            continue
+        data = np.ascontiguousarray(piece, dtype=DTYPES[name])
+        size += data.nbytes
+        view, buffer = data.view(np.uint8).data, pending[name]
+        if buffer:
+            room = CHUNK_BYTES - len(buffer)
+            buffer += view[:room]
+            view = view[room:]
+            if len(buffer) == CHUNK_BYTES:
+                flush(name, buffer)
+                buffer.clear()
+        while len(view) >= CHUNK_BYTES:
+            flush(name, view[:CHUNK_BYTES])
+            view = view[CHUNK_BYTES:]
+        buffer += view
+    assert not pending, f"arrays left unfinished: {sorted(pending)}"
+    conn.execute(update(pattern_segment).where(pattern_segment.c.id == segment_id).values(bytes=size))
     return segment_id
 
 
@@ -142,10 +206,7 @@ def merge_tiers(conn: Connection) -> None:
             biggest = max(group, key=lambda s: s[2])[0]
             conn.execute(update(pattern_segment).where(pattern_segment.c.id == biggest).values(level=FULL))
             continue
-        merged = merge([read_segment(conn, i) for i in ids])
-        write_segment(conn, merged, level + 1)
-        for segment_id in ids:
-            _delete_segment(conn, segment_id)
+        merge_segments(conn, ids, level + 1)
 
 
 def compact(conn: Connection) -> bool:
@@ -156,11 +217,8 @@ def compact(conn: Connection) -> bool:
     segments = segment_list(conn)
     if len(segments) < 2 or sum(r for _, _, r in segments) > MAX_RECORDS:
         return False
-    merged = merge([read_segment(conn, i) for i, _, _ in segments])
-    write_segment(conn, merged, max(level for _, level, _ in segments if level < FULL) + 1
-                  if any(level < FULL for _, level, _ in segments) else FULL)
-    for segment_id, _, _ in segments:
-        _delete_segment(conn, segment_id)
+    merge_segments(conn, [i for i, _, _ in segments], max(level for _, level, _ in segments if level < FULL) + 1
+                   if any(level < FULL for _, level, _ in segments) else FULL)
     return True
 
 
