@@ -94,9 +94,10 @@ def _cut(games: Sequence[Order], bound: int = REFS_PER_NODE) -> tuple[set[str], 
     each (None when it kept them all): a game behind both can never make the bound once these are offered."""
     if len(games) <= bound:
         return {key for _, _, key in games}, None
-    # the orders of newest_key and strongest_key, compared in C
+    # the orders of newest_key and strongest_key, made inline and compared in C (a node's games may be many)
     newest = heapq.nlargest(bound, [(date, key) for date, _, key in games])
-    strongest = heapq.nlargest(bound, [strongest_key(*game) for game in games])
+    strongest = heapq.nlargest(bound, [(UNKNOWN_STRENGTH if power is None else power, date, key)
+                                       for date, power, key in games])
     return {key for _, key in newest} | {key for _, _, key in strongest}, (newest[-1], strongest[-1])
 
 
