@@ -200,7 +200,10 @@ def node_rows(corners: Iterable[CornerCredit]) -> tuple[int, ...]:
             if row is None:
                 row = counts[nid] = [1, 0, 0, 0]
             row[_RESULT[result]] += 1
-    return tuple(value for nid, row in counts.items() for value in (nid, *row))
+    out: list[int] = []
+    for nid, row in counts.items():
+        out += (nid, *row)
+    return tuple(out)
 
 
 def step_key(route: BookWalk, index: int, context: str, parent: int) -> ContextKey:
