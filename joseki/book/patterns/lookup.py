@@ -20,7 +20,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from joseki.book.patterns.lazy import Blobs, Derived, RecordMoves, Stored, entry_points, spread, suicides
+from joseki.book.patterns.lazy import Blobs, Derived, Index, RecordMoves, Stored, entry_points, spread, suicides
 from joseki.book.patterns.probes import SHAPE_SHIFT as _SHAPE_SHIFT
 from joseki.book.patterns.probes import Images, Probes
 from joseki.book.patterns.segment import (
@@ -43,8 +43,28 @@ ALLOWED = np.array([[state in ALLOWS[letter] for state in range(3)] for letter i
 """Whether each letter (by its place in LETTERS) allows each state (0 empty, 1 black, 2 white)."""
 _ALLOWED_BITS = (ALLOWED * (1 << np.arange(3))).sum(axis=1).astype(np.int32)
 """The states each letter allows as bits (bit ``s``: state ``s``)."""
-VERIFY_CELLS = 6
-"""Cells verified together before the candidates that failed are dropped."""
+VERIFY_CELLS = 8
+"""Cells verified together before the candidates that failed are dropped (eight one-byte answers are one 64-bit
+word: a candidate's eight are tested at once)."""
+_ALL_EIGHT = np.uint64(0x0101010101010101)
+_ANY_AGAIN = np.uint64(0x0202020202020202)
+
+
+def _verdicts() -> npt.NDArray[np.uint8]:
+    """What a cell's dense value says of its letter, by ``allowed bits << 4 | placed by then << 3 | again << 2 |
+    colour``: bit 0 that it holds (or may), bit 1 that the point changed again after it was first placed, so the
+    state then is read from the changes (unless the letter allows every state)."""
+    table = np.zeros(128, dtype=np.uint8)
+    for code in range(128):
+        allowed, placed, again, colour = code >> 4, (code >> 3) & 1, (code >> 2) & 1, code & 3
+        if placed and again and allowed != 7:
+            table[code] = 3
+        else:
+            table[code] = (allowed >> (colour if placed else 0)) & 1
+    return table
+
+
+_VERDICT = _verdicts()
 SEARCH_COST = 2.0
 """What one step of a search by point costs, in events read whole (:func:`candidates`)."""
 COMMON_SHARE = 16
@@ -120,7 +140,7 @@ class Loaded:
                    {"words": words, "dense": dense, "changes": changes, "entries": entries,
                     "entry_point": points, "record_move": moves})
 
-    def need(self, name: str, index: I64 | None) -> None:
+    def need(self, name: str, index: Index | None) -> None:
         """Fill array ``name`` where ``index`` (None: everywhere) before reading it, in a lazily read segment."""
         if self.lazy is not None:
             self.lazy[name].need(index)
@@ -135,7 +155,7 @@ class Loaded:
 class Filler(Protocol):
     """A lazily read array: :meth:`need` fills it where it is about to be read."""
 
-    def need(self, index: I64 | None) -> None: ...
+    def need(self, index: Index | None) -> None: ...
 
 
 POINT_BLOCK = 1 << 14
@@ -323,39 +343,59 @@ def place_table(images: Images) -> I64:
 
 
 def verify(loaded: Loaded, images: Images, order: list[int], place: I64, game: I64, move: I64) -> npt.NDArray[np.bool_]:
-    """Which candidates hold every cell's letter after their move (cells tested in ``order``, a few at a time,
-    the candidates that failed dropped as they go)."""
+    """Which candidates hold every cell's letter after their move (cells tested in ``order``, eight at a time, the
+    candidates that failed dropped as they go; the cells whose point changed more than once are read from the
+    changes last, for the candidates left). Candidates in game order read the dense table in its order."""
     seg = loaded.segment
+    width = -(-len(order) // VERIFY_CELLS) * VERIFY_CELLS
+    cells = np.array(order, dtype=np.int64)
+    slots = np.zeros((len(images), width), dtype=np.int32)
+    slots[:, : len(cells)] = images.index[:, cells]
+    codes = np.full((len(images), width), 7 << 4, dtype=np.uint8)
+    codes[:, : len(cells)] = _ALLOWED_BITS[images.letter[:, cells]] << 4
     alive = np.arange(len(place))
-    width = images.index.shape[1]
-    index, letter = images.index.reshape(-1).astype(np.int32), images.letter.reshape(-1)
-    at, base, when = place.astype(np.int32) * width, (game * POINTS).astype(np.int32), move.astype(np.int32)
-    for lo in range(0, len(order), VERIFY_CELLS):
+    at = place
+    base = (game * POINTS).astype(np.int32)[:, None]
+    when = move.astype(np.uint16)[:, None]
+    unsure: list[tuple[I64, I64, I64]] = []
+    for lo in range(0, width, VERIFY_CELLS):
         if not len(alive):
             break
-        cells = np.array(order[lo: lo + VERIFY_CELLS], dtype=np.int32)
-        where = at[:, None] + cells
-        slot = base[:, None] + index[where]
+        part = slice(lo, lo + VERIFY_CELLS)
+        slot = slots[at, part]
+        slot += base
         loaded.need("dense", slot)
-        value = seg.dense[slot].astype(np.int32)
-        state = np.where(when[:, None] >= (value & NEVER), (value >> COLOUR_SHIFT) & 3, 0)
-        again = np.nonzero(value & AGAIN)
-        if len(again[0]):
-            loaded.need("changes", None)
-            rows = again[0]
-            state[again] = state_at(seg.dense, seg.changes, base[rows].astype(np.int64) // POINTS,
-                                    (slot[again] - base[rows]).astype(np.int64), when[rows].astype(np.int64))
-        good = ((_ALLOWED_BITS[letter[where]] >> state) & 1).all(axis=1)
-        alive, at, base, when = alive[good], at[good], base[good], when[good]
+        value = seg.dense[slot]
+        code = (value >> COLOUR_SHIFT).astype(np.uint8)
+        code |= codes[at, part]
+        code |= ((value & NEVER) <= when).view(np.uint8) << 3
+        verdict = _VERDICT[code].view(np.uint64).reshape(-1)
+        good = (verdict & _ALL_EIGHT) == _ALL_EIGHT
+        again = np.flatnonzero(good & ((verdict & _ANY_AGAIN) != 0))
+        if len(again):
+            row, column = np.nonzero(_VERDICT[code[again]] & 2)
+            unsure.append((alive[again[row]], slot[again[row], column].astype(np.int64),
+                           codes[at[again[row]], lo + column].astype(np.int64) >> 4))
+        alive = alive[good]
+        if lo + VERIFY_CELLS < width:
+            at, base, when = at[good], base[good], when[good]
     held = np.zeros(len(place), dtype=bool)
     held[alive] = True
+    if unsure:
+        who, slot_, allowed = (np.concatenate([u[i] for u in unsure]) for i in range(3))
+        left = held[who]
+        who, slot_, allowed = who[left], slot_[left], allowed[left]
+        loaded.need("changes", None)
+        point = slot_ % POINTS
+        state = state_at(seg.dense, seg.changes, slot_ // POINTS, point, move[who].astype(np.int64))
+        held[who[((allowed >> state) & 1) == 0]] = False
     return held
 
 
 def hits(loaded: Loaded, images: Images, probes: Probes, place_of: I64, order: list[int], stoneless: bool,
          games: I64 | None) -> tuple[I64, I64, I64]:
-    """Every (place, game, move) of ``loaded`` where an image came into being, sorted, one each; ``games``: only
-    these local games (None: all)."""
+    """Every (place, game, move) of ``loaded`` where an image came into being, one each, sorted by game, place and
+    move; ``games``: only these local games (None: all)."""
     seg = loaded.segment
     place, record = candidates(loaded, images, probes, place_of)
     game = np.searchsorted(seg.record_start, record, side="right").astype(np.int64) - 1
@@ -371,9 +411,9 @@ def hits(loaded: Loaded, images: Images, probes: Probes, place_of: I64, order: l
         wanted[games] = True
         keep = wanted[game]
         place, game, move = place[keep], game[keep], move[keep]
-    key = distinct((place * seg.games + game) << 12 | move)
-    move = key & 0xFFF
-    place, game = np.divmod(key >> 12, max(seg.games, 1))
+    key = distinct((game * len(images) + place) << MOVE_BITS | move)
+    move = key & NEVER
+    game, place = np.divmod(key >> MOVE_BITS, max(len(images), 1))
     held = verify(loaded, images, order, place, game, move)
     return place[held], game[held], move[held]
 
