@@ -603,7 +603,7 @@ def next_in_region(arrays: Searchable, moves: Moves, images: Images, place: Arra
         odd = seg.suicide[local]
         stepped[mine[odd]] = True
         easy = mine[~odd]
-        found[easy], cell[easy] = next_stone(seg, images.index[place[easy]], arrays.local_of[game[easy]],
+        found[easy], cell[easy] = next_stone(seg, images.index, place[easy], arrays.local_of[game[easy]],
                                              after[easy].astype(np.int64))
     index = np.where(found > 0, moves.start[game] + found - 1, -1)
     hard = np.flatnonzero(stepped)

@@ -435,28 +435,33 @@ NEXT_ROWS = 1 << 16
 """Hits whose next stones are sought together (bounds the temporary arrays)."""
 
 
-def next_stone(loaded: Loaded, cells: I64, game: I64, after: I64) -> tuple[I64, I64]:
-    """For each hit (local ``game``, move ``after``), the first later move that put a stone on one of its
-    ``cells`` (board indices, a row a hit), from the dense table and the changes, and which of its cells (its
-    column in ``cells``); -1 for both when none did.
+def next_stone(loaded: Loaded, index: I64, place: I64, game: I64, after: I64) -> tuple[I64, I64]:
+    """For each hit (its ``place``, local ``game`` and move ``after``), the first later move that put a stone on
+    one of the place's cells (``index``: the board index of each cell at each place), from the dense table and
+    the changes, and which of its cells; -1 for both when none did.
 
-    A suicide's own stone changes no point, so a game with one (``loaded.suicide``) is not answered here."""
+    A cell's first stone is its next one when it came after the hit; a cell that had a stone by then gets another
+    only if it changed again (the changes say when). A suicide's own stone changes no point, so a game with one
+    (``loaded.suicide``) is not answered here."""
     seg = loaded.segment
+    table = index.astype(np.int32)
     found = np.full(len(game), -1, dtype=np.int64)
     column = np.full(len(game), -1, dtype=np.int64)
     for lo in range(0, len(game), NEXT_ROWS):
         part = slice(lo, lo + NEXT_ROWS)
-        g, t = game[part][:, None], after[part][:, None]
-        slot = g * POINTS + cells[part]
+        slot = table[place[part]]
+        slot += (game[part] * POINTS).astype(np.int32)[:, None]
         loaded.need("dense", slot)
-        value = seg.dense[slot].astype(np.int64)
-        first = value & NEVER
-        best = np.where((first > t) & (first != NEVER), first, NEVER)
-        again = np.nonzero(value & AGAIN)
-        if len(again[0]):
+        value = seg.dense[slot]
+        soonest = (after[part] + 1).astype(np.uint16)[:, None]
+        gap = (value & NEVER) - soonest  # how long after the hit each cell's first stone came (beyond NEVER: before)
+        again = np.flatnonzero(value.reshape(-1) >= AGAIN)
+        again = again[gap.reshape(-1)[again] > NEVER]
+        if len(again):
             loaded.need("changes", None)
             changes = seg.changes
-            s, when = slot[again], t[again[0], 0]
+            row = again // slot.shape[1]
+            s, when = slot.reshape(-1)[again].astype(np.int64), after[part][row]
             at = find_sorted(changes, ((s << MOVE_BITS | when) << 2) | 3, side="right")
             move = np.full(len(s), NEVER, dtype=np.int64)
             for step in (0, 1):
@@ -464,9 +469,10 @@ def next_stone(loaded: Loaded, cells: I64, game: I64, after: I64) -> tuple[I64, 
                 value_at = changes[probe]
                 placed = ((at + step) < len(changes)) & ((value_at >> (MOVE_BITS + 2)) == s) & ((value_at & 3) != 0)
                 move = np.where((move == NEVER) & placed, (value_at >> 2) & NEVER, move)
-            best[again] = move
-        which = np.argmin(best, axis=1)
-        nearest = best[np.arange(len(which)), which]
-        found[part] = np.where(nearest == NEVER, -1, nearest)
-        column[part] = np.where(nearest == NEVER, -1, which)
+            gap.reshape(-1)[again] = np.where(move == NEVER, 0xFFFF, move - when - 1)
+        which = np.argmin(gap, axis=1)
+        nearest = np.take_along_axis(gap, which[:, None], axis=1)[:, 0] + after[part] + 1
+        none = nearest >= NEVER
+        found[part] = np.where(none, -1, nearest)
+        column[part] = np.where(none, -1, which)
     return found, column
