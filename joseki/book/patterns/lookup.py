@@ -183,12 +183,12 @@ def distinct(values: I64) -> I64:
 
 def _counts(loaded: Loaded, probes: Probes) -> tuple[I64, I64, npt.NDArray[np.float64]]:
     """Each range's key indices ``[first, last)`` in ``loaded.keys``, and each row's events."""
-    queries, order = probes.lookups()
-    found = np.empty(len(queries), dtype=np.int64)
-    found[order] = np.searchsorted(loaded.keys, queries)
+    queries, which = probes.lookups()
+    found = np.searchsorted(loaded.keys, queries)[which]
     a, b = found[: len(probes.low)], found[len(probes.low):]
-    count = np.bincount(probes.range_row, weights=loaded.starts[b] - loaded.starts[a], minlength=len(probes))
-    return a, b, count.astype(np.float64)
+    count = np.bincount(probes.range_pair, weights=loaded.starts[b] - loaded.starts[a],
+                        minlength=len(probes.pair_shape))
+    return a, b, count[probes.pair].astype(np.float64)
 
 
 def common_groups(loaded: Loaded, probes: Probes, most: int) -> I64:
@@ -210,10 +210,13 @@ def _choose(loaded: Loaded, probes: Probes) -> tuple[I64, I64, I64]:
     order = np.lexsort((count, probes.group))
     head = np.ones(len(order), dtype=bool)
     head[1:] = probes.group[order][1:] != probes.group[order][:-1]
-    chosen = np.zeros(len(probes), dtype=bool)
-    chosen[order[head]] = True
-    keep = chosen[probes.range_row] & (b > a)
-    return probes.range_row[keep], a[keep], b[keep]
+    chosen = order[head]
+    bounds = probes.pair_ranges()
+    pair = probes.pair[chosen]
+    ranges, which = _spread(bounds[pair], bounds[pair + 1])
+    row, first, last = chosen[which], a[ranges], b[ranges]
+    keep = last > first
+    return row[keep], first[keep], last[keep]
 
 
 _spread = spread

@@ -94,8 +94,12 @@ class Images:
 @dataclass(frozen=True, slots=True)
 class Probes:
     """The rows to look up: each a family, trigger cell, kind of event and shape, with its band requirement
-    (``band_mask`` bits that must equal ``band_value``) and its key ranges ``[low, high)`` (``range_row`` says
-    whose). A row's *group* is its family, cell and kind: one shape of a group is enough."""
+    (``band_mask`` bits that must equal ``band_value``) and its key ranges. A row's *group* is its family, cell
+    and kind: one shape of a group is enough.
+
+    Rows whose key points allow the same (the same *signature*: kind and options) in the same shape have the
+    same ranges (a pattern's symmetric images, its empty points away from the stones): each such *pair* has its
+    ranges ``[low, high)`` once (``range_pair`` says whose; sorted by pair), and ``pair`` says each row's."""
 
     family: I64
     cell: I64
@@ -104,25 +108,38 @@ class Probes:
     group: I64
     band_mask: I64
     band_value: I64
-    range_row: I64
+    pair: I64
+    pair_shape: I64
+    range_pair: I64
     low: I64
     high: I64
     _lookups: tuple[I64, I64] | None = field(init=False, default=None, repr=False, compare=False)
 
     def lookups(self) -> tuple[I64, I64]:
-        """Every range's ends with its shape above (as a segment's key table holds keys), ``low`` then ``high``,
-        sorted (they are looked up in sorted order), and where each comes from; worked out once."""
+        """The distinct ends of the ranges with their shape above (as a segment's key table holds keys), sorted
+        (they are looked up in sorted order), and for each range end (``low`` then ``high``) which of them it is;
+        worked out once."""
         if self._lookups is not None:
             return self._lookups
-        base = self.shape[self.range_row] << SHAPE_SHIFT
+        base = self.pair_shape[self.range_pair] << SHAPE_SHIFT
         ends = np.concatenate([self.low + base, self.high + base])
         if len(ends) < 1 << _PLACE_BITS:
             packed = np.sort(ends << _PLACE_BITS | np.arange(len(ends), dtype=np.int64))
-            found = (packed >> _PLACE_BITS, packed & ((1 << _PLACE_BITS) - 1))
+            value, where = packed >> _PLACE_BITS, packed & ((1 << _PLACE_BITS) - 1)
         else:
-            order = np.argsort(ends, kind="stable")
-            found = (ends[order], order)
+            where = np.argsort(ends, kind="stable")
+            value = ends[where]
+        head = np.ones(len(value), dtype=bool)
+        head[1:] = value[1:] != value[:-1]
+        which = np.empty(len(value), dtype=np.int64)
+        which[where] = np.cumsum(head) - 1
+        found = (value[head], which)
         object.__setattr__(self, "_lookups", found)
+        return found
+
+    def pair_ranges(self) -> I64:
+        """Where each pair's ranges begin (and the last ends)."""
+        found: I64 = np.searchsorted(self.range_pair, np.arange(len(self.pair_shape) + 1))
         return found
 
     def __len__(self) -> int:
@@ -206,7 +223,7 @@ def key_ranges(kind: I64, options: I64, max_keys: int = MAX_KEYS) -> tuple[I64, 
 
 
 _EMPTY = np.zeros(0, dtype=np.int64)
-_NONE = Probes(_EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY)
+_NONE = Probes(_EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY)
 
 
 _KIND_TABLE = np.array([list(KINDS[letter]) + [-1] * (2 - len(KINDS[letter])) for letter in LETTERS],
@@ -246,13 +263,16 @@ def probes(images: Images, max_keys: int = MAX_KEYS, groups: I64 | None = None) 
     signatures, first, inverse = np.unique(code, return_index=True, return_inverse=True)
     inverse = inverse.reshape(-1)
     sig, low, high = key_ranges(kind[first], options[first], max_keys)
+    pairs, pair = np.unique(inverse * len(SHAPES) + shape, return_inverse=True)
+    pair_sig = pairs // len(SHAPES)
     counts = np.bincount(sig, minlength=len(signatures))
     offsets = np.cumsum(counts) - counts
-    per_row = counts[inverse]
-    range_row = np.repeat(np.arange(len(family), dtype=np.int64), per_row)
-    within = np.arange(len(range_row)) - np.repeat(np.cumsum(per_row) - per_row, per_row)
-    chosen = np.repeat(offsets[inverse], per_row) + within
-    return Probes(family, cell, kind, shape, group, mask, value, range_row, low[chosen], high[chosen])
+    per_pair = counts[pair_sig]
+    range_pair = np.repeat(np.arange(len(pairs), dtype=np.int64), per_pair)
+    within = np.arange(len(range_pair)) - np.repeat(np.cumsum(per_pair) - per_pair, per_pair)
+    chosen = np.repeat(offsets[pair_sig], per_pair) + within
+    return Probes(family, cell, kind, shape, group, mask, value, pair.reshape(-1), pairs % len(SHAPES), range_pair,
+                  low[chosen], high[chosen])
 
 
 def refined(found: Probes, images: Images, common: I64) -> Probes:
@@ -262,13 +282,19 @@ def refined(found: Probes, images: Images, common: I64) -> Probes:
         return found
     wide = probes(images, WIDE_KEYS, common)
     keep = ~np.isin(found.group, common)
-    renumber = np.cumsum(keep) - 1
-    kept = keep[found.range_row]
+    used = np.zeros(len(found.pair_shape), dtype=bool)
+    used[found.pair[keep]] = True
+    renumber = np.cumsum(used) - 1
+    kept = used[found.range_pair]
+    pairs = int(used.sum())
+
     def rows(a: I64, b: I64) -> I64:
         return np.concatenate([a[keep], b])
 
     return Probes(rows(found.family, wide.family), rows(found.cell, wide.cell), rows(found.kind, wide.kind),
                   rows(found.shape, wide.shape), rows(found.group, wide.group),
                   rows(found.band_mask, wide.band_mask), rows(found.band_value, wide.band_value),
-                  np.concatenate([renumber[found.range_row[kept]], wide.range_row + int(keep.sum())]),
+                  np.concatenate([renumber[found.pair[keep]], wide.pair + pairs]),
+                  np.concatenate([found.pair_shape[used], wide.pair_shape]),
+                  np.concatenate([renumber[found.range_pair[kept]], wide.range_pair + pairs]),
                   np.concatenate([found.low[kept], wide.low]), np.concatenate([found.high[kept], wide.high]))
