@@ -559,7 +559,7 @@ def find_hits(arrays: Searchable, pattern: Pattern, images: Images, mask: Array 
     found = probes(images)
     if arrays.segments:
         biggest = max(arrays.segments.values(), key=lambda seg: seg.segment.games)
-        found = refined(found, images, common_groups(biggest, found, biggest.segment.games // COMMON_SHARE))
+        found = refined(found, common_groups(biggest, found, biggest.segment.games // COMMON_SHARE))
     place_of = place_table(images)
     order = _cell_order(pattern)
     stoneless = pattern.stones == 0

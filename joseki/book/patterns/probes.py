@@ -99,7 +99,8 @@ class Probes:
 
     Rows whose key points allow the same (the same *signature*: kind and options) in the same shape have the
     same ranges (a pattern's symmetric images, its empty points away from the stones): each such *pair* has its
-    ranges ``[low, high)`` once (``range_pair`` says whose; sorted by pair), and ``pair`` says each row's."""
+    ranges ``[low, high)`` once (``range_pair`` says whose; sorted by pair), and ``pair`` says each row's; a
+    pair's kind and options are kept to enumerate its keys again (:func:`refined`)."""
 
     family: I64
     cell: I64
@@ -110,6 +111,8 @@ class Probes:
     band_value: I64
     pair: I64
     pair_shape: I64
+    pair_kind: I64
+    pair_options: I64
     range_pair: I64
     low: I64
     high: I64
@@ -223,7 +226,8 @@ def key_ranges(kind: I64, options: I64, max_keys: int = MAX_KEYS) -> tuple[I64, 
 
 
 _EMPTY = np.zeros(0, dtype=np.int64)
-_NONE = Probes(_EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY)
+_NONE = Probes(_EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY,
+               np.zeros((0, KEY_CELLS), dtype=np.int64), _EMPTY, _EMPTY, _EMPTY)
 
 
 _KIND_TABLE = np.array([list(KINDS[letter]) + [-1] * (2 - len(KINDS[letter])) for letter in LETTERS],
@@ -231,8 +235,8 @@ _KIND_TABLE = np.array([list(KINDS[letter]) + [-1] * (2 - len(KINDS[letter])) fo
 """The kinds of event that can make each letter hold (-1: none)."""
 
 
-def probes(images: Images, max_keys: int = MAX_KEYS, groups: I64 | None = None) -> Probes:
-    """Every row to look up for the images' families (see the module's docstring); ``groups``: only theirs."""
+def probes(images: Images, max_keys: int = MAX_KEYS) -> Probes:
+    """Every row to look up for the images' families (see the module's docstring)."""
     shapes = len(SHAPES)
     key_letter, key_where = _around(images, _KEY_DX, _KEY_DY)
     band_letter, band_where = _around(images, _BAND_DX, _BAND_DY)
@@ -250,11 +254,6 @@ def probes(images: Images, max_keys: int = MAX_KEYS, groups: I64 | None = None) 
     kind = np.repeat(kinds[f, k, j], shapes)
     shape = np.tile(np.arange(shapes, dtype=np.int64), len(f))
     group = (family * 10000 + cell) * 4 + kind
-    if groups is not None:
-        keep = np.isin(group, groups)
-        family, cell, kind, shape, group = family[keep], cell[keep], kind[keep], shape[keep], group[keep]
-        if not len(family):
-            return _NONE
     mask, value = masks[family, cell, shape], values[family, cell, shape]
     options = options[family, cell, shape]
     code = kind.copy()
@@ -263,38 +262,44 @@ def probes(images: Images, max_keys: int = MAX_KEYS, groups: I64 | None = None) 
     signatures, first, inverse = np.unique(code, return_index=True, return_inverse=True)
     inverse = inverse.reshape(-1)
     sig, low, high = key_ranges(kind[first], options[first], max_keys)
-    pairs, pair = np.unique(inverse * len(SHAPES) + shape, return_inverse=True)
-    pair_sig = pairs // len(SHAPES)
-    counts = np.bincount(sig, minlength=len(signatures))
+    pairs, head, pair = np.unique(inverse * len(SHAPES) + shape, return_index=True, return_inverse=True)
+    range_pair, low, high = _per_pair(pairs // len(SHAPES), len(signatures), sig, low, high)
+    return Probes(family, cell, kind, shape, group, mask, value, pair.reshape(-1), pairs % len(SHAPES), kind[head],
+                  options[head], range_pair, low, high)
+
+
+def _per_pair(pair_sig: I64, signatures: int, sig: I64, low: I64, high: I64) -> tuple[I64, I64, I64]:
+    """The ranges of each pair (its signature's ``sig``, ``low``, ``high``), pair after pair."""
+    counts = np.bincount(sig, minlength=signatures)
     offsets = np.cumsum(counts) - counts
     per_pair = counts[pair_sig]
-    range_pair = np.repeat(np.arange(len(pairs), dtype=np.int64), per_pair)
+    range_pair = np.repeat(np.arange(len(pair_sig), dtype=np.int64), per_pair)
     within = np.arange(len(range_pair)) - np.repeat(np.cumsum(per_pair) - per_pair, per_pair)
     chosen = np.repeat(offsets[pair_sig], per_pair) + within
-    return Probes(family, cell, kind, shape, group, mask, value, pair.reshape(-1), pairs % len(SHAPES), range_pair,
-                  low[chosen], high[chosen])
+    return range_pair, low[chosen], high[chosen]
 
 
-def refined(found: Probes, images: Images, common: I64) -> Probes:
+def refined(found: Probes, common: I64) -> Probes:
     """``found`` with the rows of groups ``common`` enumerated up to :data:`WIDE_KEYS` keys: more ranges, fewer
-    events for the groups whose narrow ranges hold too many."""
+    events for the groups whose narrow ranges hold too many (their pairs' keys enumerated again, as new pairs)."""
     if not len(common):
         return found
-    wide = probes(images, WIDE_KEYS, common)
-    keep = ~np.isin(found.group, common)
-    used = np.zeros(len(found.pair_shape), dtype=bool)
-    used[found.pair[keep]] = True
-    renumber = np.cumsum(used) - 1
-    kept = used[found.range_pair]
-    pairs = int(used.sum())
-
-    def rows(a: I64, b: I64) -> I64:
-        return np.concatenate([a[keep], b])
-
-    return Probes(rows(found.family, wide.family), rows(found.cell, wide.cell), rows(found.kind, wide.kind),
-                  rows(found.shape, wide.shape), rows(found.group, wide.group),
-                  rows(found.band_mask, wide.band_mask), rows(found.band_value, wide.band_value),
-                  np.concatenate([renumber[found.pair[keep]], wide.pair + pairs]),
-                  np.concatenate([found.pair_shape[used], wide.pair_shape]),
-                  np.concatenate([renumber[found.range_pair[kept]], wide.range_pair + pairs]),
-                  np.concatenate([found.low[kept], wide.low]), np.concatenate([found.high[kept], wide.high]))
+    wide = np.isin(found.group, common)
+    narrow = np.zeros(len(found.pair_shape), dtype=bool)
+    narrow[found.pair[~wide]] = True
+    again = np.zeros(len(found.pair_shape), dtype=bool)
+    again[found.pair[wide]] = True
+    old = np.flatnonzero(again)
+    sig, low, high = key_ranges(found.pair_kind[old], found.pair_options[old], WIDE_KEYS)
+    wide_range_pair, wide_low, wide_high = _per_pair(np.arange(len(old), dtype=np.int64), len(old), sig, low, high)
+    kept = int(narrow.sum())
+    renumber = np.cumsum(narrow) - 1
+    renumber_wide = np.cumsum(again) - 1 + kept
+    pair = np.where(wide, renumber_wide[found.pair], renumber[found.pair])
+    in_narrow = narrow[found.range_pair]
+    return Probes(found.family, found.cell, found.kind, found.shape, found.group, found.band_mask, found.band_value,
+                  pair, np.concatenate([found.pair_shape[narrow], found.pair_shape[old]]),
+                  np.concatenate([found.pair_kind[narrow], found.pair_kind[old]]),
+                  np.concatenate([found.pair_options[narrow], found.pair_options[old]]),
+                  np.concatenate([renumber[found.range_pair[in_narrow]], wide_range_pair + kept]),
+                  np.concatenate([found.low[in_narrow], wide_low]), np.concatenate([found.high[in_narrow], wide_high]))
