@@ -46,8 +46,8 @@ _ALLOWED_BITS = (ALLOWED * (1 << np.arange(3))).sum(axis=1).astype(np.int32)
 VERIFY_CELLS = 8
 """Cells verified together before the candidates that failed are dropped (eight one-byte answers are one 64-bit
 word: a candidate's eight are tested at once)."""
-_ALL_EIGHT = np.uint64(0x0101010101010101)
-_ANY_AGAIN = np.uint64(0x0202020202020202)
+_WORDS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+"""The word of each number of one-byte answers tested at once."""
 
 
 def _verdicts() -> npt.NDArray[np.uint8]:
@@ -345,12 +345,61 @@ def place_table(images: Images) -> I64:
     return table
 
 
+PLAN_SAMPLE = 2048
+"""Candidates whose every cell is read first to choose the order the others are tested in (:func:`_plan`)."""
+PLAN_CELLS = 8
+"""Cells put first by how many candidates of the sample they turn away."""
+
+
+def _plan(loaded: Loaded, images: Images, order: list[int], place: I64, game: I64,
+          move: I64) -> tuple[list[int], list[int]]:
+    """The cells to test in :func:`verify` and how many each round tests.
+
+    With many candidates, a sample of them is read whole: the cells that turn most of them away go first (each
+    chosen for the candidates the ones before it let through), and the first round tests as few of them as a word
+    holds if that reads the fewest cells in all (a candidate's own event already holds most cells around it, so
+    a pattern's far stone turns away more than its nearest points). Otherwise ``order``, eight at a time."""
+    width = max(VERIFY_CELLS, -(-len(order) // VERIFY_CELLS) * VERIFY_CELLS)
+    plain = [VERIFY_CELLS] * (width // VERIFY_CELLS)
+    if len(place) < 8 * PLAN_SAMPLE or len(order) < 2:
+        return order, plain
+    pick = np.linspace(0, len(place) - 1, PLAN_SAMPLE).astype(np.int64)
+    cells = np.array(order, dtype=np.int64)
+    slot = images.index[place[pick]][:, cells] + (game[pick] * POINTS)[:, None]
+    loaded.need("dense", slot)
+    value = loaded.segment.dense[slot]
+    code = (value >> COLOUR_SHIFT).astype(np.uint8) | (_ALLOWED_BITS[images.letter[place[pick]][:, cells]] << 4).astype(
+        np.uint8)
+    code |= ((value & NEVER) <= move[pick][:, None]).view(np.uint8) << 3
+    holds = (_VERDICT[code] & 1).astype(bool)
+    alive = np.ones(len(pick), dtype=bool)
+    first: list[int] = []
+    left = list(range(len(cells)))
+    for _ in range(min(PLAN_CELLS, len(cells))):
+        turned = (~holds[alive][:, left]).sum(axis=0)
+        best = left.pop(int(np.argmax(turned)))
+        first.append(best)
+        alive &= holds[:, best]
+    ranked = first + left
+    through = np.cumprod(holds[:, ranked], axis=1).mean(axis=0)  # the share holding every cell up to each one
+    best_cost, widths = np.inf, plain
+    for step in (1, 2, 4, 8):
+        rounds = [step] + [VERIFY_CELLS] * -(-(len(cells) - step) // VERIFY_CELLS) if len(cells) > step else [step]
+        ends = np.cumsum(rounds)
+        cost = rounds[0] + sum(w * through[min(e, len(cells)) - 1] for w, e in zip(rounds[1:], ends[:-1], strict=True))
+        if cost < best_cost:
+            best_cost, widths = cost, rounds
+    return [order[k] for k in ranked], widths
+
+
 def verify(loaded: Loaded, images: Images, order: list[int], place: I64, game: I64, move: I64) -> npt.NDArray[np.bool_]:
-    """Which candidates hold every cell's letter after their move (cells tested in ``order``, eight at a time, the
-    candidates that failed dropped as they go; the cells whose point changed more than once are read from the
-    changes last, for the candidates left). Candidates in game order read the dense table in its order."""
+    """Which candidates hold every cell's letter after their move (cells tested in the order and rounds
+    :func:`_plan` gives, the candidates that failed dropped as they go; the cells whose point changed more than once
+    are read from the changes last, for the candidates left). Candidates in game order read the dense table in its
+    order."""
     seg = loaded.segment
-    width = -(-len(order) // VERIFY_CELLS) * VERIFY_CELLS
+    order, widths = _plan(loaded, images, order, place, game, move)
+    width = sum(widths)
     cells = np.array(order, dtype=np.int64)
     slots = np.zeros((len(images), width), dtype=np.int32)
     slots[:, : len(cells)] = images.index[:, cells]
@@ -361,10 +410,11 @@ def verify(loaded: Loaded, images: Images, order: list[int], place: I64, game: I
     base = (game * POINTS).astype(np.int32)[:, None]
     when = move.astype(np.uint16)[:, None]
     unsure: list[tuple[I64, I64, I64]] = []
-    for lo in range(0, width, VERIFY_CELLS):
+    lo = 0
+    for step in widths:
         if not len(alive):
             break
-        part = slice(lo, lo + VERIFY_CELLS)
+        part = slice(lo, lo + step)
         slot = slots[at, part]
         slot += base
         loaded.need("dense", slot)
@@ -372,15 +422,18 @@ def verify(loaded: Loaded, images: Images, order: list[int], place: I64, game: I
         code = (value >> COLOUR_SHIFT).astype(np.uint8)
         code |= codes[at, part]
         code |= ((value & NEVER) <= when).view(np.uint8) << 3
-        verdict = _VERDICT[code].view(np.uint64).reshape(-1)
-        good = (verdict & _ALL_EIGHT) == _ALL_EIGHT
-        again = np.flatnonzero(good & ((verdict & _ANY_AGAIN) != 0))
+        word = _WORDS[step]
+        verdict = _VERDICT[code].view(word).reshape(-1)
+        ones = int.from_bytes(b"\x01" * step, "little")
+        good = (verdict & word(ones)) == word(ones)
+        again = np.flatnonzero(good & ((verdict & word(ones << 1)) != 0))
         if len(again):
             row, column = np.nonzero(_VERDICT[code[again]] & 2)
             unsure.append((alive[again[row]], slot[again[row], column].astype(np.int64),
                            codes[at[again[row]], lo + column].astype(np.int64) >> 4))
         alive = alive[good]
-        if lo + VERIFY_CELLS < width:
+        lo += step
+        if lo < width:
             at, base, when = at[good], base[good], when[good]
     held = np.zeros(len(place), dtype=bool)
     held[alive] = True
