@@ -450,10 +450,17 @@ def verify(loaded: Loaded, images: Images, order: list[int], place: I64, game: I
 
 def hits(loaded: Loaded, images: Images, probes: Probes, place_of: I64, order: list[int], stoneless: bool,
          games: I64 | None) -> tuple[I64, I64, I64]:
-    """Every (place, game, move) of ``loaded`` where an image came into being, one each, sorted by game, place and
-    move; ``games``: only these local games (None: all)."""
+    """Every (place, game, move) of ``loaded`` where an image came into being, one each, sorted by game, move and
+    place; ``games``: only these local games (None: all).
+
+    The candidates are sorted by record first (a record's game and move are then looked up in order: a record
+    number is in game and move order), then by game, move and place without the copies (two records of one move
+    at the same place)."""
     seg = loaded.segment
     place, record = candidates(loaded, images, probes, place_of)
+    bits = max(len(images), 1).bit_length()
+    packed = np.sort(record << bits | place)
+    record, place = packed >> bits, packed & ((1 << bits) - 1)
     game = np.searchsorted(seg.record_start, record, side="right").astype(np.int64) - 1
     loaded.need("record_move", record)
     move = loaded.record_move[record].astype(np.int64)
@@ -467,12 +474,10 @@ def hits(loaded: Loaded, images: Images, probes: Probes, place_of: I64, order: l
         wanted[games] = True
         keep = wanted[game]
         place, game, move = place[keep], game[keep], move[keep]
-    key = distinct((game * len(images) + place) << MOVE_BITS | move)
-    move = key & NEVER
-    game, place = np.divmod(key >> MOVE_BITS, max(len(images), 1))
+    key = distinct((game << MOVE_BITS | move) << bits | place)
+    place, move, game = key & ((1 << bits) - 1), (key >> bits) & NEVER, key >> (bits + MOVE_BITS)
     held = verify(loaded, images, order, place, game, move)
     return place[held], game[held], move[held]
-
 
 
 def move_lists(loaded: Loaded, games: I64) -> tuple[I64, npt.NDArray[np.int16], npt.NDArray[np.int8]]:
