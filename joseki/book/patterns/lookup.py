@@ -239,8 +239,23 @@ def _at_points(loaded: Loaded, images: Images, probes: Probes, row: I64, first: 
         begin, end = loaded.starts[key], loaded.starts[key + 1]
         lo = _bisect(loaded, begin, end, target)
         hi = _bisect(loaded, lo, end, target + 1)
-    entry, span = _spread(lo, hi)
-    return _banded(loaded, probes, place[span], entry, row[which[pair[span]]])
+    row = row[which[pair]]
+    return _banded_spans(loaded, lo, hi, place, probes.band_mask[row], probes.band_value[row])
+
+
+def _banded_spans(loaded: Loaded, lo: I64, hi: I64, place: I64, mask: I64, value: I64) -> tuple[I64, I64]:
+    """The places and records of the entries of the spans ``[lo, hi)`` whose band bits under ``mask`` are
+    ``value`` (a place, mask and value a span), the span of each entry found only for those kept."""
+    lengths = hi - lo
+    span = np.repeat(np.arange(len(lo), dtype=np.int32), lengths)
+    entry = np.arange(len(span), dtype=np.int64)
+    entry += np.repeat(lo - (np.cumsum(lengths) - lengths), lengths)
+    loaded.need("entries", entry)
+    found = loaded.entries[entry]
+    band = (found >> RECORD_BITS).astype(np.uint8)
+    band &= np.repeat(mask.astype(np.uint8), lengths)
+    keep = np.flatnonzero(band == np.repeat(value.astype(np.uint8), lengths))
+    return place[span[keep]], (found[keep] & RECORD_MASK).astype(np.int64)
 
 
 def _banded(loaded: Loaded, probes: Probes, place: I64, entry: I64, row: I64) -> tuple[I64, I64]:
