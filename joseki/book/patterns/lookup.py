@@ -258,14 +258,6 @@ def _banded_spans(loaded: Loaded, lo: I64, hi: I64, place: I64, mask: I64, value
     return place[span[keep]], (found[keep] & RECORD_MASK).astype(np.int64)
 
 
-def _banded(loaded: Loaded, probes: Probes, place: I64, entry: I64, row: I64) -> tuple[I64, I64]:
-    """The places and records of the entries whose band bits are what their row asks."""
-    loaded.need("entries", entry)
-    value = loaded.entries[entry].astype(np.int64)
-    ok = ((value >> RECORD_BITS) & probes.band_mask[row]) == probes.band_value[row]
-    return place[ok], value[ok] & RECORD_MASK
-
-
 KEYS_ONE_BY_ONE = 20000
 """Keys searched by point one at a time (numpy's binary search on each key's events) at most; beyond, or in a
 lazily read segment (where that would read every event of those keys), a binary search of all at once."""
@@ -332,7 +324,8 @@ def candidates(loaded: Loaded, images: Images, probes: Probes, place_of: I64) ->
 def _read_whole(loaded: Loaded, images: Images, probes: Probes, place_of: I64, row: I64, begin: I64,
                 end: I64) -> tuple[I64, I64]:
     """The places and records of the ranges' events whose point is a place's of the row's family, with the band
-    bits their row asks (each distinct span read once)."""
+    bits their row asks (each distinct span read once; the band tested first, as bytes, the place looked up for
+    the events kept)."""
     if not len(row):
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     spans, inverse = np.unique(np.column_stack([begin, end]), axis=0, return_inverse=True)
@@ -340,14 +333,24 @@ def _read_whole(loaded: Loaded, images: Images, probes: Probes, place_of: I64, r
     flat, _ = _spread(spans[:, 0], spans[:, 1])
     lengths = spans[:, 1] - spans[:, 0]
     offsets = np.cumsum(lengths) - lengths
+    loaded.need("entries", flat)
     loaded.need("entry_point", flat)
-    point = loaded.entry_point[flat].astype(np.int64)
-    at, use = _spread(offsets[inverse], offsets[inverse] + lengths[inverse])
-    use_row = row[use]
+    entry = loaded.entries[flat]
+    band = (entry >> RECORD_BITS).astype(np.uint8)
+    point = loaded.entry_point[flat]
+    each = lengths[inverse]
+    at = np.arange(int(each.sum()), dtype=np.int64)
+    at += np.repeat(offsets[inverse] - (np.cumsum(each) - each), each)
+    test = band[at]
+    test &= np.repeat(probes.band_mask[row].astype(np.uint8), each)
+    kept = np.flatnonzero(test == np.repeat(probes.band_value[row].astype(np.uint8), each))
+    at = at[kept]
+    use = np.repeat(np.arange(len(row), dtype=np.int32), each)[kept]
     cells = images.index.shape[1]
-    place = place_of[probes.family[use_row] * cells + probes.cell[use_row], point[at]]
+    place = place_of.reshape(-1)[(probes.family[row] * cells + probes.cell[row])[use] * place_of.shape[1]
+                                 + point[at]]
     ok = place >= 0
-    return _banded(loaded, probes, place[ok], flat[at][ok], use_row[ok])
+    return place[ok], (entry[at[ok]] & RECORD_MASK).astype(np.int64)
 
 
 def place_table(images: Images) -> I64:
