@@ -172,9 +172,10 @@ def _key_table(segment: Segment) -> tuple[I64, I64]:
     return keys, starts
 
 
-def distinct(values: I64) -> I64:
-    """The distinct values, sorted (``numpy.unique`` by sorting: its hash table is far slower on millions)."""
-    ordered = np.sort(values)
+def distinct(values: I64, nearly_sorted: bool = False) -> I64:
+    """The distinct values, sorted (``numpy.unique`` by sorting: its hash table is far slower on millions);
+    ``nearly_sorted``: in long sorted runs already, which numpy's stable sort merges rather than sorting afresh."""
+    ordered = np.sort(values, kind="stable" if nearly_sorted else None)
     keep = np.ones(len(ordered), dtype=bool)
     keep[1:] = ordered[1:] != ordered[:-1]
     found: I64 = ordered[keep]
@@ -471,15 +472,16 @@ def hits(loaded: Loaded, images: Images, probes: Probes, place_of: I64, order: l
     """Every (place, game, move) of ``loaded`` where an image came into being, one each, sorted by game, move and
     place; ``games``: only these local games (None: all).
 
-    The candidates are sorted by record first (a record's game and move are then looked up in order: a record
-    number is in game and move order), then by game, move and place without the copies (two records of one move
-    at the same place)."""
+    The candidates are sorted by record first (a record number is in game and move order: each game's candidates
+    are then found by a binary search of its first record, and their moves read in order), then by game, move and
+    place without the copies (two records of one move at the same place)."""
     seg = loaded.segment
     place, record = candidates(loaded, images, probes, place_of)
     bits = max(len(images), 1).bit_length()
     packed = np.sort(record << bits | place)
     record, place = packed >> bits, packed & ((1 << bits) - 1)
-    game = np.searchsorted(seg.record_start, record, side="right").astype(np.int64) - 1
+    ends = np.searchsorted(record, seg.record_start.astype(np.int64))
+    game = np.repeat(np.arange(seg.games, dtype=np.int64), np.diff(ends))
     loaded.need("record_move", record)
     move = loaded.record_move[record].astype(np.int64)
     if stoneless:
@@ -492,7 +494,7 @@ def hits(loaded: Loaded, images: Images, probes: Probes, place_of: I64, order: l
         wanted[games] = True
         keep = wanted[game]
         place, game, move = place[keep], game[keep], move[keep]
-    key = distinct((game << MOVE_BITS | move) << bits | place)
+    key = distinct((game << MOVE_BITS | move) << bits | place, nearly_sorted=True)
     place, move, game = key & ((1 << bits) - 1), (key >> bits) & NEVER, key >> (bits + MOVE_BITS)
     held = verify(loaded, images, order, place, game, move)
     return place[held], game[held], move[held]
