@@ -249,8 +249,8 @@ def _banded_spans(loaded: Loaded, lo: I64, hi: I64, place: I64, mask: I64, value
     ``value`` (a place, mask and value a span), the span of each entry found only for those kept."""
     lengths = hi - lo
     span = np.repeat(np.arange(len(lo), dtype=np.int32), lengths)
-    entry = np.arange(len(span), dtype=np.int64)
-    entry += np.repeat(lo - (np.cumsum(lengths) - lengths), lengths)
+    entry = np.arange(len(span), dtype=np.int32)
+    entry += np.repeat((lo - (np.cumsum(lengths) - lengths)).astype(np.int32), lengths)
     loaded.need("entries", entry)
     found = loaded.entries[entry]
     band = (found >> RECORD_BITS).astype(np.uint8)
