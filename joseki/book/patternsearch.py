@@ -554,11 +554,12 @@ Searchable = IndexArrays | LazyIndex
 
 
 def find_hits(arrays: Searchable, pattern: Pattern, images: Images, mask: Array | None) -> tuple[Array, Array, Array]:
-    """Every hit: (place, game, move) where an image of the pattern came into being, sorted."""
+    """Every hit: (place, game, move) where an image of the pattern came into being, a segment's hits in the order of
+    its games (the order its tables are read in fastest)."""
     found = probes(images)
     if arrays.segments:
         biggest = max(arrays.segments.values(), key=lambda seg: seg.segment.games)
-        found = refined(found, images, common_groups(biggest, found, biggest.segment.games // COMMON_SHARE))
+        found = refined(found, common_groups(biggest, found, biggest.segment.games // COMMON_SHARE))
     place_of = place_table(images)
     order = _cell_order(pattern)
     stoneless = pattern.stones == 0
@@ -573,8 +574,7 @@ def find_hits(arrays: Searchable, pattern: Pattern, images: Images, mask: Array 
     if not parts:
         return tuple(np.zeros(0, dtype=np.int64) for _ in range(3))  # type: ignore[return-value]
     place, game, move = (np.concatenate([p[i] for p in parts]) for i in range(3))
-    sort = np.lexsort((move, game, place))
-    return place[sort], game[sort], move[sort]
+    return place, game, move
 
 
 STEP_BLOCK = 4
@@ -603,7 +603,7 @@ def next_in_region(arrays: Searchable, moves: Moves, images: Images, place: Arra
         odd = seg.suicide[local]
         stepped[mine[odd]] = True
         easy = mine[~odd]
-        found[easy], cell[easy] = next_stone(seg, images.index[place[easy]], arrays.local_of[game[easy]],
+        found[easy], cell[easy] = next_stone(seg, images.index, place[easy], arrays.local_of[game[easy]],
                                              after[easy].astype(np.int64))
     index = np.where(found > 0, moves.start[game] + found - 1, -1)
     hard = np.flatnonzero(stepped)
@@ -768,9 +768,9 @@ def _continuations(arrays: Searchable, moves: Moves, images: Images, query: Quer
     cell = np.full(len(place), -1, dtype=np.int64)
     state = np.zeros(len(place), dtype=np.int64)
     some = np.flatnonzero(idx >= 0)
+    game_state = moves.state[idx[some]].astype(np.int64)
     if len(some):
         raw = next_cell[some]
-        game_state = moves.state[idx[some]].astype(np.int64)
         flip = images.swapped[place[some]]
         st = np.where(flip, 3 - game_state, game_state)
         if query.sequence and len(group) > 1:
@@ -783,24 +783,20 @@ def _continuations(arrays: Searchable, moves: Moves, images: Images, query: Quer
     rep_cell, rep_state = _canonical(merge, cells_count)
     conts: list[Continuation] = []
     if len(some):
-        c, s = rep_cell[cell[some], state[some]], rep_state[cell[some], state[some]]
-        game_state = moves.state[idx[some]].astype(np.int64)
+        at = cell[some] * 3 + state[some]
+        c, s = rep_cell.reshape(-1)[at], rep_state.reshape(-1)[at]
         won = arrays.winner[game[some]].astype(np.int64) == game_state
-        tenuki = nxt[some] > after[some] + 1
-        code = c * 3 + s
-        size = cells_count * 3
-        black = np.bincount(code[s == 1], minlength=size)
-        white = np.bincount(code[s == 2], minlength=size)
-        black_wins = np.bincount(code[(s == 1) & won], minlength=size)
-        white_wins = np.bincount(code[(s == 2) & won], minlength=size)
-        tenukis = np.bincount(c[tenuki], minlength=cells_count)
-        totals = black.reshape(-1, 3).sum(axis=1) + white.reshape(-1, 3).sum(axis=1)
+        # by cell, colour and whether the mover won
+        counts = np.bincount((c * 3 + s) * 2 + won, minlength=cells_count * 6).reshape(cells_count, 3, 2)
+        black, white = counts[:, 1].sum(axis=1), counts[:, 2].sum(axis=1)
+        tenukis = np.bincount(c[nxt[some] > after[some] + 1], minlength=cells_count)
+        totals = black + white
         ranked = sorted((k for k in range(cells_count) if totals[k]), key=lambda k: (-int(totals[k]), k))
         for n, k in enumerate(ranked):
             label = _LABELS[n] if n < len(_LABELS) else "?"
             home = home_point(pattern, query.placement, (k % pattern.width, k // pattern.width))
-            conts.append(Continuation(label, home, int(black[k * 3 + 1]), int(white[k * 3 + 2]),
-                                      int(black_wins[k * 3 + 1]), int(white_wins[k * 3 + 2]), int(tenukis[k])))
+            conts.append(Continuation(label, home, int(black[k]), int(white[k]), int(counts[k, 1, 1]),
+                                      int(counts[k, 2, 1]), int(tenukis[k])))
         rep = np.full(len(place), -1, dtype=np.int64)
         rep[some] = c
         cell = rep

@@ -221,20 +221,36 @@ class Family:
 def _image(pattern: Pattern, home: Point, symmetry: Symmetry, swapped: bool) -> tuple[tuple[Point, ...],
                                                                                           tuple[str, ...],
                                                                                           tuple[Point, ...]]:
-    cells = tuple(cell for cell, _ in pattern.cells())
-    letters = tuple(swap_letters(ch) if swapped else ch for _, ch in pattern.cells())
-    points = tuple(symmetry.apply((home[0] + dx, home[1] + dy)) for dx, dy in cells)
+    """The pattern's cells, their letters (colours exchanged when ``swapped``) and their board points under
+    ``symmetry`` with the pattern at ``home``."""
+    w, h = pattern.width, pattern.height
+    cells = tuple((dx, dy) for dy in range(h) for dx in range(w))
+    text = "".join(pattern.rows)
+    letters = tuple(swap_letters(text) if swapped else text)
+    (ox, oy), (ax, ay), (bx, by) = symmetry.apply(home), *symmetry.linear()
+    points = tuple((ox + dx * ax + dy * bx, oy + dx * ay + dy * by) for dx, dy in cells)
     return cells, letters, points
 
 
-def _grid(points: Sequence[Point], letters: Sequence[str]) -> tuple[Point, tuple[str, ...]]:
-    """The image's top-left board point and its rows of letters as they lie on the board."""
-    x0, y0 = min(x for x, _ in points), min(y for _, y in points)
-    w, h = max(x for x, _ in points) - x0 + 1, max(y for _, y in points) - y0 + 1
-    cells = [["?"] * w for _ in range(h)]
-    for (x, y), ch in zip(points, letters, strict=True):
-        cells[y - y0][x - x0] = ch
-    return (x0, y0), tuple("".join(row) for row in cells)
+def _grid(pattern: Pattern, home: Point, symmetry: Symmetry, swapped: bool) -> tuple[Point, tuple[str, ...]]:
+    """The image's top-left board point and its rows of letters as they lie on the board (the pattern's rows
+    transposed, mirrored and swapped as the symmetry and colour choice say)."""
+    w, h = pattern.width, pattern.height
+    ends = [symmetry.apply((home[0] + dx, home[1] + dy)) for dx in (0, w - 1) for dy in (0, h - 1)]
+    rows = [swap_letters(row) for row in pattern.rows] if swapped else list(pattern.rows)
+    if symmetry.transpose:
+        rows = ["".join(column) for column in zip(*rows, strict=True)]
+    if symmetry.flip_x:
+        rows = [row[::-1] for row in rows]
+    if symmetry.flip_y:
+        rows.reverse()
+    return (min(x for x, _ in ends), min(y for _, y in ends)), tuple(rows)
+
+
+def _places(corner: Point, step_x: Point, step_y: Point, offsets: Sequence[Point]) -> list[Point]:
+    """The top-left board point of an image at each of ``offsets``."""
+    (cx, cy), (ax, ay), (bx, by) = corner, step_x, step_y
+    return [(cx + ox * ax + oy * bx, cy + ox * ay + oy * by) for ox, oy in offsets]
 
 
 def families(pattern: Pattern, placement: Placement, *, fixed_orientation: bool = False,
@@ -245,21 +261,26 @@ def families(pattern: Pattern, placement: Placement, *, fixed_orientation: bool 
     has fewer than sixteen families); each family keeps only the offsets no earlier family has.
     """
     home, offsets = placement.home(pattern)
-    seen: dict[tuple[str, ...], set[Point]] = {}
+    seen: dict[tuple[str, ...], tuple[Point, Point, Point, list[Point]] | set[Point]] = {}
+    """The places taken by the images with each grid of letters so far (the first image's worked out only when
+    another has the same letters)."""
     found: list[Family] = []
     for symmetry in SYMMETRIES[:1] if fixed_orientation else SYMMETRIES:
         for swapped in (False,) if fixed_colour else (False, True):
-            cells, letters, points = _image(pattern, home, symmetry, swapped)
             step_x, step_y = symmetry.linear()
-            corner, rows = _grid(points, letters)
-            taken = seen.setdefault(rows, set())
-            kept = []
-            for ox, oy in offsets:
-                place = (corner[0] + ox * step_x[0] + oy * step_y[0], corner[1] + ox * step_x[1] + oy * step_y[1])
-                if place not in taken:
-                    taken.add(place)
-                    kept.append((ox, oy))
+            corner, rows = _grid(pattern, home, symmetry, swapped)
+            kept = offsets
+            if rows not in seen:
+                seen[rows] = (corner, step_x, step_y, offsets)
+            else:
+                earlier = seen[rows]
+                taken = set(_places(*earlier)) if isinstance(earlier, tuple) else earlier
+                places = _places(corner, step_x, step_y, offsets)
+                kept = [offset for offset, place in zip(offsets, places, strict=True) if place not in taken]
+                taken.update(places)
+                seen[rows] = taken
             if kept:
+                cells, letters, points = _image(pattern, home, symmetry, swapped)
                 found.append(Family(symmetry, swapped, cells, letters, points, step_x, step_y, tuple(kept)))
     return found
 
@@ -280,18 +301,18 @@ def symmetry_group(pattern: Pattern, placement: Placement) -> list[CellMap]:
     A continuation at a cell and one at its image under one of these are the same move.
     """
     home, _ = placement.home(pattern)
-    _, base_letters, base_points = _image(pattern, home, SYMMETRIES[0], False)
-    corner, rows = _grid(base_points, base_letters)
+    _, _, base_points = _image(pattern, home, SYMMETRIES[0], False)
+    corner, rows = _grid(pattern, home, SYMMETRIES[0], False)
     where = {(x - corner[0], y - corner[1]): k for k, (x, y) in enumerate(base_points)}
     group: list[CellMap] = []
     for symmetry in SYMMETRIES:
         for swapped in (False, True):
-            _, letters, points = _image(pattern, home, symmetry, swapped)
-            image_corner, image_rows = _grid(points, letters)
+            image_corner, image_rows = _grid(pattern, home, symmetry, swapped)
             if image_rows != rows or (placement.where in (Where.CORNER, Where.FIXED) and image_corner != corner):
                 continue
             if placement.where is Where.SIDE and not _same_line(placement.side, image_corner, corner):
                 continue
+            _, _, points = _image(pattern, home, symmetry, swapped)
             group.append(CellMap(tuple(where[(x - image_corner[0], y - image_corner[1])] for x, y in points),
                                  swapped))
     return group

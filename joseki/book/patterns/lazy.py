@@ -16,6 +16,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -24,6 +25,8 @@ from joseki.book.patterns.segment import DTYPES, RECORD_MASK
 from joseki.core.movelist import CAPTURE, POINT_MASK, SETUP
 
 I64 = npt.NDArray[np.int64]
+Index = npt.NDArray[np.integer[Any]]
+"""Element numbers, of any integer type."""
 BLOCK_SHIFT = 16
 """Bytes read at a time: 2**16."""
 READ_PIECE = 1 << 20
@@ -85,7 +88,7 @@ class Blobs:
         return blob.read(length)
 
 
-def _blocks(index: I64 | None, itemsize: int, filled: npt.NDArray[np.bool_]) -> I64:
+def _blocks(index: Index | None, itemsize: int, filled: npt.NDArray[np.bool_]) -> I64:
     """The blocks not yet ``filled`` that elements ``index`` (of ``itemsize`` bytes; None: all) lie in."""
     if index is None:
         return np.flatnonzero(~filled)
@@ -118,7 +121,7 @@ class Stored:
         self._itemsize = dtype.itemsize
         self._done = self._total == 0
 
-    def need(self, index: I64 | None) -> None:
+    def need(self, index: Index | None) -> None:
         """Fill the blocks holding elements ``index`` (None: every element)."""
         if not self._done:
             self._fill(_blocks(index, self._itemsize, self._filled))
@@ -157,7 +160,7 @@ class Derived:
         self._filled = np.zeros(-(-length // block), dtype=bool)
         self._done = length == 0
 
-    def need(self, index: I64 | None) -> None:
+    def need(self, index: Index | None) -> None:
         if self._done:
             return
         if index is None:
@@ -192,7 +195,7 @@ class RecordMoves:
         """Whether each game (of those filled) has a suicide (:func:`suicides`)."""
         self._filled = np.zeros(len(record_start) - 1, dtype=bool)
 
-    def need(self, records: I64 | None) -> None:
+    def need(self, records: Index | None) -> None:
         """Fill the move numbers of the games of ``records`` (None: of every game)."""
         if records is None or (len(records) >= len(self._filled) and not self._filled.any()):
             missing = np.flatnonzero(~self._filled)

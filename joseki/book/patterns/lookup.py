@@ -20,7 +20,7 @@ from typing import Protocol
 import numpy as np
 import numpy.typing as npt
 
-from joseki.book.patterns.lazy import Blobs, Derived, RecordMoves, Stored, entry_points, spread, suicides
+from joseki.book.patterns.lazy import Blobs, Derived, Index, RecordMoves, Stored, entry_points, spread, suicides
 from joseki.book.patterns.probes import SHAPE_SHIFT as _SHAPE_SHIFT
 from joseki.book.patterns.probes import Images, Probes
 from joseki.book.patterns.segment import (
@@ -43,8 +43,28 @@ ALLOWED = np.array([[state in ALLOWS[letter] for state in range(3)] for letter i
 """Whether each letter (by its place in LETTERS) allows each state (0 empty, 1 black, 2 white)."""
 _ALLOWED_BITS = (ALLOWED * (1 << np.arange(3))).sum(axis=1).astype(np.int32)
 """The states each letter allows as bits (bit ``s``: state ``s``)."""
-VERIFY_CELLS = 6
-"""Cells verified together before the candidates that failed are dropped."""
+VERIFY_CELLS = 8
+"""Cells verified together before the candidates that failed are dropped (eight one-byte answers are one 64-bit
+word: a candidate's eight are tested at once)."""
+_WORDS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+"""The word of each number of one-byte answers tested at once."""
+
+
+def _verdicts() -> npt.NDArray[np.uint8]:
+    """What a cell's dense value says of its letter, by ``allowed bits << 4 | placed by then << 3 | again << 2 |
+    colour``: bit 0 that it holds (or may), bit 1 that the point changed again after it was first placed, so the
+    state then is read from the changes (unless the letter allows every state)."""
+    table = np.zeros(128, dtype=np.uint8)
+    for code in range(128):
+        allowed, placed, again, colour = code >> 4, (code >> 3) & 1, (code >> 2) & 1, code & 3
+        if placed and again and allowed != 7:
+            table[code] = 3
+        else:
+            table[code] = (allowed >> (colour if placed else 0)) & 1
+    return table
+
+
+_VERDICT = _verdicts()
 SEARCH_COST = 2.0
 """What one step of a search by point costs, in events read whole (:func:`candidates`)."""
 COMMON_SHARE = 16
@@ -120,7 +140,7 @@ class Loaded:
                    {"words": words, "dense": dense, "changes": changes, "entries": entries,
                     "entry_point": points, "record_move": moves})
 
-    def need(self, name: str, index: I64 | None) -> None:
+    def need(self, name: str, index: Index | None) -> None:
         """Fill array ``name`` where ``index`` (None: everywhere) before reading it, in a lazily read segment."""
         if self.lazy is not None:
             self.lazy[name].need(index)
@@ -135,7 +155,7 @@ class Loaded:
 class Filler(Protocol):
     """A lazily read array: :meth:`need` fills it where it is about to be read."""
 
-    def need(self, index: I64 | None) -> None: ...
+    def need(self, index: Index | None) -> None: ...
 
 
 POINT_BLOCK = 1 << 14
@@ -152,9 +172,10 @@ def _key_table(segment: Segment) -> tuple[I64, I64]:
     return keys, starts
 
 
-def distinct(values: I64) -> I64:
-    """The distinct values, sorted (``numpy.unique`` by sorting: its hash table is far slower on millions)."""
-    ordered = np.sort(values)
+def distinct(values: I64, nearly_sorted: bool = False) -> I64:
+    """The distinct values, sorted (``numpy.unique`` by sorting: its hash table is far slower on millions);
+    ``nearly_sorted``: in long sorted runs already, which numpy's stable sort merges rather than sorting afresh."""
+    ordered = np.sort(values, kind="stable" if nearly_sorted else None)
     keep = np.ones(len(ordered), dtype=bool)
     keep[1:] = ordered[1:] != ordered[:-1]
     found: I64 = ordered[keep]
@@ -163,12 +184,12 @@ def distinct(values: I64) -> I64:
 
 def _counts(loaded: Loaded, probes: Probes) -> tuple[I64, I64, npt.NDArray[np.float64]]:
     """Each range's key indices ``[first, last)`` in ``loaded.keys``, and each row's events."""
-    queries, order = probes.lookups()
-    found = np.empty(len(queries), dtype=np.int64)
-    found[order] = np.searchsorted(loaded.keys, queries)
+    queries, which = probes.lookups()
+    found = np.searchsorted(loaded.keys, queries)[which]
     a, b = found[: len(probes.low)], found[len(probes.low):]
-    count = np.bincount(probes.range_row, weights=loaded.starts[b] - loaded.starts[a], minlength=len(probes))
-    return a, b, count.astype(np.float64)
+    count = np.bincount(probes.range_pair, weights=loaded.starts[b] - loaded.starts[a],
+                        minlength=len(probes.pair_shape))
+    return a, b, count[probes.pair].astype(np.float64)
 
 
 def common_groups(loaded: Loaded, probes: Probes, most: int) -> I64:
@@ -190,10 +211,13 @@ def _choose(loaded: Loaded, probes: Probes) -> tuple[I64, I64, I64]:
     order = np.lexsort((count, probes.group))
     head = np.ones(len(order), dtype=bool)
     head[1:] = probes.group[order][1:] != probes.group[order][:-1]
-    chosen = np.zeros(len(probes), dtype=bool)
-    chosen[order[head]] = True
-    keep = chosen[probes.range_row] & (b > a)
-    return probes.range_row[keep], a[keep], b[keep]
+    chosen = order[head]
+    bounds = probes.pair_ranges()
+    pair = probes.pair[chosen]
+    ranges, which = _spread(bounds[pair], bounds[pair + 1])
+    row, first, last = chosen[which], a[ranges], b[ranges]
+    keep = last > first
+    return row[keep], first[keep], last[keep]
 
 
 _spread = spread
@@ -216,16 +240,23 @@ def _at_points(loaded: Loaded, images: Images, probes: Probes, row: I64, first: 
         begin, end = loaded.starts[key], loaded.starts[key + 1]
         lo = _bisect(loaded, begin, end, target)
         hi = _bisect(loaded, lo, end, target + 1)
-    entry, span = _spread(lo, hi)
-    return _banded(loaded, probes, place[span], entry, row[which[pair[span]]])
+    row = row[which[pair]]
+    return _banded_spans(loaded, lo, hi, place, probes.band_mask[row], probes.band_value[row])
 
 
-def _banded(loaded: Loaded, probes: Probes, place: I64, entry: I64, row: I64) -> tuple[I64, I64]:
-    """The places and records of the entries whose band bits are what their row asks."""
+def _banded_spans(loaded: Loaded, lo: I64, hi: I64, place: I64, mask: I64, value: I64) -> tuple[I64, I64]:
+    """The places and records of the entries of the spans ``[lo, hi)`` whose band bits under ``mask`` are
+    ``value`` (a place, mask and value a span), the span of each entry found only for those kept."""
+    lengths = hi - lo
+    span = np.repeat(np.arange(len(lo), dtype=np.int32), lengths)
+    entry = np.arange(len(span), dtype=np.int32)
+    entry += np.repeat((lo - (np.cumsum(lengths) - lengths)).astype(np.int32), lengths)
     loaded.need("entries", entry)
-    value = loaded.entries[entry].astype(np.int64)
-    ok = ((value >> RECORD_BITS) & probes.band_mask[row]) == probes.band_value[row]
-    return place[ok], value[ok] & RECORD_MASK
+    found = loaded.entries[entry]
+    band = (found >> RECORD_BITS).astype(np.uint8)
+    band &= np.repeat(mask.astype(np.uint8), lengths)
+    keep = np.flatnonzero(band == np.repeat(value.astype(np.uint8), lengths))
+    return place[span[keep]], (found[keep] & RECORD_MASK).astype(np.int64)
 
 
 KEYS_ONE_BY_ONE = 20000
@@ -294,7 +325,8 @@ def candidates(loaded: Loaded, images: Images, probes: Probes, place_of: I64) ->
 def _read_whole(loaded: Loaded, images: Images, probes: Probes, place_of: I64, row: I64, begin: I64,
                 end: I64) -> tuple[I64, I64]:
     """The places and records of the ranges' events whose point is a place's of the row's family, with the band
-    bits their row asks (each distinct span read once)."""
+    bits their row asks (each distinct span read once; the band tested first, as bytes, the place looked up for
+    the events kept)."""
     if not len(row):
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
     spans, inverse = np.unique(np.column_stack([begin, end]), axis=0, return_inverse=True)
@@ -302,14 +334,24 @@ def _read_whole(loaded: Loaded, images: Images, probes: Probes, place_of: I64, r
     flat, _ = _spread(spans[:, 0], spans[:, 1])
     lengths = spans[:, 1] - spans[:, 0]
     offsets = np.cumsum(lengths) - lengths
+    loaded.need("entries", flat)
     loaded.need("entry_point", flat)
-    point = loaded.entry_point[flat].astype(np.int64)
-    at, use = _spread(offsets[inverse], offsets[inverse] + lengths[inverse])
-    use_row = row[use]
+    entry = loaded.entries[flat]
+    band = (entry >> RECORD_BITS).astype(np.uint8)
+    point = loaded.entry_point[flat]
+    each = lengths[inverse]
+    at = np.arange(int(each.sum()), dtype=np.int64)
+    at += np.repeat(offsets[inverse] - (np.cumsum(each) - each), each)
+    test = band[at]
+    test &= np.repeat(probes.band_mask[row].astype(np.uint8), each)
+    kept = np.flatnonzero(test == np.repeat(probes.band_value[row].astype(np.uint8), each))
+    at = at[kept]
+    use = np.repeat(np.arange(len(row), dtype=np.int32), each)[kept]
     cells = images.index.shape[1]
-    place = place_of[probes.family[use_row] * cells + probes.cell[use_row], point[at]]
+    place = place_of.reshape(-1)[(probes.family[row] * cells + probes.cell[row])[use] * place_of.shape[1]
+                                 + point[at]]
     ok = place >= 0
-    return _banded(loaded, probes, place[ok], flat[at][ok], use_row[ok])
+    return place[ok], (entry[at[ok]] & RECORD_MASK).astype(np.int64)
 
 
 def place_table(images: Images) -> I64:
@@ -322,43 +364,124 @@ def place_table(images: Images) -> I64:
     return table
 
 
+PLAN_SAMPLE = 2048
+"""Candidates whose every cell is read first to choose the order the others are tested in (:func:`_plan`)."""
+PLAN_CELLS = 8
+"""Cells put first by how many candidates of the sample they turn away."""
+
+
+def _plan(loaded: Loaded, images: Images, order: list[int], place: I64, game: I64,
+          move: I64) -> tuple[list[int], list[int]]:
+    """The cells to test in :func:`verify` and how many each round tests.
+
+    With many candidates, a sample of them is read whole: the cells that turn most of them away go first (each
+    chosen for the candidates the ones before it let through), and the first round tests as few of them as a word
+    holds if that reads the fewest cells in all (a candidate's own event already holds most cells around it, so
+    a pattern's far stone turns away more than its nearest points). Otherwise ``order``, eight at a time."""
+    width = max(VERIFY_CELLS, -(-len(order) // VERIFY_CELLS) * VERIFY_CELLS)
+    plain = [VERIFY_CELLS] * (width // VERIFY_CELLS)
+    if len(place) < 8 * PLAN_SAMPLE or len(order) < 2:
+        return order, plain
+    pick = np.linspace(0, len(place) - 1, PLAN_SAMPLE).astype(np.int64)
+    cells = np.array(order, dtype=np.int64)
+    slot = images.index[place[pick]][:, cells] + (game[pick] * POINTS)[:, None]
+    loaded.need("dense", slot)
+    value = loaded.segment.dense[slot]
+    code = (value >> COLOUR_SHIFT).astype(np.uint8) | (_ALLOWED_BITS[images.letter[place[pick]][:, cells]] << 4).astype(
+        np.uint8)
+    code |= ((value & NEVER) <= move[pick][:, None]).view(np.uint8) << 3
+    holds = (_VERDICT[code] & 1).astype(bool)
+    alive = np.ones(len(pick), dtype=bool)
+    first: list[int] = []
+    left = list(range(len(cells)))
+    for _ in range(min(PLAN_CELLS, len(cells))):
+        turned = (~holds[alive][:, left]).sum(axis=0)
+        best = left.pop(int(np.argmax(turned)))
+        first.append(best)
+        alive &= holds[:, best]
+    ranked = first + left
+    through = np.cumprod(holds[:, ranked], axis=1).mean(axis=0)  # the share holding every cell up to each one
+    best_cost, widths = np.inf, plain
+    for step in (1, 2, 4, 8):
+        rounds = [step] + [VERIFY_CELLS] * -(-(len(cells) - step) // VERIFY_CELLS) if len(cells) > step else [step]
+        ends = np.cumsum(rounds)
+        cost = rounds[0] + sum(w * through[min(e, len(cells)) - 1] for w, e in zip(rounds[1:], ends[:-1], strict=True))
+        if cost < best_cost:
+            best_cost, widths = cost, rounds
+    return [order[k] for k in ranked], widths
+
+
 def verify(loaded: Loaded, images: Images, order: list[int], place: I64, game: I64, move: I64) -> npt.NDArray[np.bool_]:
-    """Which candidates hold every cell's letter after their move (cells tested in ``order``, a few at a time,
-    the candidates that failed dropped as they go)."""
+    """Which candidates hold every cell's letter after their move (cells tested in the order and rounds
+    :func:`_plan` gives, the candidates that failed dropped as they go; the cells whose point changed more than once
+    are read from the changes last, for the candidates left). Candidates in game order read the dense table in its
+    order."""
     seg = loaded.segment
+    order, widths = _plan(loaded, images, order, place, game, move)
+    width = sum(widths)
+    cells = np.array(order, dtype=np.int64)
+    slots = np.zeros((len(images), width), dtype=np.int32)
+    slots[:, : len(cells)] = images.index[:, cells]
+    codes = np.full((len(images), width), 7 << 4, dtype=np.uint8)
+    codes[:, : len(cells)] = _ALLOWED_BITS[images.letter[:, cells]] << 4
     alive = np.arange(len(place))
-    width = images.index.shape[1]
-    index, letter = images.index.reshape(-1).astype(np.int32), images.letter.reshape(-1)
-    at, base, when = place.astype(np.int32) * width, (game * POINTS).astype(np.int32), move.astype(np.int32)
-    for lo in range(0, len(order), VERIFY_CELLS):
+    at = place
+    base = (game * POINTS).astype(np.int32)[:, None]
+    when = move.astype(np.uint16)[:, None]
+    unsure: list[tuple[I64, I64, I64]] = []
+    lo = 0
+    for step in widths:
         if not len(alive):
             break
-        cells = np.array(order[lo: lo + VERIFY_CELLS], dtype=np.int32)
-        where = at[:, None] + cells
-        slot = base[:, None] + index[where]
+        part = slice(lo, lo + step)
+        slot = slots[at, part]
+        slot += base
         loaded.need("dense", slot)
-        value = seg.dense[slot].astype(np.int32)
-        state = np.where(when[:, None] >= (value & NEVER), (value >> COLOUR_SHIFT) & 3, 0)
-        again = np.nonzero(value & AGAIN)
-        if len(again[0]):
-            loaded.need("changes", None)
-            rows = again[0]
-            state[again] = state_at(seg.dense, seg.changes, base[rows].astype(np.int64) // POINTS,
-                                    (slot[again] - base[rows]).astype(np.int64), when[rows].astype(np.int64))
-        good = ((_ALLOWED_BITS[letter[where]] >> state) & 1).all(axis=1)
-        alive, at, base, when = alive[good], at[good], base[good], when[good]
+        value = seg.dense[slot]
+        code = (value >> COLOUR_SHIFT).astype(np.uint8)
+        code |= codes[at, part]
+        code |= ((value & NEVER) <= when).view(np.uint8) << 3
+        word = _WORDS[step]
+        verdict = _VERDICT[code].view(word).reshape(-1)
+        ones = int.from_bytes(b"\x01" * step, "little")
+        good = (verdict & word(ones)) == word(ones)
+        again = np.flatnonzero(good & ((verdict & word(ones << 1)) != 0))
+        if len(again):
+            row, column = np.nonzero(_VERDICT[code[again]] & 2)
+            unsure.append((alive[again[row]], slot[again[row], column].astype(np.int64),
+                           codes[at[again[row]], lo + column].astype(np.int64) >> 4))
+        alive = alive[good]
+        lo += step
+        if lo < width:
+            at, base, when = at[good], base[good], when[good]
     held = np.zeros(len(place), dtype=bool)
     held[alive] = True
+    if unsure:
+        who, slot_, allowed = (np.concatenate([u[i] for u in unsure]) for i in range(3))
+        left = held[who]
+        who, slot_, allowed = who[left], slot_[left], allowed[left]
+        loaded.need("changes", None)
+        point = slot_ % POINTS
+        state = state_at(seg.dense, seg.changes, slot_ // POINTS, point, move[who].astype(np.int64))
+        held[who[((allowed >> state) & 1) == 0]] = False
     return held
 
 
 def hits(loaded: Loaded, images: Images, probes: Probes, place_of: I64, order: list[int], stoneless: bool,
          games: I64 | None) -> tuple[I64, I64, I64]:
-    """Every (place, game, move) of ``loaded`` where an image came into being, sorted, one each; ``games``: only
-    these local games (None: all)."""
+    """Every (place, game, move) of ``loaded`` where an image came into being, one each, sorted by game, move and
+    place; ``games``: only these local games (None: all).
+
+    The candidates are sorted by record first (a record number is in game and move order: each game's candidates
+    are then found by a binary search of its first record, and their moves read in order), then by game, move and
+    place without the copies (two records of one move at the same place)."""
     seg = loaded.segment
     place, record = candidates(loaded, images, probes, place_of)
-    game = np.searchsorted(seg.record_start, record, side="right").astype(np.int64) - 1
+    bits = max(len(images), 1).bit_length()
+    packed = np.sort(record << bits | place)
+    record, place = packed >> bits, packed & ((1 << bits) - 1)
+    ends = np.searchsorted(record, seg.record_start.astype(np.int64))
+    game = np.repeat(np.arange(seg.games, dtype=np.int64), np.diff(ends))
     loaded.need("record_move", record)
     move = loaded.record_move[record].astype(np.int64)
     if stoneless:
@@ -371,12 +494,10 @@ def hits(loaded: Loaded, images: Images, probes: Probes, place_of: I64, order: l
         wanted[games] = True
         keep = wanted[game]
         place, game, move = place[keep], game[keep], move[keep]
-    key = distinct((place * seg.games + game) << 12 | move)
-    move = key & 0xFFF
-    place, game = np.divmod(key >> 12, max(seg.games, 1))
+    key = distinct((game << MOVE_BITS | move) << bits | place, nearly_sorted=True)
+    place, move, game = key & ((1 << bits) - 1), (key >> bits) & NEVER, key >> (bits + MOVE_BITS)
     held = verify(loaded, images, order, place, game, move)
     return place[held], game[held], move[held]
-
 
 
 def move_lists(loaded: Loaded, games: I64) -> tuple[I64, npt.NDArray[np.int16], npt.NDArray[np.int8]]:
@@ -395,28 +516,33 @@ NEXT_ROWS = 1 << 16
 """Hits whose next stones are sought together (bounds the temporary arrays)."""
 
 
-def next_stone(loaded: Loaded, cells: I64, game: I64, after: I64) -> tuple[I64, I64]:
-    """For each hit (local ``game``, move ``after``), the first later move that put a stone on one of its
-    ``cells`` (board indices, a row a hit), from the dense table and the changes, and which of its cells (its
-    column in ``cells``); -1 for both when none did.
+def next_stone(loaded: Loaded, index: I64, place: I64, game: I64, after: I64) -> tuple[I64, I64]:
+    """For each hit (its ``place``, local ``game`` and move ``after``), the first later move that put a stone on
+    one of the place's cells (``index``: the board index of each cell at each place), from the dense table and
+    the changes, and which of its cells; -1 for both when none did.
 
-    A suicide's own stone changes no point, so a game with one (``loaded.suicide``) is not answered here."""
+    A cell's first stone is its next one when it came after the hit; a cell that had a stone by then gets another
+    only if it changed again (the changes say when). A suicide's own stone changes no point, so a game with one
+    (``loaded.suicide``) is not answered here."""
     seg = loaded.segment
+    table = index.astype(np.int32)
     found = np.full(len(game), -1, dtype=np.int64)
     column = np.full(len(game), -1, dtype=np.int64)
     for lo in range(0, len(game), NEXT_ROWS):
         part = slice(lo, lo + NEXT_ROWS)
-        g, t = game[part][:, None], after[part][:, None]
-        slot = g * POINTS + cells[part]
+        slot = table[place[part]]
+        slot += (game[part] * POINTS).astype(np.int32)[:, None]
         loaded.need("dense", slot)
-        value = seg.dense[slot].astype(np.int64)
-        first = value & NEVER
-        best = np.where((first > t) & (first != NEVER), first, NEVER)
-        again = np.nonzero(value & AGAIN)
-        if len(again[0]):
+        value = seg.dense[slot]
+        soonest = (after[part] + 1).astype(np.uint16)[:, None]
+        gap = (value & NEVER) - soonest  # how long after the hit each cell's first stone came (beyond NEVER: before)
+        again = np.flatnonzero(value.reshape(-1) >= AGAIN)
+        again = again[gap.reshape(-1)[again] > NEVER]
+        if len(again):
             loaded.need("changes", None)
             changes = seg.changes
-            s, when = slot[again], t[again[0], 0]
+            row = again // slot.shape[1]
+            s, when = slot.reshape(-1)[again].astype(np.int64), after[part][row]
             at = find_sorted(changes, ((s << MOVE_BITS | when) << 2) | 3, side="right")
             move = np.full(len(s), NEVER, dtype=np.int64)
             for step in (0, 1):
@@ -424,9 +550,10 @@ def next_stone(loaded: Loaded, cells: I64, game: I64, after: I64) -> tuple[I64, 
                 value_at = changes[probe]
                 placed = ((at + step) < len(changes)) & ((value_at >> (MOVE_BITS + 2)) == s) & ((value_at & 3) != 0)
                 move = np.where((move == NEVER) & placed, (value_at >> 2) & NEVER, move)
-            best[again] = move
-        which = np.argmin(best, axis=1)
-        nearest = best[np.arange(len(which)), which]
-        found[part] = np.where(nearest == NEVER, -1, nearest)
-        column[part] = np.where(nearest == NEVER, -1, which)
+            gap.reshape(-1)[again] = np.where(move == NEVER, 0xFFFF, move - when - 1)
+        which = np.argmin(gap, axis=1)
+        nearest = np.take_along_axis(gap, which[:, None], axis=1)[:, 0] + after[part] + 1
+        none = nearest >= NEVER
+        found[part] = np.where(none, -1, nearest)
+        column[part] = np.where(none, -1, which)
     return found, column

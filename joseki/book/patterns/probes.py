@@ -94,8 +94,13 @@ class Images:
 @dataclass(frozen=True, slots=True)
 class Probes:
     """The rows to look up: each a family, trigger cell, kind of event and shape, with its band requirement
-    (``band_mask`` bits that must equal ``band_value``) and its key ranges ``[low, high)`` (``range_row`` says
-    whose). A row's *group* is its family, cell and kind: one shape of a group is enough."""
+    (``band_mask`` bits that must equal ``band_value``) and its key ranges. A row's *group* is its family, cell
+    and kind: one shape of a group is enough.
+
+    Rows whose key points allow the same (the same *signature*: kind and options) in the same shape have the
+    same ranges (a pattern's symmetric images, its empty points away from the stones): each such *pair* has its
+    ranges ``[low, high)`` once (``range_pair`` says whose; sorted by pair), and ``pair`` says each row's; a
+    pair's kind and options are kept to enumerate its keys again (:func:`refined`)."""
 
     family: I64
     cell: I64
@@ -104,25 +109,40 @@ class Probes:
     group: I64
     band_mask: I64
     band_value: I64
-    range_row: I64
+    pair: I64
+    pair_shape: I64
+    pair_kind: I64
+    pair_options: I64
+    range_pair: I64
     low: I64
     high: I64
     _lookups: tuple[I64, I64] | None = field(init=False, default=None, repr=False, compare=False)
 
     def lookups(self) -> tuple[I64, I64]:
-        """Every range's ends with its shape above (as a segment's key table holds keys), ``low`` then ``high``,
-        sorted (they are looked up in sorted order), and where each comes from; worked out once."""
+        """The distinct ends of the ranges with their shape above (as a segment's key table holds keys), sorted
+        (they are looked up in sorted order), and for each range end (``low`` then ``high``) which of them it is;
+        worked out once."""
         if self._lookups is not None:
             return self._lookups
-        base = self.shape[self.range_row] << SHAPE_SHIFT
+        base = self.pair_shape[self.range_pair] << SHAPE_SHIFT
         ends = np.concatenate([self.low + base, self.high + base])
         if len(ends) < 1 << _PLACE_BITS:
             packed = np.sort(ends << _PLACE_BITS | np.arange(len(ends), dtype=np.int64))
-            found = (packed >> _PLACE_BITS, packed & ((1 << _PLACE_BITS) - 1))
+            value, where = packed >> _PLACE_BITS, packed & ((1 << _PLACE_BITS) - 1)
         else:
-            order = np.argsort(ends, kind="stable")
-            found = (ends[order], order)
+            where = np.argsort(ends, kind="stable")
+            value = ends[where]
+        head = np.ones(len(value), dtype=bool)
+        head[1:] = value[1:] != value[:-1]
+        which = np.empty(len(value), dtype=np.int64)
+        which[where] = np.cumsum(head) - 1
+        found = (value[head], which)
         object.__setattr__(self, "_lookups", found)
+        return found
+
+    def pair_ranges(self) -> I64:
+        """Where each pair's ranges begin (and the last ends)."""
+        found: I64 = np.searchsorted(self.range_pair, np.arange(len(self.pair_shape) + 1))
         return found
 
     def __len__(self) -> int:
@@ -172,6 +192,16 @@ _STATE_COUNT = np.array([len(o) for o in OPTIONS], dtype=np.int64)
 _STATE_TABLE = np.array([list(o) + [0] * (4 - len(o)) for o in OPTIONS], dtype=np.int64)
 
 
+def _tightest(options: I64) -> I64:
+    """For each family and cell, the shape whose key points allow the fewest states (most inside the pattern).
+
+    A stone taken off is a rare event: a group of that kind looks up this shape only, rather than counting the
+    events of all four to take the fewest (which costs more than it saves)."""
+    allowed: I64 = _STATE_COUNT[options].sum(axis=3)
+    found: I64 = np.argmin(allowed, axis=2)
+    return found
+
+
 def key_ranges(kind: I64, options: I64, max_keys: int = MAX_KEYS) -> tuple[I64, I64, I64]:
     """The key ranges ``[low, high)`` of events of ``kind[s]`` whose key points may hold
     ``OPTIONS[options[s, i]]``, for every signature ``s`` at once: (signature, low, high), by signature and low.
@@ -206,7 +236,8 @@ def key_ranges(kind: I64, options: I64, max_keys: int = MAX_KEYS) -> tuple[I64, 
 
 
 _EMPTY = np.zeros(0, dtype=np.int64)
-_NONE = Probes(_EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY)
+_NONE = Probes(_EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY, _EMPTY,
+               np.zeros((0, KEY_CELLS), dtype=np.int64), _EMPTY, _EMPTY, _EMPTY)
 
 
 _KIND_TABLE = np.array([list(KINDS[letter]) + [-1] * (2 - len(KINDS[letter])) for letter in LETTERS],
@@ -214,8 +245,8 @@ _KIND_TABLE = np.array([list(KINDS[letter]) + [-1] * (2 - len(KINDS[letter])) fo
 """The kinds of event that can make each letter hold (-1: none)."""
 
 
-def probes(images: Images, max_keys: int = MAX_KEYS, groups: I64 | None = None) -> Probes:
-    """Every row to look up for the images' families (see the module's docstring); ``groups``: only theirs."""
+def probes(images: Images, max_keys: int = MAX_KEYS) -> Probes:
+    """Every row to look up for the images' families (see the module's docstring)."""
     shapes = len(SHAPES)
     key_letter, key_where = _around(images, _KEY_DX, _KEY_DY)
     band_letter, band_where = _around(images, _BAND_DX, _BAND_DY)
@@ -232,12 +263,9 @@ def probes(images: Images, max_keys: int = MAX_KEYS, groups: I64 | None = None) 
     family, cell = np.repeat(f, shapes), np.repeat(k, shapes)
     kind = np.repeat(kinds[f, k, j], shapes)
     shape = np.tile(np.arange(shapes, dtype=np.int64), len(f))
+    keep = (kind < EMPTIED_BLACK) | (shape == _tightest(options)[family, cell])
+    family, cell, kind, shape = family[keep], cell[keep], kind[keep], shape[keep]
     group = (family * 10000 + cell) * 4 + kind
-    if groups is not None:
-        keep = np.isin(group, groups)
-        family, cell, kind, shape, group = family[keep], cell[keep], kind[keep], shape[keep], group[keep]
-        if not len(family):
-            return _NONE
     mask, value = masks[family, cell, shape], values[family, cell, shape]
     options = options[family, cell, shape]
     code = kind.copy()
@@ -246,29 +274,44 @@ def probes(images: Images, max_keys: int = MAX_KEYS, groups: I64 | None = None) 
     signatures, first, inverse = np.unique(code, return_index=True, return_inverse=True)
     inverse = inverse.reshape(-1)
     sig, low, high = key_ranges(kind[first], options[first], max_keys)
-    counts = np.bincount(sig, minlength=len(signatures))
+    pairs, head, pair = np.unique(inverse * len(SHAPES) + shape, return_index=True, return_inverse=True)
+    range_pair, low, high = _per_pair(pairs // len(SHAPES), len(signatures), sig, low, high)
+    return Probes(family, cell, kind, shape, group, mask, value, pair.reshape(-1), pairs % len(SHAPES), kind[head],
+                  options[head], range_pair, low, high)
+
+
+def _per_pair(pair_sig: I64, signatures: int, sig: I64, low: I64, high: I64) -> tuple[I64, I64, I64]:
+    """The ranges of each pair (its signature's ``sig``, ``low``, ``high``), pair after pair."""
+    counts = np.bincount(sig, minlength=signatures)
     offsets = np.cumsum(counts) - counts
-    per_row = counts[inverse]
-    range_row = np.repeat(np.arange(len(family), dtype=np.int64), per_row)
-    within = np.arange(len(range_row)) - np.repeat(np.cumsum(per_row) - per_row, per_row)
-    chosen = np.repeat(offsets[inverse], per_row) + within
-    return Probes(family, cell, kind, shape, group, mask, value, range_row, low[chosen], high[chosen])
+    per_pair = counts[pair_sig]
+    range_pair = np.repeat(np.arange(len(pair_sig), dtype=np.int64), per_pair)
+    within = np.arange(len(range_pair)) - np.repeat(np.cumsum(per_pair) - per_pair, per_pair)
+    chosen = np.repeat(offsets[pair_sig], per_pair) + within
+    return range_pair, low[chosen], high[chosen]
 
 
-def refined(found: Probes, images: Images, common: I64) -> Probes:
+def refined(found: Probes, common: I64) -> Probes:
     """``found`` with the rows of groups ``common`` enumerated up to :data:`WIDE_KEYS` keys: more ranges, fewer
-    events for the groups whose narrow ranges hold too many."""
+    events for the groups whose narrow ranges hold too many (their pairs' keys enumerated again, as new pairs)."""
     if not len(common):
         return found
-    wide = probes(images, WIDE_KEYS, common)
-    keep = ~np.isin(found.group, common)
-    renumber = np.cumsum(keep) - 1
-    kept = keep[found.range_row]
-    def rows(a: I64, b: I64) -> I64:
-        return np.concatenate([a[keep], b])
-
-    return Probes(rows(found.family, wide.family), rows(found.cell, wide.cell), rows(found.kind, wide.kind),
-                  rows(found.shape, wide.shape), rows(found.group, wide.group),
-                  rows(found.band_mask, wide.band_mask), rows(found.band_value, wide.band_value),
-                  np.concatenate([renumber[found.range_row[kept]], wide.range_row + int(keep.sum())]),
-                  np.concatenate([found.low[kept], wide.low]), np.concatenate([found.high[kept], wide.high]))
+    wide = np.isin(found.group, common)
+    narrow = np.zeros(len(found.pair_shape), dtype=bool)
+    narrow[found.pair[~wide]] = True
+    again = np.zeros(len(found.pair_shape), dtype=bool)
+    again[found.pair[wide]] = True
+    old = np.flatnonzero(again)
+    sig, low, high = key_ranges(found.pair_kind[old], found.pair_options[old], WIDE_KEYS)
+    wide_range_pair, wide_low, wide_high = _per_pair(np.arange(len(old), dtype=np.int64), len(old), sig, low, high)
+    kept = int(narrow.sum())
+    renumber = np.cumsum(narrow) - 1
+    renumber_wide = np.cumsum(again) - 1 + kept
+    pair = np.where(wide, renumber_wide[found.pair], renumber[found.pair])
+    in_narrow = narrow[found.range_pair]
+    return Probes(found.family, found.cell, found.kind, found.shape, found.group, found.band_mask, found.band_value,
+                  pair, np.concatenate([found.pair_shape[narrow], found.pair_shape[old]]),
+                  np.concatenate([found.pair_kind[narrow], found.pair_kind[old]]),
+                  np.concatenate([found.pair_options[narrow], found.pair_options[old]]),
+                  np.concatenate([renumber[found.range_pair[in_narrow]], wide_range_pair + kept]),
+                  np.concatenate([found.low[in_narrow], wide_low]), np.concatenate([found.high[in_narrow], wide_high]))
