@@ -200,16 +200,14 @@ reduce_chunk = ReduceChunk()
 class CreditHeld:
     """Mining's second-pass chunk task: held games credited against the mined book (runs in a worker).
 
-    A game given with ``moved`` was learnt before against ``before``: its rows are what moves it onto ``book``. Every
-    game given is new under the profile (claimed before this pass), so a chunk comes back as one item: its corners
-    and credits counted, and each statistic's rows combined (:meth:`joseki.games.pipeline.GameStep.combine`).
+    A game given with ``moved`` was learnt before against ``before``: its rows are what moves it onto ``book``.
     """
 
     book: Book
     before: Book | None
     statistics: tuple[Statistic[Any], ...]
 
-    def __call__(self, chunk: list[tuple[str, str, bytes, bool]]) -> tuple[list[tuple[int, int, tuple[list[Any], ...]]],
+    def __call__(self, chunk: list[tuple[str, str, bytes, bool]]) -> tuple[list[tuple[str, int, int, tuple[Any, ...]]],
                                                                          Seconds]:
         seconds = Seconds()
         signal = ResultSignal(self.statistics)
@@ -228,12 +226,8 @@ class CreditHeld:
                 started = clock()
                 rows.append(statistic.step.rows(view))
                 seconds.add(statistic.name, clock() - started)
-            out.append((corners, credits, rows))
-        started = clock()
-        combined = tuple(statistic.step.combine([game_rows[number] for _, _, game_rows in out])
-                         for number, statistic in enumerate(self.statistics))
-        seconds.add("combining rows", clock() - started)
-        return [(sum(c for c, _, _ in out), sum(c for _, c, _ in out), combined)], seconds
+            out.append((key, corners, credits, tuple(rows)))
+        return out, seconds
 
 
 class PrefixCounter:
@@ -367,13 +361,12 @@ def _credit(conn: WriteConnection, store: Store, pid: int, games: dict[str, Held
             writer.refs.replacing(moved)
     task = CreditHeld(index, before, statistics)
     seconds = report.seconds
-    for corners, credits, rows in each_game(fan_out(task, items, len(items), where, CHUNK_GAMES), seconds):
+    for _, corners, credits, rows in each_game(fan_out(task, items, len(items), where, CHUNK_GAMES), seconds):
         report.corners += corners
         report.credits += credits
         started = clock()
-        for writer, combined in zip(writers, rows, strict=True):
-            for one in combined:
-                writer.add(one)
+        for writer, one in zip(writers, rows, strict=True):
+            writer.add(one)
         seconds.add("adding rows", clock() - started)
     for statistic, writer in zip(statistics, writers, strict=True):
         started = clock()

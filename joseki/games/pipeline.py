@@ -122,11 +122,6 @@ class GameStep(ABC, Generic[R]):
     def rows(self, game: GameView) -> R:
         """The game's rows (plain values: they are pickled back to the parent)."""
 
-    def combine(self, rows: list[R]) -> list[R]:
-        """Many games' rows as what the writer adds up to the same: fewer of them where the statistic sums (done in
-        the worker when every game is known to be new, as in ``mine``'s second pass), else ``rows`` themselves."""
-        return rows
-
 
 class Writer(ABC, Generic[R]):
     """A statistic's writer in the parent: each new game's rows added, then written in the batch's transaction."""

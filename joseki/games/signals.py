@@ -117,17 +117,6 @@ def add_flat(total: dict[Any, list[int]], flat: Flat, width: int, keyed: int) ->
             kept[3] += draws
 
 
-def summed(rows: list[Flat], width: int, keyed: int) -> list[Flat]:
-    """``rows`` (:func:`add_flat`'s) as one flat tuple holding each key once, its counts summed."""
-    total: dict[Any, list[int]] = {}
-    for flat in rows:
-        add_flat(total, flat, width, keyed)
-    out: list[int | str] = []
-    for key, counts in total.items():
-        out += (*(key if keyed > 1 else (key,)), *counts)
-    return [tuple(out)]
-
-
 class ResultsStep(GameStep[Flat]):
     """A game's record at each node its corners were credited to (moved from the book before, when it has one)."""
 
@@ -136,9 +125,6 @@ class ResultsStep(GameStep[Flat]):
         if game.before is None:
             return new
         return changed(node_rows(game.credited_before()), new, NODE_ROW)
-
-    def combine(self, rows: list[Flat]) -> list[Flat]:
-        return summed(rows, NODE_ROW, 1)
 
 
 class ContextsStep(GameStep[Flat]):
@@ -149,9 +135,6 @@ class ContextsStep(GameStep[Flat]):
         if game.before is None:
             return new
         return changed(context_rows(game.credited_before(), game.moves), new, CONTEXT_ROW)
-
-    def combine(self, rows: list[Flat]) -> list[Flat]:
-        return summed(rows, CONTEXT_ROW, 3)
 
 
 @dataclass(frozen=True, slots=True)
