@@ -63,7 +63,7 @@ def learn_command(
     profile: Annotated[str | None, typer.Option(help="Learn into this profile, created if new (default: global).")]
     = None,
     workers: Annotated[int | None, typer.Option(help="Worker processes (default: all cores).", min=1)] = None,
-    batch: Annotated[int, typer.Option(help="Games per transaction.", min=1)] = 2000,
+    batch: Annotated[int | None, typer.Option(help="Games per transaction (default: 5000).", min=1)] = None,
     cluster: Annotated[str | None, typer.Option(help="Run the per-game work on this Dask scheduler "
                                                      "(tcp://HOST:8786) instead of local processes.")] = None,
     signal: Annotated[str, typer.Option(help="What to credit: result (game results), local (each corner judged "

@@ -30,9 +30,9 @@ R = TypeVar("R")
 IN_PROCESS_BELOW = 50
 """Fewer games than this are read in this process: starting worker processes would cost more."""
 
-CHUNKS_PER_PROCESS = 32
+CHUNKS_PER_PROCESS = 64
 """Chunks in flight per local worker process: enough that none waits for the parent, even while the parent writes
-a batch (a learning batch takes a few tenths of a second to write; a worker reads a chunk in a few hundredths)."""
+a batch (a learning batch takes a second or two to write; a worker reads a chunk in a few hundredths)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,8 +36,9 @@ from joseki.games.signals import (
 )
 from joseki.sgf.archive import expand_games, sources
 
-BATCH_GAMES = 2000
-"""Games a batch of learning writes in one transaction: fewer, larger batches sum more rows before writing."""
+BATCH_GAMES = 5000
+"""Games a batch of learning writes in one transaction: fewer, larger batches sum more rows before writing (the
+same book lines and contexts come back in every batch), and a killed run loses at most one batch."""
 SIGNALS = ("result", "local", "both")
 """What ``learn`` and ``match --learn`` credit: game results, local outcomes, or both."""
 
@@ -63,13 +64,14 @@ def signals_for(signal: str, judge: JudgeMaker | None, refs: bool = True) -> tup
 
 
 def learn(store: Store, paths: Iterable[Path | str], profile: str | None = None, workers: int | None = None,
-          progress: Callable[[int, int], None] | None = None, batch_games: int = BATCH_GAMES,
+          progress: Callable[[int, int], None] | None = None, batch_games: int | None = None,
           refs: bool = True, cluster: str | None = None, *, signal: str = "result",
           judge: JudgeMaker | None = None, index: bool = False) -> LearnReport:
     """Learn the games in ``paths`` (files, folders, archives) into ``profile`` (the global statistics when None).
 
-    ``signal``: what to credit (:data:`SIGNALS`; ``local`` and ``both`` need ``judge``, and their report is
-    the result's :attr:`~joseki.games.signals.LearnReport.local`). ``refs``: also keep the games behind each
+    ``batch_games``: games a transaction writes (:data:`BATCH_GAMES` when None). ``signal``: what to credit
+    (:data:`SIGNALS`; ``local`` and ``both`` need ``judge``, and their report is the result's
+    :attr:`~joseki.games.signals.LearnReport.local`). ``refs``: also keep the games behind each
     position (:mod:`joseki.book.gamerefs.read`). ``workers``: local worker processes (all cores when None);
     ``cluster``: the address of a Dask scheduler to run the per-game work on instead (:mod:`joseki.games.cluster`).
     ``index``: also add every 19x19 game read to the pattern index (:mod:`joseki.games.indexing`; its report is
@@ -83,7 +85,7 @@ def learn(store: Store, paths: Iterable[Path | str], profile: str | None = None,
         chosen = (*chosen, index_signal(folders_of(paths)))
     where = Workers(workers, cluster)
     files = expand_games(paths)
-    writer = BatchWriter(store, profile, chosen, batch_games)
+    writer = BatchWriter(store, profile, chosen, batch_games or BATCH_GAMES)
     task = ReadGames(InMemoryBook.load(store), chosen)
     seconds = learn_games(sources(files), len(files), task, writer, where, progress)
     report = LearnReport(files=len(files))

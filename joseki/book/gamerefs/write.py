@@ -86,23 +86,13 @@ Order = tuple[str, int | None, str]
 
 def chosen(games: Sequence[Order], bound: int = REFS_PER_NODE) -> set[str]:
     """The keys of (date, strength, key) ``games`` among the ``bound`` newest or the ``bound`` strongest."""
-    return _cut(games, bound)[0]
-
-
-def _cut(games: Sequence[Order], bound: int = REFS_PER_NODE) -> tuple[set[str], Cut | None]:
-    """:func:`chosen` of ``games``, and the last of the newest and of the strongest it keeps when it kept that many of
-    each (None when it kept them all): a game behind both can never make the bound once these are offered."""
     if len(games) <= bound:
-        return {key for _, _, key in games}, None
+        return {key for _, _, key in games}
     # the orders of newest_key and strongest_key, made inline and compared in C (a node's games may be many)
     newest = heapq.nlargest(bound, [(date, key) for date, _, key in games])
     strongest = heapq.nlargest(bound, [(UNKNOWN_STRENGTH if power is None else power, date, key)
                                        for date, power, key in games])
-    return {key for _, key in newest} | {key for _, _, key in strongest}, (newest[-1], strongest[-1])
-
-
-Cut = tuple[tuple[str, str], tuple[int, str, str]]
-"""The :func:`newest_key` and the :func:`strongest_key` a game must pass to make a node's bound (:func:`_cut`)."""
+    return {key for _, key in newest} | {key for _, _, key in strongest}
 
 
 CornerMoves = tuple[int, list[int]]
@@ -134,8 +124,33 @@ Kept = tuple[Order, int]
 """A reference a node keeps: its game's order and ``game_record`` id."""
 Offered = tuple[Order, int, int]
 """A reference offered to a node: its game's order, the game move and the corner."""
-PRUNE_AT = 4 * REFS_PER_NODE
-"""A node's offered references are cut down to those that can make its bound once they are this many."""
+
+
+@dataclass(slots=True)
+class Offers:
+    """A node's offered references that can still make its bound: the :data:`REFS_PER_NODE` newest and the
+    :data:`REFS_PER_NODE` strongest so far, each order a min-heap (its weakest on top, pushed out in C when a
+    better one comes), so that a busy node neither holds nor sorts every game that reached it."""
+
+    newest: list[tuple[str, str, Offered]] = field(default_factory=list)
+    strongest: list[tuple[int, str, str, Offered]] = field(default_factory=list)
+
+    def offer(self, newest: tuple[str, str, Offered], strongest: tuple[int, str, str, Offered]) -> None:
+        """Offer one game (its place in each order first: a game's key is unique, so no two entries tie)."""
+        if len(self.newest) < REFS_PER_NODE:
+            heapq.heappush(self.newest, newest)
+        elif self.newest[0] < newest:
+            heapq.heapreplace(self.newest, newest)
+        if len(self.strongest) < REFS_PER_NODE:
+            heapq.heappush(self.strongest, strongest)
+        elif self.strongest[0] < strongest:
+            heapq.heapreplace(self.strongest, strongest)
+
+    def all(self) -> list[Offered]:
+        """Each offer in either heap, once."""
+        found = {entry[-1][0][2]: entry[-1] for entry in self.newest}
+        found.update((entry[-1][0][2], entry[-1]) for entry in self.strongest)
+        return list(found.values())
 
 
 class RefsWriter:
@@ -150,9 +165,7 @@ class RefsWriter:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.infos: dict[str, GameInfo] = {}
-        self.offered: dict[int, list[Offered]] = {}
-        self.cuts: dict[int, Cut] = {}
-        """Per node offered so many games this batch that some were cut down, what a game must pass to be offered."""
+        self.offered: dict[int, Offers] = {}
         self.kept: dict[int, list[Kept]] = {}
         self.replace: set[str] = set()
         self.reads_back: bool | None = None
@@ -169,21 +182,15 @@ class RefsWriter:
         info = refs.info
         self.infos[info.key] = info
         order = (info.date, info.strength, info.key)
-        newest, strongest = newest_key(*order), strongest_key(*order)
-        offered, cuts = self.offered, self.cuts
+        date, power, key = order
+        power = UNKNOWN_STRENGTH if power is None else power  # the orders of newest_key and strongest_key
+        offered = self.offered
         for nid, number, corner in refs.nodes:
-            cut = cuts.get(nid)
-            if cut is not None and newest < cut[0] and strongest < cut[1]:
-                continue  # behind the bound in both orders already
             offers = offered.get(nid)
             if offers is None:
-                offers = offered[nid] = []
-            offers.append((order, number, corner))
-            if len(offers) > PRUNE_AT:
-                keep, cut = _cut([o[0] for o in offers])
-                offered[nid] = [o for o in offers if o[0][2] in keep]
-                if cut is not None:
-                    cuts[nid] = cut
+                offers = offered[nid] = Offers()
+            offer = (order, number, corner)
+            offers.offer((date, key, offer), (power, date, key, offer))
 
     def write(self, conn: Connection, pid: int) -> None:
         """Write the games added since the last write and their references under profile ``pid``."""
@@ -199,9 +206,10 @@ class RefsWriter:
             self.reads_back = bool(conn.execute(select(exists().where(gr.c.profile_id == pid))).scalar())
         if self.reads_back:
             self._read_kept(conn, pid, [nid for nid in self.offered if nid not in self.kept])
-        orders = {o[0][2]: o[0] for offers in self.offered.values() for o in offers}
-        rows, dropped = self._merge(pid, {key: (order, ids[key]) for key, order in orders.items()})
-        self.infos, self.offered, self.cuts = {}, {}, {}
+        offered = {nid: offers.all() for nid, offers in self.offered.items()}
+        orders = {o[0][2]: o[0] for offers in offered.values() for o in offers}
+        rows, dropped = self._merge(pid, offered, {key: (order, ids[key]) for key, order in orders.items()})
+        self.infos, self.offered = {}, {}
         rows.sort()
         columns = ("profile_id", "node_id", "game_id", "move_number", "corner")
         if conn.dialect.name in FAST_DIALECTS:
@@ -219,12 +227,12 @@ class RefsWriter:
                                               gr.c.game_id == bindparam("k_game")),
                              [{"k_node": nid, "k_game": gid} for nid, gid in dropped])
 
-    def _merge(self, pid: int, games: dict[str, Kept]) -> tuple[list[tuple[int, int, int, int, int]],
-                                                                list[tuple[int, int]]]:
+    def _merge(self, pid: int, offered: dict[int, list[Offered]],
+               games: dict[str, Kept]) -> tuple[list[tuple[int, int, int, int, int]], list[tuple[int, int]]]:
         """Each node's new bound: the rows to insert and the (node, game id) references to delete."""
         rows: list[tuple[int, int, int, int, int]] = []
         dropped: list[tuple[int, int]] = []
-        for nid, offers in self.offered.items():
+        for nid, offers in offered.items():
             kept = self.kept.get(nid, [])
             keep = chosen([*(k[0] for k in kept), *(o[0] for o in offers)])
             now = [k for k in kept if k[0][2] in keep]
