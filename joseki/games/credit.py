@@ -122,11 +122,6 @@ _line_id = lru_cache(maxsize=1 << 17)(node_id)
 again, and a hash costs ten times a look-up."""
 
 
-_orientation = lru_cache(maxsize=1 << 15)(orientation)
-""":func:`joseki.book.query.next.orientation` of a transposition, remembered: it replays both lines, and the games'
-transpositions are few and met again and again."""
-
-
 def route_credits(route: BookWalk, first: Colour, winner: Colour) -> list[tuple[int, str]]:
     """:func:`corner_credits` of a corner already walked."""
     out: list[tuple[int, str]] = []
@@ -213,7 +208,7 @@ def step_key(route: BookWalk, index: int, context: str, parent: int) -> ContextK
     token = steps[2 * index : 2 * index + 2]
     base = route.nodes[index - 1] if index else ""
     prefix = steps[: 2 * index]
-    reflected = base != prefix and _orientation(base, prefix)
+    reflected = base != prefix and orientation(base, prefix)
     context, token = book_frame(context, token, reflected, reflection_needed(base) is None)
     return parent, context, token
 

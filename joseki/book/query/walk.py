@@ -14,11 +14,9 @@ store, optionally some collections) or :class:`joseki.book.query.inmemory.InMemo
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Protocol
 
-from joseki.core.geometry import Point
-from joseki.core.position import LocalBoard, position_key, replay
+from joseki.core.position import LocalBoard, position_key
 from joseki.core.steps import Colour, iter_points, other
 
 
@@ -62,18 +60,19 @@ class BookWalk:
 def walk(book: Book, steps: str, first: Colour = "b", rejoin: bool = True) -> BookWalk:
     """Walk canonical ``steps`` through ``book`` (module docstring); ``rejoin``: find :attr:`~BookWalk.rejoined`."""
     result = BookWalk(steps)
-    in_sequence = longest_line(book, steps)
     board = LocalBoard()
-    board.stones = dict(line_stones(steps[: 2 * in_sequence], first))
-    result.nodes = [steps[: 2 * index + 2] for index in range(in_sequence)]
-    colour = first if in_sequence % 2 == 0 else other(first)
-    for index, zpoint in enumerate(iter_points(steps[2 * in_sequence :]), start=in_sequence):
+    colour = first
+    in_sequence = longest_line(book, steps)
+    for index, zpoint in enumerate(iter_points(steps)):
         if zpoint is not None:
             board.play(colour, zpoint, lenient=True)
         colour = other(colour)
         if result.left_at is not None:
             if not rejoin:
                 return result
+            continue
+        if index < in_sequence:
+            result.nodes.append(steps[: 2 * index + 2])
             continue
         via = book.by_position(position_key(board.stones, colour))
         if via is None:
@@ -83,13 +82,6 @@ def walk(book: Book, steps: str, first: Colour = "b", rejoin: bool = True) -> Bo
     if result.left_at is not None and result.left_at < len(steps) // 2 - 1:
         result.rejoined = book.by_position(position_key(board.stones, colour))
     return result
-
-
-@lru_cache(maxsize=1 << 12)
-def line_stones(steps: str, first: Colour) -> tuple[tuple[Point, Colour], ...]:
-    """The stones after ``steps`` played from an empty zone, as :func:`walk` plays them (leniently): the stones
-    of the book lines walks pass through, each played once however many corners follow it."""
-    return tuple(replay(steps, first)[0].stones.items())
 
 
 def longest_line(book: Book, steps: str) -> int:
