@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import islice
 from operator import itemgetter
 
@@ -117,11 +116,6 @@ def corner_credits(book: Book, steps: str, first: Colour, winner: Colour | None)
     return route_credits(walk(book, steps, first, rejoin=False), first, winner)
 
 
-_line_id = lru_cache(maxsize=1 << 17)(node_id)
-""":func:`joseki.book.store.keys.node_id` of book lines, remembered: a game's corners reach the same lines again and
-again, and a hash costs ten times a look-up."""
-
-
 def route_credits(route: BookWalk, first: Colour, winner: Colour) -> list[tuple[int, str]]:
     """:func:`corner_credits` of a corner already walked."""
     out: list[tuple[int, str]] = []
@@ -129,7 +123,7 @@ def route_credits(route: BookWalk, first: Colour, winner: Colour) -> list[tuple[
         mover = first if index % 2 == 0 else other(first)
         result = outcome(mover, winner)
         assert result is not None
-        out.append((_line_id(line), result))
+        out.append((node_id(line), result))
     return out
 
 
