@@ -227,8 +227,7 @@ def _image(pattern: Pattern, home: Point, symmetry: Symmetry, swapped: bool) -> 
     cells = tuple((dx, dy) for dy in range(h) for dx in range(w))
     text = "".join(pattern.rows)
     letters = tuple(swap_letters(text) if swapped else text)
-    (ox, oy), (ax, ay), (bx, by) = symmetry.apply(home), *symmetry.linear()
-    points = tuple((ox + dx * ax + dy * bx, oy + dx * ay + dy * by) for dx, dy in cells)
+    points = tuple(_places(symmetry.apply(home), *symmetry.linear(), cells))
     return cells, letters, points
 
 
@@ -248,7 +247,8 @@ def _grid(pattern: Pattern, home: Point, symmetry: Symmetry, swapped: bool) -> t
 
 
 def _places(corner: Point, step_x: Point, step_y: Point, offsets: Sequence[Point]) -> list[Point]:
-    """The top-left board point of an image at each of ``offsets``."""
+    """The board point ``offsets`` away from ``corner`` along ``step_x`` and ``step_y``: an image's top-left point
+    at each of its offsets, or its cells' points from its home."""
     (cx, cy), (ax, ay), (bx, by) = corner, step_x, step_y
     return [(cx + ox * ax + oy * bx, cy + ox * ay + oy * by) for ox, oy in offsets]
 
