@@ -7,21 +7,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sgfmill import sgf_grammar
 
-from joseki.sgf.sgfparse import parse_collection, parse_game, run_moves
+from joseki.sgf.sgfparse import parse_collection, parse_game
 
 from .conftest import GAMES, JOSEKI, KOGO, need
 
 
 def _shape(tree: sgf_grammar.Coarse_game_tree) -> tuple[object, ...]:
-    return tuple(_nodes_of(tree.sequence)), tuple(_shape(child) for child in tree.children)
-
-
-def _nodes_of(sequence: list[object]) -> list[object]:
-    """A sequence's nodes, a run of one-move nodes kept as bytes (parse_game) read node by node."""
-    out: list[object] = []
-    for item in sequence:
-        out += [{ident.decode(): [value]} for ident, value in run_moves(item)] if isinstance(item, bytes) else [item]
-    return out
+    return tuple(tree.sequence), tuple(_shape(child) for child in tree.children)
 
 
 def _outcome(read: object, data: bytes) -> object:

@@ -25,7 +25,7 @@ from joseki.core.readboard import bordered, play_line, stones_of
 from joseki.core.steps import Colour
 from joseki.sgf.archive import Source, source_bytes
 from joseki.sgf.properties import apply_setup, check_go, rules_allow_suicide
-from joseki.sgf.sgfparse import parse_game, run_moves
+from joseki.sgf.sgfparse import parse_game
 from joseki.sgf.text import charset_of
 
 
@@ -162,15 +162,8 @@ def game_from_bytes(data: bytes, source: str = "<bytes>") -> Game:
     node: sgf_grammar.Coarse_game_tree | None = tree
     while node is not None:
         for props in node.sequence:
-            if type(props) is bytes:  # a run of one-move nodes (sgfparse.parse_game), most of a record's
-                try:
-                    moves += [(_COLOURS[ident], points[raw]) for ident, raw in run_moves(props)]
-                except KeyError:  # a value not read before on this board: one at a time
-                    moves += [(_COLOURS[ident], points[raw] if raw in points else _point(raw, size, points))
-                              for ident, raw in run_moves(props)]
-                continue
             if len(props) == 1 and ((values := props.get("B")) is not None or (values := props.get("W")) is not None):
-                # a node that is one move and nothing else (as sgfmill gives them, when it read the file)
+                # a node that is one move and nothing else, most of a record's
                 raw = values[0]
                 point = points[raw] if raw in points else _point(raw, size, points)
                 moves.append(("b" if "B" in props else "w", point))
@@ -217,7 +210,6 @@ def _replay(game: Game, late: list[tuple[int, dict[str, list[bytes]]]], suicide:
 
 
 _MOVE_KEYS: tuple[tuple[str, Colour], ...] = (("B", "b"), ("W", "w"))
-_COLOURS: dict[bytes, Colour] = {b"B": "b", b"W": "w"}
 
 
 def _illegal(reason: str, colour: Colour, point: Point, number: int, size: int) -> BadInput:

@@ -60,16 +60,14 @@ def parse_collection(data: bytes) -> list[sgf_grammar.Coarse_game_tree]:
 
 
 def parse_game(data: bytes) -> sgf_grammar.Coarse_game_tree:
-    """The first game tree of SGF ``data``, as :func:`sgfmill.sgf_grammar.parse_sgf_game` gives it, except that a
-    run of nodes that are one move each and nothing else may stay in a sequence as its SGF bytes (a game record's
-    main line is mostly such nodes: :func:`run_moves` reads them at once).
+    """The first game tree of SGF ``data``, as :func:`sgfmill.sgf_grammar.parse_sgf_game` gives it.
 
     BadInput (sgfmill's) for malformed data or when no game is found.
     """
     start = _START.search(data)
     if start is not None:
         try:
-            return _parse_game(data, start.start(), [MAX_NODES], runs=True)[0]
+            return _parse_game(data, start.start(), [MAX_NODES])[0]
         except _Irregular:
             pass
     _check_nodes(data)
@@ -89,36 +87,24 @@ def _check_nodes(data: bytes) -> None:
         raise beyond("a file", MAX_NODES, "nodes")
 
 
-def run_moves(run: bytes) -> list[tuple[bytes, bytes]]:
-    """The (``B`` or ``W``, value) of each node of a run of one-move nodes that :func:`parse_game` kept as bytes."""
-    found: list[tuple[bytes, bytes]] = _MOVES.findall(run)
-    return found
-
-
-def _parse_game(data: bytes, start: int, budget: list[int],
-                runs: bool = False) -> tuple[sgf_grammar.Coarse_game_tree, int]:
+def _parse_game(data: bytes, start: int, budget: list[int]) -> tuple[sgf_grammar.Coarse_game_tree, int]:
     """The game tree opening at ``start``, and the position after its closing parenthesis.
 
-    ``budget`` holds how many more nodes the file may have; LimitError beyond it. ``runs``: a run of one-move nodes
-    stays as its bytes (:func:`parse_game`).
+    ``budget`` holds how many more nodes the file may have; LimitError beyond it.
     """
     Tree = sgf_grammar.Coarse_game_tree
     values_of, moves_of = _VALUES.findall, _MOVES.findall
     stack: list[sgf_grammar.Coarse_game_tree | None] = []
     tree: sgf_grammar.Coarse_game_tree | None = None
-    sequence: list[dict[str, list[bytes]] | bytes] | None = None
+    sequence: list[dict[str, list[bytes]]] | None = None
     for match in _TOKEN.finditer(data, start):
         delimiter, plain, block, other = match.groups()
         if plain is not None:
             if sequence is None:
                 raise _Irregular
-            if runs:
-                sequence.append(plain)
-                budget[0] -= plain.count(b";")
-            else:
-                found = len(sequence)
-                sequence += [{_NAMES[ident]: [value]} for ident, value in moves_of(plain)]
-                budget[0] -= len(sequence) - found
+            found = len(sequence)
+            sequence += [{_NAMES[ident]: [value]} for ident, value in moves_of(plain)]
+            budget[0] -= len(sequence) - found
             if budget[0] < 0:
                 raise beyond("a file", MAX_NODES, "nodes")
             continue
