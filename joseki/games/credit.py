@@ -76,12 +76,9 @@ class CornerPlay:
 
     def token_moves(self, limit: int) -> list[int]:
         """The game move number of each of the first ``limit`` tokens (an ``XX``: the move after the last local one)."""
-        tokens = self.steps[: 2 * limit]
-        if TENUKI not in tokens:  # every token a local move (a zone's letters run from A to S)
-            return list(self.local[: len(tokens) // 2])
         numbers = iter(self.local)
         out: list[int] = []
-        for i in range(0, len(tokens), 2):
+        for i in range(0, min(len(self.steps), 2 * limit), 2):
             out.append(out[-1] + 1 if self.steps[i : i + 2] == TENUKI else next(numbers))
         return out
 
