@@ -37,7 +37,27 @@ def _parser() -> MarkdownIt:
         return str(self.renderToken(tokens, idx, options, env))
 
     md.add_render_rule("link_open", link_open)
+    md.core.ruler.push("unsafe_links_as_text", _unsafe_links_as_text)
     return md
+
+
+def _unsafe_links_as_text(state: Any) -> None:
+    """Drop the link tokens around a link whose address is not http(s), keeping its text: markdown-it checks an
+    address with ``validateLink`` only when there is one, so ``[text]()`` would otherwise be a link to nothing."""
+    for block in state.tokens:
+        if block.type != "inline" or not block.children:
+            continue
+        kept: list[Token] = []
+        dropped: list[bool] = []  # for each open link, whether its tokens are dropped
+        for token in block.children:
+            if token.type == "link_open":
+                dropped.append(not _safe_link(str(token.attrGet("href") or "")))
+                if dropped[-1]:
+                    continue
+            elif token.type == "link_close" and dropped and dropped.pop():
+                continue
+            kept.append(token)
+        block.children = kept
 
 
 def markdown_html(text: str) -> str:
