@@ -123,14 +123,20 @@ def test_kept_holds_the_top_of_both_orders(games: list[tuple[str, int | None, st
                                                                               max_size=6)),
                 unique_by=lambda g: g[2], min_size=100, max_size=400))
 def test_a_busy_node_keeps_what_the_whole_list_would_keep(games: list[tuple[str, int | None, str]]) -> None:
-    # offered one at a time, a node holds only the newest and the strongest so far, yet those are the games
-    # every offer together makes its bound
+    # a batch's offers are cut to each node's newest and strongest, yet those are the games every offer together
+    # makes its bound, node by node (node ids over the whole signed 64-bit range)
+    nodes = {7: lambda key: True, -(2**63): lambda key: key[0] < "8", 2**63 - 1: lambda key: key[1] in "0123"}
     writer = RefsWriter(None)  # type: ignore[arg-type]  # adding reads no store
     for date, power, key in games:
-        writer.add(GameRefs(GameInfo(key, "", date=date, strength=power), [(7, 1, 0)]))
-    offers = writer.offered[7].all()
-    assert len(offers) <= 2 * REFS_PER_NODE < len(games)
-    assert {order[2] for order, _, _ in offers} == chosen(games)
+        writer.add(GameRefs(GameInfo(key, "", date=date, strength=power),
+                            [(nid, 1, 0) for nid, reaches in nodes.items() if reaches(key)]))
+    offered = writer.offered()
+    for nid, reaches in nodes.items():
+        behind = [g for g in games if reaches(g[2])]
+        offers = offered.get(nid, [])
+        assert len(offers) <= 2 * REFS_PER_NODE
+        assert {order[2] for order, _, _ in offers} == (chosen(behind) if behind else set())
+    assert len(offered[7]) <= 2 * REFS_PER_NODE < len(games)
 
 
 # learning real games

@@ -15,13 +15,17 @@ and its writer (:class:`joseki.games.pipeline.Statistic`).
 
 from __future__ import annotations
 
+from array import array
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
+import numpy as np
+import numpy.typing as npt
+
 from joseki.book.gamerefs.write import GameRefs, RefsWriter, game_refs
-from joseki.book.learnt.contexts import ContextKey, add_context_records
+from joseki.book.learnt.contexts import add_context_records
 from joseki.book.learnt.outcomes import add_judged, claim_judged
 from joseki.book.learnt.results import add_records, claim_games, drop_empty
 from joseki.book.store.database import Store, WriteConnection
@@ -100,21 +104,27 @@ class JudgeReport:
     """Each judged file's verdicts."""
 
 
-def add_flat(total: dict[Any, list[int]], flat: Flat, width: int, keyed: int) -> None:
-    """Add each row of ``flat`` (``width`` values, the first ``keyed`` its key, then four counts) into ``total``."""
-    keys = flat[0::width] if keyed == 1 else zip(*[flat[k::width] for k in range(keyed)], strict=True)
-    counts = cast("tuple[int, ...]", flat)
-    get = total.get
-    for key, games, wins, losses, draws in zip(keys, counts[keyed::width], counts[keyed + 1::width],
-                                               counts[keyed + 2::width], counts[keyed + 3::width], strict=True):
-        kept = get(key)
-        if kept is None:
-            total[key] = [games, wins, losses, draws]
-        else:
-            kept[0] += games
-            kept[1] += wins
-            kept[2] += losses
-            kept[3] += draws
+def summed(keys: Sequence[npt.NDArray[np.int64]], counts: npt.NDArray[np.int64],
+           drop_empty: bool) -> tuple[list[list[int]], list[list[int]]]:
+    """Rows with the same key summed: the columns ``keys`` of each distinct key and the sum of its rows of
+    ``counts`` (four a row), in key order; with ``drop_empty``, the keys whose sums are all zero left out.
+
+    Done at once with numpy when a batch is written: a run adds millions of rows, and a dict update a row was
+    the parent's largest cost."""
+    if not len(counts):
+        return [[] for _ in keys], []
+    order = np.lexsort(tuple(reversed(keys)))
+    ordered = [column[order] for column in keys]
+    starts = np.zeros(len(order), np.bool_)
+    starts[0] = True
+    for column in ordered:
+        starts[1:] |= column[1:] != column[:-1]
+    first = np.flatnonzero(starts)
+    sums = np.add.reduceat(counts[order], first, axis=0)
+    if drop_empty:
+        kept = sums.any(axis=1)
+        first, sums = first[kept], sums[kept]
+    return [column[first].tolist() for column in ordered], sums.tolist()
 
 
 class ResultsStep(GameStep[Flat]):
@@ -162,14 +172,17 @@ class NodeWriter(Writer[Flat]):
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.total: dict[int, list[int]] = {}
+        self.rows = array("q")
+        """The rows added since the last write, :data:`NODE_ROW` values each."""
 
     def add(self, rows: Flat) -> None:
-        add_flat(self.total, rows, NODE_ROW, 1)
+        self.rows.extend(cast("tuple[int, ...]", rows))
 
     def write(self, conn: WriteConnection, pid: int) -> None:
-        records = {nid: Record(*row) for nid, row in self.total.items()}
-        self.total = {}
+        table = np.frombuffer(self.rows, np.int64).reshape(-1, NODE_ROW)
+        (nodes,), sums = summed([table[:, 0]], table[:, 1:], drop_empty=False)
+        self.rows = array("q")
+        records = {nid: Record(*row) for nid, row in zip(nodes, sums, strict=True)}
         add_records(conn, self.store, pid, records)
         taken_back = [nid for nid, r in records.items() if min(r.games, r.wins, r.losses, r.draws) < 0]
         if taken_back:
@@ -177,18 +190,40 @@ class NodeWriter(Writer[Flat]):
 
 
 class ContextWriter(Writer[Flat]):
-    """Sums the games' credits per (book line, context, move) and writes them (``context_stats``)."""
+    """Sums the games' credits per (book line, context, move) and writes them (``context_stats``).
+
+    The rows are held as columns, each context and move as a number (:attr:`words`), until written."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.total: dict[ContextKey, list[int]] = {}
+        self.words: dict[str, int] = {}
+        """Each context and move met in the run, and its number."""
+        self.names: list[str] = []
+        """Each number's context or move."""
+        self.columns = [array("q") for _ in range(CONTEXT_ROW)]
+
+    def _number(self, word: str) -> int:
+        number = self.words[word] = len(self.names)
+        self.names.append(word)
+        return number
 
     def add(self, rows: Flat) -> None:
-        add_flat(self.total, rows, CONTEXT_ROW, 3)  # (parent, context, move, four counts) a row
+        # (parent, context, move, four counts) a row
+        words, number = self.words, self._number
+        for at, column in enumerate(self.columns):
+            if at in (1, 2):
+                column.extend([words[w] if w in words else number(w)
+                               for w in cast("tuple[str, ...]", rows[at::CONTEXT_ROW])])
+            else:
+                column.extend(cast("tuple[int, ...]", rows[at::CONTEXT_ROW]))
 
     def write(self, conn: WriteConnection, pid: int) -> None:
-        records = {key: Record(*row) for key, row in self.total.items() if any(row)}
-        self.total = {}
+        parent, context, move, *counts = (np.frombuffer(column, np.int64) for column in self.columns)
+        (parents, contexts, moves), sums = summed([parent, context, move], np.stack(counts, axis=1), drop_empty=True)
+        self.columns = [array("q") for _ in range(CONTEXT_ROW)]
+        names = self.names
+        records = {(p, names[c], names[m]): Record(*row)
+                   for p, c, m, row in zip(parents, contexts, moves, sums, strict=True)}
         add_context_records(conn, self.store, pid, records)
 
 

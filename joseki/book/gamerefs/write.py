@@ -18,9 +18,12 @@ from __future__ import annotations
 
 import heapq
 import os
+from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+import numpy.typing as npt
 from sqlalchemy import Connection, bindparam, delete, exists, select
 
 from joseki.book.store.database import FAST_DIALECTS, Store, batched, insert_rows
@@ -126,31 +129,28 @@ Offered = tuple[Order, int, int]
 """A reference offered to a node: its game's order, the game move and the corner."""
 
 
-@dataclass(slots=True)
-class Offers:
-    """A node's offered references that can still make its bound: the :data:`REFS_PER_NODE` newest and the
-    :data:`REFS_PER_NODE` strongest so far, each order a min-heap (its weakest on top, pushed out in C when a
-    better one comes), so that a busy node neither holds nor sorts every game that reached it."""
+def ranks(orders: Sequence[Order]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """Each game's place among ``orders`` in the newest order and in the strongest order (0 the last)."""
+    count = len(orders)
+    newest = np.empty(count, np.int64)
+    strongest = np.empty(count, np.int64)
+    places = np.arange(count, dtype=np.int64)
+    newest[sorted(range(count), key=lambda i: (orders[i][0], orders[i][2]))] = places
+    strongest[sorted(range(count), key=lambda i: (UNKNOWN_STRENGTH if (p := orders[i][1]) is None else p,
+                                                   orders[i][0], orders[i][2]))] = places
+    return newest, strongest
 
-    newest: list[tuple[str, str, Offered]] = field(default_factory=list)
-    strongest: list[tuple[int, str, str, Offered]] = field(default_factory=list)
 
-    def offer(self, newest: tuple[str, str, Offered], strongest: tuple[int, str, str, Offered]) -> None:
-        """Offer one game (its place in each order first: a game's key is unique, so no two entries tie)."""
-        if len(self.newest) < REFS_PER_NODE:
-            heapq.heappush(self.newest, newest)
-        elif self.newest[0] < newest:
-            heapq.heapreplace(self.newest, newest)
-        if len(self.strongest) < REFS_PER_NODE:
-            heapq.heappush(self.strongest, strongest)
-        elif self.strongest[0] < strongest:
-            heapq.heapreplace(self.strongest, strongest)
-
-    def all(self) -> list[Offered]:
-        """Each offer in either heap, once."""
-        found = {entry[-1][0][2]: entry[-1] for entry in self.newest}
-        found.update((entry[-1][0][2], entry[-1]) for entry in self.strongest)
-        return list(found.values())
+def top_offers(nodes: npt.NDArray[np.int64], rank: npt.NDArray[np.int64],
+               bound: int = REFS_PER_NODE) -> npt.NDArray[np.intp]:
+    """The references (positions in ``nodes``) among the ``bound`` of highest ``rank`` at their node."""
+    if not len(nodes):
+        return np.zeros(0, np.intp)
+    order = np.lexsort((-rank, nodes))
+    sorted_nodes = nodes[order]
+    starts = np.flatnonzero(np.concatenate(([True], sorted_nodes[1:] != sorted_nodes[:-1])))
+    first = np.repeat(starts, np.diff(np.append(starts, len(order))))
+    return order[np.arange(len(order)) - first < bound]
 
 
 class RefsWriter:
@@ -160,12 +160,20 @@ class RefsWriter:
     writes their facts (``game_record``), inserts each reference that makes its node's bound and
     deletes the references it pushes out. :meth:`replacing` names games whose references are dropped
     first (``mine`` moving games learnt before onto its new book).
+
+    A batch's references are held as columns (node, game, move, corner) and each node's best offers chosen
+    from them at once (:meth:`offered`): a run offers millions, too many for a heap operation each.
     """
 
     def __init__(self, store: Store) -> None:
         self.store = store
         self.infos: dict[str, GameInfo] = {}
-        self.offered: dict[int, Offers] = {}
+        self.orders: list[Order] = []
+        """Each game added since the last write (its number in :attr:`games` is its place here)."""
+        self.nodes = array("q")
+        self.games = array("l")
+        self.numbers = array("l")
+        self.corners = array("b")
         self.kept: dict[int, list[Kept]] = {}
         self.replace: set[str] = set()
         self.reads_back: bool | None = None
@@ -181,16 +189,32 @@ class RefsWriter:
             return
         info = refs.info
         self.infos[info.key] = info
-        order = (info.date, info.strength, info.key)
-        date, power, key = order
-        power = UNKNOWN_STRENGTH if power is None else power  # the orders of newest_key and strongest_key
-        offered = self.offered
-        for nid, number, corner in refs.nodes:
-            offers = offered.get(nid)
-            if offers is None:
-                offers = offered[nid] = Offers()
-            offer = (order, number, corner)
-            offers.offer((date, key, offer), (power, date, key, offer))
+        if not refs.nodes:
+            return
+        nodes, numbers, corners = zip(*refs.nodes, strict=True)
+        self.games.extend([len(self.orders)] * len(nodes))
+        self.orders.append((info.date, info.strength, info.key))
+        self.nodes.extend(nodes)
+        self.numbers.extend(numbers)
+        self.corners.extend(corners)
+
+    def offered(self) -> dict[int, list[Offered]]:
+        """Each node's references added since the last write that can make its bound: the
+        :data:`REFS_PER_NODE` newest and the :data:`REFS_PER_NODE` strongest of them."""
+        nodes = np.frombuffer(self.nodes, np.int64)
+        games = np.frombuffer(self.games, np.dtype("l")).astype(np.intp)
+        newest, strongest = ranks(self.orders)
+        chosen = np.union1d(top_offers(nodes, newest[games]), top_offers(nodes, strongest[games]))
+        out: dict[int, list[Offered]] = {}
+        orders, numbers, corners = self.orders, self.numbers, self.corners
+        for at, nid, game in zip(chosen.tolist(), nodes[chosen].tolist(), games[chosen].tolist(), strict=True):
+            offer = (orders[game], numbers[at], corners[at])
+            found = out.get(nid)
+            if found is None:
+                out[nid] = [offer]
+            else:
+                found.append(offer)
+        return out
 
     def write(self, conn: Connection, pid: int) -> None:
         """Write the games added since the last write and their references under profile ``pid``."""
@@ -204,12 +228,12 @@ class RefsWriter:
             self.replace.clear()
         if self.reads_back is None:
             self.reads_back = bool(conn.execute(select(exists().where(gr.c.profile_id == pid))).scalar())
+        offered = self.offered()
         if self.reads_back:
-            self._read_kept(conn, pid, [nid for nid in self.offered if nid not in self.kept])
-        offered = {nid: offers.all() for nid, offers in self.offered.items()}
-        orders = {o[0][2]: o[0] for offers in offered.values() for o in offers}
-        rows, dropped = self._merge(pid, offered, {key: (order, ids[key]) for key, order in orders.items()})
-        self.infos, self.offered = {}, {}
+            self._read_kept(conn, pid, [nid for nid in offered if nid not in self.kept])
+        rows, dropped = self._merge(pid, offered, {order[2]: (order, ids[order[2]]) for order in self.orders})
+        self.infos, self.orders = {}, []
+        self.nodes, self.games, self.numbers, self.corners = array("q"), array("l"), array("l"), array("b")
         rows.sort()
         columns = ("profile_id", "node_id", "game_id", "move_number", "corner")
         if conn.dialect.name in FAST_DIALECTS:
