@@ -167,21 +167,33 @@ class RefsStep(GameStep["GameRefs | None"]):
         return game_refs(game.facts(), moves, [[nid for nid, _ in c.credits] for c in credited])
 
 
+COUNT_TYPE = "h"
+"""The array type a writer holds a game's counts in until written: a game counts a few corners at most."""
+
+
+def _counts(columns: Sequence[array[int]]) -> npt.NDArray[np.int64]:
+    """The four count columns as rows."""
+    return np.stack([np.frombuffer(column, COUNT_TYPE) for column in columns], axis=1).astype(np.int64)
+
+
 class NodeWriter(Writer[Flat]):
-    """Sums the games' records per node, writes them (``node_stats``) and drops rows taken back to nothing."""
+    """Sums the games' records per node, writes them (``node_stats``) and drops rows taken back to nothing.
+
+    The rows are held as columns until written: the node ids, and the counts as :data:`COUNT_TYPE`."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.rows = array("q")
-        """The rows added since the last write, :data:`NODE_ROW` values each."""
+        self.columns = [array("q"), *(array(COUNT_TYPE) for _ in range(NODE_ROW - 1))]
 
     def add(self, rows: Flat) -> None:
-        self.rows.extend(cast("tuple[int, ...]", rows))
+        flat = cast("tuple[int, ...]", rows)
+        for at, column in enumerate(self.columns):
+            column.extend(flat[at::NODE_ROW])
 
     def write(self, conn: WriteConnection, pid: int) -> None:
-        table = np.frombuffer(self.rows, np.int64).reshape(-1, NODE_ROW)
-        (nodes,), sums = summed([table[:, 0]], table[:, 1:], drop_empty=False)
-        self.rows = array("q")
+        (nodes,), sums = summed([np.frombuffer(self.columns[0], np.int64)], _counts(self.columns[1:]),
+                               drop_empty=False)
+        self.columns = [array("q"), *(array(COUNT_TYPE) for _ in range(NODE_ROW - 1))]
         records = {nid: Record(*row) for nid, row in zip(nodes, sums, strict=True)}
         add_records(conn, self.store, pid, records)
         taken_back = [nid for nid, r in records.items() if min(r.games, r.wins, r.losses, r.draws) < 0]
@@ -192,7 +204,8 @@ class NodeWriter(Writer[Flat]):
 class ContextWriter(Writer[Flat]):
     """Sums the games' credits per (book line, context, move) and writes them (``context_stats``).
 
-    The rows are held as columns, each context and move as a number (:attr:`words`), until written."""
+    The rows are held as columns until written: the parent ids, each context and move as a number
+    (:attr:`words`), and the counts as :data:`COUNT_TYPE`."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -200,7 +213,11 @@ class ContextWriter(Writer[Flat]):
         """Each context and move met in the run, and its number."""
         self.names: list[str] = []
         """Each number's context or move."""
-        self.columns = [array("q") for _ in range(CONTEXT_ROW)]
+        self.columns = self._empty()
+
+    @staticmethod
+    def _empty() -> list[array[int]]:
+        return [array("q"), array("i"), array("i"), *(array(COUNT_TYPE) for _ in range(CONTEXT_ROW - 3))]
 
     def _number(self, word: str) -> int:
         number = self.words[word] = len(self.names)
@@ -218,9 +235,10 @@ class ContextWriter(Writer[Flat]):
                 column.extend(cast("tuple[int, ...]", rows[at::CONTEXT_ROW]))
 
     def write(self, conn: WriteConnection, pid: int) -> None:
-        parent, context, move, *counts = (np.frombuffer(column, np.int64) for column in self.columns)
-        (parents, contexts, moves), sums = summed([parent, context, move], np.stack(counts, axis=1), drop_empty=True)
-        self.columns = [array("q") for _ in range(CONTEXT_ROW)]
+        keys = [np.frombuffer(self.columns[0], np.int64),
+                *(np.frombuffer(column, np.int32).astype(np.int64) for column in self.columns[1:3])]
+        (parents, contexts, moves), sums = summed(keys, _counts(self.columns[3:]), drop_empty=True)
+        self.columns = self._empty()
         names = self.names
         records = {(p, names[c], names[m]): Record(*row)
                    for p, c, m, row in zip(parents, contexts, moves, sums, strict=True)}

@@ -171,8 +171,8 @@ class RefsWriter:
         self.orders: list[Order] = []
         """Each game added since the last write (its number in :attr:`games` is its place here)."""
         self.nodes = array("q")
-        self.games = array("l")
-        self.numbers = array("l")
+        self.games = array("i")
+        self.numbers = array("i")
         self.corners = array("b")
         self.kept: dict[int, list[Kept]] = {}
         self.replace: set[str] = set()
@@ -202,7 +202,7 @@ class RefsWriter:
         """Each node's references added since the last write that can make its bound: the
         :data:`REFS_PER_NODE` newest and the :data:`REFS_PER_NODE` strongest of them."""
         nodes = np.frombuffer(self.nodes, np.int64)
-        games = np.frombuffer(self.games, np.dtype("l")).astype(np.intp)
+        games = np.frombuffer(self.games, np.int32).astype(np.intp)
         newest, strongest = ranks(self.orders)
         chosen = np.union1d(top_offers(nodes, newest[games]), top_offers(nodes, strongest[games]))
         out: dict[int, list[Offered]] = {}
@@ -233,7 +233,7 @@ class RefsWriter:
             self._read_kept(conn, pid, [nid for nid in offered if nid not in self.kept])
         rows, dropped = self._merge(pid, offered, {order[2]: (order, ids[order[2]]) for order in self.orders})
         self.infos, self.orders = {}, []
-        self.nodes, self.games, self.numbers, self.corners = array("q"), array("l"), array("l"), array("b")
+        self.nodes, self.games, self.numbers, self.corners = array("q"), array("i"), array("i"), array("b")
         rows.sort()
         columns = ("profile_id", "node_id", "game_id", "move_number", "corner")
         if conn.dialect.name in FAST_DIALECTS:
