@@ -24,7 +24,15 @@ from joseki.core.corners import corner_tables
 from joseki.core.geometry import Corner
 from joseki.core.notation import TENUKI
 from joseki.games.annotate import plan
-from joseki.games.credit import context_rows, corner_credits, corner_plays, credit_corners, credit_game, node_rows
+from joseki.games.credit import (
+    context_rows,
+    corner_credits,
+    corner_plays,
+    corners_to,
+    credit_corners,
+    credit_game,
+    node_rows,
+)
 from joseki.games.evaluate import evaluate
 from joseki.sgf.game import read_game
 
@@ -126,3 +134,23 @@ def test_learn_reads_a_game_only_as_far_as_its_corners_are_in_the_book(kogo: Sto
                                                                      for c in whole]
         short += sum(len(r.play.local) < len(w.play.local) for r, w in zip(read, whole, strict=True))
     assert short > len(files)  # most corners were read only in part
+
+
+@pytest.mark.parametrize("steps", [1, 31, 61])
+def test_mine_reads_a_game_only_as_far_as_its_corners_hold_the_steps_it_counts(steps: int) -> None:
+    # corners_to stops once every corner holds ``steps`` steps: each corner's first steps, colour, reflection and
+    # local moves are those of the whole game's tables, and a game whose corners stay short is read to its end
+    folders = sorted(p for p in need(GAMES).iterdir() if p.is_dir())
+    files = [f for folder in folders for f in sorted(folder.glob("*.sgf"))[:12]]
+    short = whole_games = 0
+    for path in files:
+        moves = read_game(path).moves
+        whole = corner_plays(corner_tables(moves).values())
+        read = corners_to(moves, steps)
+        assert [(p.corner, p.first, p.swap) for p in read] == [(p.corner, p.first, p.swap) for p in whole], path
+        for r, w in zip(read, whole, strict=True):
+            assert w.steps.startswith(r.steps) and w.local[: len(r.local)] == r.local
+            assert len(r.steps) >= min(2 * steps, len(w.steps))
+        short += sum(len(r.local) < len(w.local) for r, w in zip(read, whole, strict=True))
+        whole_games += read == whole
+    assert short >= (len(files) if steps == 1 else 1) and whole_games >= 1  # read in part, and to the end

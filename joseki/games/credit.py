@@ -148,6 +148,27 @@ FIRST_LOOK = 80
 then; the read goes on, twice as far each time, for those that have not."""
 
 
+READ_ON = 16
+"""Moves :func:`corners_to` reads at a time after :data:`FIRST_LOOK`."""
+
+
+def corners_to(moves: Moves, steps: int) -> list[CornerPlay]:
+    """Each corner with local moves, read only as far as every corner holds ``steps`` steps with its reflection fixed.
+
+    A string only grows as the moves are read (a reflection fixed later changes none of the steps before it: they
+    lie on the diagonal), so each corner's first ``steps`` steps, its first colour and its reflection are the whole
+    game's; its later steps and local moves may be missing.
+    """
+    corners = GameCorners(moves)
+    stop = FIRST_LOOK
+    while True:
+        tables = corners.read_to(stop)
+        if corners.finished or all(len(t.builder.tokens) >= steps and t.builder.swap is not None
+                                   for t in tables.values()):
+            return corner_plays(tables.values())
+        stop += READ_ON
+
+
 def credit_game(book: Book, moves: Moves, winner: Colour) -> list[CornerCredit]:
     """:func:`credit_corners` of each corner of a game with a known ``winner``, reading the moves only as far as
     its corners need: a corner that left the book within the moves read is credited as it will be after every move

@@ -37,14 +37,14 @@ from joseki.book.learnt.beyond import beyond_moves, keep_beyond
 from joseki.book.learnt.results import claim_games, learnt_keys, profile_id
 from joseki.book.query.inmemory import InMemoryBook
 from joseki.book.query.walk import Book
+from joseki.book.store.contents import deepest_line
 from joseki.book.store.database import Store, WriteConnection
 from joseki.book.store.keys import node_id
 from joseki.core.context import CONTEXT_STEPS
-from joseki.core.corners import corner_tables
 from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner
 from joseki.core.movelist import SIZE
-from joseki.games.credit import CornerPlay, corner_plays
+from joseki.games.credit import CornerPlay, corners_to
 from joseki.games.fanout import Workers, fan_out
 from joseki.games.indexing import (
     INDEX_BATCH,
@@ -137,12 +137,6 @@ def _numbers(data: bytes) -> array[int]:
     return numbers
 
 
-def reduce_game(source: Source) -> Reduced:
-    """One game's corner strings and held crediting (runs in a worker)."""
-    read = _read(source)
-    return read if isinstance(read, Reduced) else reduced(source_name(source), read)
-
-
 def _read(source: Source) -> Game | Reduced:
     """The game at ``source``, or what mining keeps of a file it cannot read."""
     try:
@@ -151,14 +145,16 @@ def _read(source: Source) -> Game | Reduced:
         return Reduced(source_name(source), "", "", f"error: {exc}", (), b"")
 
 
-def reduced(name: str, game: Game) -> Reduced:
-    """What mining keeps of ``game`` (read from ``name``)."""
+def reduced(name: str, game: Game, steps: int = MINE_DEPTH) -> Reduced:
+    """What mining keeps of ``game`` (read from ``name``), its corners read as far as the first ``steps`` steps of
+    each (:func:`joseki.games.credit.corners_to`): crediting it against a book whose lines are at most ``steps``
+    steps long reads no further."""
     skipped = game.unusable()
     if skipped is not None:
         return Reduced(name, "", game.result, skipped, (), b"")
     assert game.winner is not None
     key = game.key
-    plays = tuple(corner_plays(corner_tables(game.moves).values()))
+    plays = tuple(corners_to(game.moves, steps + 1))
     last = max((p.local[min(len(p.local), CONTEXT_STEPS) - 1] for p in plays), default=0)
     held = HeldGame(game.winner, plays, game.moves[:last], GameInfo.of(game, key).row())
     return Reduced(name, key, game.result, None, tuple(p.steps[: 2 * MINE_DEPTH] for p in plays), held.pack())
@@ -166,10 +162,12 @@ def reduced(name: str, game: Game) -> Reduced:
 
 @dataclass(frozen=True, slots=True)
 class ReduceChunk:
-    """Mining's first-pass chunk task (runs in a worker); with ``folders``, each 19x19 game's pattern index row
-    too (:func:`joseki.games.indexing.index_row`)."""
+    """Mining's first-pass chunk task (runs in a worker): each game's corners read as far as ``steps`` steps
+    (:func:`reduced`); with ``folders``, each 19x19 game's pattern index row too
+    (:func:`joseki.games.indexing.index_row`)."""
 
     folders: tuple[str, ...] | None = None
+    steps: int = MINE_DEPTH
 
     def __call__(self, chunk: list[Source]) -> tuple[list[Reduced], Seconds]:
         seconds = Seconds()
@@ -182,7 +180,7 @@ class ReduceChunk:
                 seconds.add("read and reduce", clock() - started)
                 continue
             name = source_name(source)
-            one = reduced(name, game)
+            one = reduced(name, game, self.steps)
             done = clock()
             seconds.add("read and reduce", done - started)
             if self.folders is not None and game.size == SIZE:
@@ -193,7 +191,7 @@ class ReduceChunk:
 
 
 reduce_chunk = ReduceChunk()
-"""Mining's first-pass chunk task, without the index."""
+"""Mining's first-pass chunk task, without the index, into a store without a book."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -300,11 +298,12 @@ class Held:
 
 def _first_pass(files: list[str], where: Workers, report: LearnReport, counter: PrefixCounter,
                 progress: Callable[[int, int], None] | None, index: IndexWriter | None,
-                folders: tuple[str, ...] | None) -> dict[str, Held]:
-    """Each distinct usable game of ``files``, its prefixes counted (and each game indexed, with ``index``)."""
+                folders: tuple[str, ...] | None, steps: int) -> dict[str, Held]:
+    """Each distinct usable game of ``files``, its prefixes counted (and each game indexed, with ``index``); its
+    corners read as far as ``steps`` steps, the longest line of the book it will be credited against."""
     games: dict[str, Held] = {}
     seconds = report.seconds
-    task = ReduceChunk(folders)
+    task = ReduceChunk(folders, steps)
     pending = 0
     for done, reduced in enumerate(each_game(fan_out(task, sources(files), len(files), where, CHUNK_GAMES),
                                              seconds), start=1):
@@ -397,7 +396,8 @@ def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: 
     report = LearnReport(files=len(files))
     counter = PrefixCounter()
     indexer = IndexWriter(store) if index else None
-    games = _first_pass(files, where, report, counter, progress, indexer, folders_of(paths) if index else None)
+    games = _first_pass(files, where, report, counter, progress, indexer, folders_of(paths) if index else None,
+                        max(MINE_DEPTH, deepest_line(store)))
     if indexer is not None:
         report.index = finish_report(store, indexer.report, len(files))
     if not games:

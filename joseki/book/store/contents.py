@@ -43,3 +43,10 @@ def summary(store: Store) -> Summary:
         counts = {name: int(conn.execute(select(func.count()).select_from(store.tables[name])).scalar_one())
                   for name in COUNTED}
         return Summary(current_revision(conn), counts)
+
+
+def deepest_line(store: Store) -> int:
+    """The number of steps of the store's longest book line (0 with no book)."""
+    node = store.tables["node"]
+    with store.read() as conn:
+        return int(conn.execute(select(func.max(node.c.depth))).scalar() or 0)
