@@ -106,13 +106,13 @@ class JudgeReport:
 
 def summed(keys: Sequence[npt.NDArray[np.int64]], counts: npt.NDArray[np.int64],
            drop_empty: bool) -> tuple[list[list[int]], list[list[int]]]:
-    """Rows with the same key summed: the columns ``keys`` of each distinct key and the sum of its rows of
-    ``counts`` (four a row), in key order; with ``drop_empty``, the keys whose sums are all zero left out.
+    """Rows with the same key summed: the columns ``keys`` of each distinct key and the columns of the sums of its
+    rows of ``counts`` (four a row), in key order; with ``drop_empty``, the keys whose sums are all zero left out.
 
     Done at once with numpy when a batch is written: a run adds millions of rows, and a dict update a row was
     the parent's largest cost."""
     if not len(counts):
-        return [[] for _ in keys], []
+        return [[] for _ in keys], [[] for _ in range(counts.shape[1])]
     order = np.lexsort(tuple(reversed(keys)))
     ordered = [column[order] for column in keys]
     starts = np.zeros(len(order), np.bool_)
@@ -124,7 +124,7 @@ def summed(keys: Sequence[npt.NDArray[np.int64]], counts: npt.NDArray[np.int64],
     if drop_empty:
         kept = sums.any(axis=1)
         first, sums = first[kept], sums[kept]
-    return [column[first].tolist() for column in ordered], sums.tolist()
+    return [column[first].tolist() for column in ordered], [column.tolist() for column in sums.T]
 
 
 class ResultsStep(GameStep[Flat]):
@@ -194,7 +194,7 @@ class NodeWriter(Writer[Flat]):
         (nodes,), sums = summed([np.frombuffer(self.columns[0], np.int64)], _counts(self.columns[1:]),
                                drop_empty=False)
         self.columns = [array("q"), *(array(COUNT_TYPE) for _ in range(NODE_ROW - 1))]
-        records = {nid: Record(*row) for nid, row in zip(nodes, sums, strict=True)}
+        records = {nid: Record(*row) for nid, *row in zip(nodes, *sums, strict=True)}
         add_records(conn, self.store, pid, records)
         taken_back = [nid for nid, r in records.items() if min(r.games, r.wins, r.losses, r.draws) < 0]
         if taken_back:
@@ -235,14 +235,15 @@ class ContextWriter(Writer[Flat]):
                 column.extend(cast("tuple[int, ...]", rows[at::CONTEXT_ROW]))
 
     def write(self, conn: WriteConnection, pid: int) -> None:
-        keys = [np.frombuffer(self.columns[0], np.int64),
-                *(np.frombuffer(column, np.int32).astype(np.int64) for column in self.columns[1:3])]
-        (parents, contexts, moves), sums = summed(keys, _counts(self.columns[3:]), drop_empty=True)
+        words = np.frombuffer(self.columns[1], np.int32).astype(np.int64) << 32 | np.frombuffer(self.columns[2],
+                                                                                                 np.int32)
+        (parents, both), sums = summed([np.frombuffer(self.columns[0], np.int64), words], _counts(self.columns[3:]),
+                                       drop_empty=True)
         self.columns = self._empty()
         names = self.names
-        records = {(p, names[c], names[m]): Record(*row)
-                   for p, c, m, row in zip(parents, contexts, moves, sums, strict=True)}
-        add_context_records(conn, self.store, pid, records)
+        add_context_records(conn, self.store, pid, list(zip(parents, [names[w >> 32] for w in both],
+                                                            [names[w & 0xFFFFFFFF] for w in both], *sums,
+                                                            strict=True)))
 
 
 class RefsStatisticWriter(Writer["GameRefs | None"]):

@@ -257,7 +257,15 @@ class RefsWriter:
         rows: list[tuple[int, int, int, int, int]] = []
         dropped: list[tuple[int, int]] = []
         for nid, offers in offered.items():
-            kept = self.kept.get(nid, [])
+            kept = self.kept.get(nid)
+            if not kept:  # the offers are the node's bound already (:meth:`offered`)
+                now = []
+                for order, number, corner in offers:
+                    game = games[order[2]]
+                    rows.append((pid, nid, game[1], number, corner))
+                    now.append(game)
+                self.kept[nid] = now
+                continue
             keep = chosen([*(k[0] for k in kept), *(o[0] for o in offers)])
             now = [k for k in kept if k[0][2] in keep]
             dropped.extend((nid, k[1]) for k in kept if k[0][2] not in keep)

@@ -44,16 +44,21 @@ ContextKey = tuple[int, str, str]
 """(node id of the book line before the move, context signature, move token)."""
 
 
-def add_context_records(conn: Connection, store: Store, pid: int, records: dict[ContextKey, Record]) -> None:
-    """Add ``records`` to the profile's context statistics (sums, so concurrent writers lose nothing)."""
+ContextRow = tuple[int, str, str, int, int, int, int]
+"""A context key and its record's sums: parent node id, context, move, games, wins, losses, draws."""
+
+
+def add_context_records(conn: Connection, store: Store, pid: int, records: Sequence[ContextRow]) -> None:
+    """Add ``records`` (each key once) to the profile's context statistics (sums, so concurrent writers lose
+    nothing)."""
     from sqlalchemy import bindparam, select, update
 
     from joseki.book.store.database import FAST_DIALECTS, batched, insert_rows
 
     if not records:
         return
-    written = [(parent, context, pid, move, r.games, r.wins, r.losses, r.draws)
-            for (parent, context, move), r in sorted(records.items())]
+    written = [(parent, context, pid, move, games, wins, losses, draws)
+               for parent, context, move, games, wins, losses, draws in records]
     cs = store.tables["context_stats"]
     columns = ("parent_id", "context", "profile_id", "move", "games", "wins", "losses", "draws")
     if conn.dialect.name in FAST_DIALECTS:
