@@ -75,6 +75,10 @@ MINE_DEPTH = 30
 CHUNK_GAMES = 64
 """Games a local worker reduces (or credits) per chunk."""
 
+WRITE_GAMES = 20000
+"""Credited games whose rows the second pass writes at a time, while the workers credit the next ones (written
+at the end, the rows of all the games would keep a core idle while they go to the store)."""
+
 
 class Reduced(NamedTuple):
     """One game after mining's first pass: its identity, its corners cut to :data:`MINE_DEPTH` steps (for the
@@ -360,17 +364,24 @@ def _credit(conn: WriteConnection, store: Store, pid: int, games: dict[str, Held
             writer.refs.replacing(moved)
     task = CreditHeld(index, before, statistics)
     seconds = report.seconds
-    for _, corners, credits, rows in each_game(fan_out(task, items, len(items), where, CHUNK_GAMES), seconds):
+
+    def write() -> None:
+        for statistic, writer in zip(statistics, writers, strict=True):
+            started = clock()
+            writer.write(conn, pid)
+            seconds.add(statistic.name, clock() - started)
+
+    credited = each_game(fan_out(task, items, len(items), where, CHUNK_GAMES), seconds)
+    for games_done, (_, corners, credits, rows) in enumerate(credited, start=1):
         report.corners += corners
         report.credits += credits
         started = clock()
         for writer, one in zip(writers, rows, strict=True):
             writer.add(one)
         seconds.add("adding rows", clock() - started)
-    for statistic, writer in zip(statistics, writers, strict=True):
-        started = clock()
-        writer.write(conn, pid)
-        seconds.add(statistic.name, clock() - started)
+        if games_done % WRITE_GAMES == 0:
+            write()
+    write()
 
 
 def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: str = "mined",
