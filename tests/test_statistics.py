@@ -12,7 +12,10 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from joseki.book.importer import import_files
 from joseki.book.query.answer import Options
@@ -23,6 +26,7 @@ from joseki.core.priority import Record
 from joseki.games.evaluate import evaluate
 from joseki.games.learn import learn
 from joseki.games.mine import mine
+from joseki.games.signals import ContextWriter, NodeWriter, summed
 
 from .conftest import GAMES, GNUGO_PATH, need
 from .games import write_game
@@ -152,3 +156,37 @@ def test_node_ids_of_mined_moves_have_statistics_after_learn(new_db: Callable[..
             "SELECT node.steps FROM node JOIN node_book ON node_book.node_id = node.id "
             "JOIN collection ON collection.id = node_book.collection_id WHERE collection.name = 'fox'")]
     assert mined and all(record(store, s).games for s in mined if s), [s for s in mined if not record(store, s).games]
+
+
+ROWS = st.lists(st.tuples(st.sampled_from([-(2**63), -5, 0, 7, 2**63 - 1]), st.sampled_from(["", "mo.x", "m.o.a-j"]),
+                          st.sampled_from(["dd", "XX"]), *(st.integers(-4, 4) for _ in range(4))), max_size=40)
+
+
+@given(st.lists(ROWS, max_size=6), st.booleans())
+def test_rows_summed_at_once_are_the_rows_summed_one_by_one(games: list[list[tuple[int, str, str, int, int, int,
+                                                                                      int]]], drop: bool) -> None:
+    # the writers' numpy sum against a dict updated a row at a time: every key once, in key order, its four
+    # counts the sums of its rows (node ids over the whole signed 64-bit range, counts negative when a game moves)
+    expected: dict[tuple[int, str, str], list[int]] = {}
+    for rows in games:
+        for parent, context, move, *counts in rows:
+            total = expected.setdefault((parent, context, move), [0, 0, 0, 0])
+            total[:] = [a + b for a, b in zip(total, counts, strict=True)]
+    words = sorted({w for rows in games for _, c, m, *_ in rows for w in (c, m)})
+    flat = [r for rows in games for r in rows]
+    keys = [np.array([r[0] for r in flat], np.int64), np.array([words.index(r[1]) for r in flat], np.int64),
+            np.array([words.index(r[2]) for r in flat], np.int64)]
+    table = np.array([r[3:] for r in flat], np.int64).reshape(-1, 4)
+    (parents, contexts, moves), sums = summed(keys, table, drop_empty=drop)
+    got = {(p, words[c], words[m]): list(row) for p, c, m, *row in zip(parents, contexts, moves, *sums, strict=True)}
+    assert got == {k: v for k, v in expected.items() if any(v) or not drop}
+    assert list(zip(parents, contexts, moves, strict=True)) == sorted(zip(parents, contexts, moves, strict=True))
+
+
+def test_the_writers_hold_a_games_rows_as_columns() -> None:
+    nodes, contexts = NodeWriter(None), ContextWriter(None)  # type: ignore[arg-type]  # adding reads no store
+    nodes.add((2**63 - 1, 1, 1, 0, 0, -(2**63), 1, 0, 1, 0))
+    contexts.add((5, "mo.x", "dd", 1, 0, 1, 0, 5, "mo.x", "XX", -1, -1, 0, 0))
+    assert [list(c) for c in nodes.columns] == [[2**63 - 1, -(2**63)], [1, 1], [1, 0], [0, 1], [0, 0]]
+    assert [list(c) for c in contexts.columns] == [[5, 5], [0, 0], [1, 2], [1, -1], [0, -1], [1, 0], [0, 0]]
+    assert contexts.names == ["mo.x", "dd", "XX"]
