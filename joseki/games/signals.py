@@ -235,9 +235,9 @@ class ContextWriter(Writer[Flat]):
                 column.extend(cast("tuple[int, ...]", rows[at::CONTEXT_ROW]))
 
     def write(self, conn: WriteConnection, pid: int) -> None:
-        words = np.frombuffer(self.columns[1], np.int32).astype(np.int64) << 32 | np.frombuffer(self.columns[2],
-                                                                                                 np.int32)
-        (parents, both), sums = summed([np.frombuffer(self.columns[0], np.int64), words], _counts(self.columns[3:]),
+        contexts = np.frombuffer(self.columns[1], np.int32).astype(np.int64)
+        pairs = contexts << 32 | np.frombuffer(self.columns[2], np.int32)  # (context, move) as one key column
+        (parents, both), sums = summed([np.frombuffer(self.columns[0], np.int64), pairs], _counts(self.columns[3:]),
                                        drop_empty=True)
         self.columns = self._empty()
         names = self.names
