@@ -60,6 +60,15 @@ def _distance(bits: int, near: tuple[int, ...]) -> int | None:
     return REACH
 
 
+def _ring(bits: int, near: tuple[int, ...]) -> int:
+    """The distance of the nearest of the stones ``bits`` from a point whose :func:`_near` is ``near``, given that one
+    is within REACH."""
+    d = 0
+    while not bits & near[d + 1]:
+        d += 1
+    return d
+
+
 _NEAR: dict[Point, tuple[int, ...]] = {}
 """:func:`_near` of each point asked so far."""
 
@@ -88,7 +97,10 @@ def _near(point: Point) -> tuple[int, ...]:
     return found
 
 
-_Spot = tuple[tuple[tuple[Corner, Point], ...], tuple[Corner, Point] | None, tuple[int, ...]]
+_CORNERS = tuple(Corner)
+"""The corners in the order of a :class:`GameCorners`' tables: a spot names a corner by its place here."""
+
+_Spot = tuple[tuple[tuple[int, Point], ...], tuple[int, Point] | None, tuple[int, ...]]
 
 _SPOTS: dict[int, dict[Point, _Spot]] = {}
 """Per board size, :func:`_spot` of each point asked so far (a game asks for a few hundred)."""
@@ -102,16 +114,17 @@ def zones_of(point: Point, size: int = ZONE_BOARD_SIZE) -> tuple[tuple[Corner, P
 
 def _spot(point: Point, size: int) -> _Spot:
     """What :func:`_join` needs of ``point``: its zones in the order of the corners' names (the tie-break),
-    the empty corner it may start (zone and frame) if any, and its :func:`_near`."""
+    the empty corner it may start (zone and frame) if any, and its :func:`_near`; a corner as its place in
+    :data:`_CORNERS`."""
     try:
         return _SPOTS[size][point]
     except KeyError:
         pass
     zones = zones_of(point, size)
     home = nearest_corner(point, size)
-    start = next(((c, z) for c, z in zones if c is home and can_start(z)), None)
-    found = _SPOTS.setdefault(size, {})[point] = (tuple(sorted(zones, key=lambda cz: cz[0].value)), start,
-                                                  _near(point))
+    start = next(((_CORNERS.index(c), z) for c, z in zones if c is home and can_start(z)), None)
+    named = tuple((_CORNERS.index(c), z) for c, z in sorted(zones, key=lambda cz: cz[0].value))
+    found = _SPOTS.setdefault(size, {})[point] = (named, start, _near(point))
     return found
 
 
@@ -125,12 +138,12 @@ def _join(point: Point, tables: dict[Corner, CornerTable], size: int) -> tuple[C
     """The corner ``point`` joins and the point in that corner's frame, or None."""
     zones, start, near = _spot(point, size)
     best, chosen = REACH + 1, None
-    for zone in zones:
-        bits = tables[zone[0]].bits
+    for number, zpoint in zones:
+        bits = tables[_CORNERS[number]].bits
         if bits & near[0] and (d := _distance(bits, near)) is not None and d < best:
-            best, chosen = d, zone
-    if chosen is None and start is not None and not tables[start[0]].bits:
-        return start
+            best, chosen = d, (_CORNERS[number], zpoint)
+    if chosen is None and start is not None and not tables[_CORNERS[start[0]]].bits:
+        return _CORNERS[start[0]], start[1]
     return chosen
 
 
@@ -152,42 +165,52 @@ class GameCorners:
     def __init__(self, moves: Sequence[tuple[Colour, Point | None]], size: int = ZONE_BOARD_SIZE) -> None:
         check_zone_size(size)
         self.moves, self.size = moves, size
-        self.tables = {c: CornerTable(c) for c in Corner}
+        self.tables = {c: CornerTable(c) for c in _CORNERS}
         self.read = 0
         """How many of the moves have been read."""
 
     def read_to(self, stop: int) -> dict[Corner, CornerTable]:
         """The tables after the first ``stop`` moves (all of them when ``stop`` is past the end)."""
         tables, size = self.tables, self.size
-        local: dict[Corner, list[tuple[Colour, Point]]] = {c: [] for c in Corner}
+        order = list(tables.values())  # in the order of the corners' names, as the zones of a spot are
+        bits = [t.bits for t in order]
+        local: tuple[list[tuple[Colour, Point]], ...] = ([], [], [], [])
         # each corner's local moves in its frame, fed to its builder at the end: the joins read only the bits
+        played: tuple[list[tuple[int, Colour, Point]], ...] = ([], [], [], [])
         spots = _SPOTS.setdefault(size, {})
         start_at = self.read
-        for number, (colour, point) in enumerate(self.moves[start_at:stop], start=start_at + 1):
+        number = start_at
+        for colour, point in self.moves[start_at:stop]:
+            number += 1
             if point is None:
                 continue
             spot = spots.get(point)
             zones, start, near = spot if spot is not None else _spot(point, size)
             # _join, inline (a game's few hundred moves each pay for its calls otherwise)
-            within, best, chosen = near[0], REACH + 1, None
+            within, chosen = near[0], None
             for zone in zones:
-                bits = tables[zone[0]].bits
-                if bits & within:
-                    d = 0  # the nearest ring holding a stone: one does, within REACH
-                    while not bits & near[d + 1]:
-                        d += 1
+                if bits[zone[0]] & within:
+                    if chosen is None:
+                        chosen = zone
+                        continue
+                    # a second corner has a stone within reach: the nearest stone decides, then the name
+                    best = _ring(bits[chosen[0]], near)
+                    d = _ring(bits[zone[0]], near)
                     if d < best:
-                        best, chosen = d, zone
+                        chosen = zone
             if chosen is None:
-                if start is None or tables[start[0]].bits:
+                if start is None or bits[start[0]]:
                     continue
                 chosen = start
-            table = tables[chosen[0]]
-            local[chosen[0]].append((colour, chosen[1]))
-            table.moves.append((number, colour, point))
-            table.bits |= near[1]
-        for corner, table in tables.items():
-            table.builder.extend(local[corner])
+            corner = chosen[0]
+            local[corner].append((colour, chosen[1]))
+            played[corner].append((number, colour, point))
+            bits[corner] |= near[1]
+        for corner, table in enumerate(order):
+            if played[corner]:
+                table.bits = bits[corner]
+                table.moves += played[corner]
+                table.builder.extend(local[corner])
         self.read = max(start_at, min(stop, len(self.moves)))
         return tables
 
