@@ -14,9 +14,11 @@ store, optionally some collections) or :class:`joseki.book.query.inmemory.InMemo
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Protocol
 
-from joseki.core.position import LocalBoard, position_key
+from joseki.core.geometry import Point
+from joseki.core.position import LocalBoard, position_key, replay
 from joseki.core.steps import Colour, iter_points, other
 
 
@@ -60,19 +62,17 @@ class BookWalk:
 def walk(book: Book, steps: str, first: Colour = "b", rejoin: bool = True) -> BookWalk:
     """Walk canonical ``steps`` through ``book`` (module docstring); ``rejoin``: find :attr:`~BookWalk.rejoined`."""
     result = BookWalk(steps)
-    board = LocalBoard()
-    colour = first
     in_sequence = longest_line(book, steps)
-    for index, zpoint in enumerate(iter_points(steps)):
+    result.nodes = [steps[: 2 * index + 2] for index in range(in_sequence)]
+    board = LocalBoard()
+    board.stones, colour = line_board(steps[: 2 * in_sequence], first)
+    for index, zpoint in enumerate(iter_points(steps[2 * in_sequence :]), start=in_sequence):
         if zpoint is not None:
             board.play(colour, zpoint, lenient=True)
         colour = other(colour)
         if result.left_at is not None:
             if not rejoin:
                 return result
-            continue
-        if index < in_sequence:
-            result.nodes.append(steps[: 2 * index + 2])
             continue
         via = book.by_position(position_key(board.stones, colour))
         if via is None:
@@ -82,6 +82,26 @@ def walk(book: Book, steps: str, first: Colour = "b", rejoin: bool = True) -> Bo
     if result.left_at is not None and result.left_at < len(steps) // 2 - 1:
         result.rejoined = book.by_position(position_key(board.stones, colour))
     return result
+
+
+LINE_BOARDS = 1 << 14
+"""Book lines whose boards a process keeps (:func:`line_board`)."""
+
+
+def line_board(line: str, first: Colour) -> tuple[dict[Point, Colour], Colour]:
+    """The stones after the book line ``line`` played from ``first`` (a new dict), and the colour to move.
+
+    The lines a walk follows by sequence are few and met again and again (every game's corner starts on one),
+    so their boards are kept (:data:`LINE_BOARDS`) rather than played again for each corner.
+    """
+    stones, colour = _line_board(line, first)
+    return dict(stones), colour
+
+
+@lru_cache(maxsize=LINE_BOARDS)
+def _line_board(line: str, first: Colour) -> tuple[tuple[tuple[Point, Colour], ...], Colour]:
+    board, colour = replay(line, first)
+    return tuple(board.stones.items()), colour
 
 
 def longest_line(book: Book, steps: str) -> int:
