@@ -139,6 +139,25 @@ def test_a_busy_node_keeps_what_the_whole_list_would_keep(games: list[tuple[str,
     assert len(offered[7]) <= 2 * REFS_PER_NODE < len(games)
 
 
+@given(st.lists(st.tuples(st.sampled_from(["", "2018", "2018-05", "2019-01-02", "2019-01-03", "2020"]),
+                          st.one_of(st.none(), st.integers(-50, 40)), st.text("0123456789abcdef", min_size=6,
+                                                                              max_size=6)),
+                unique_by=lambda g: g[2], min_size=50, max_size=300), st.integers(1, 120))
+def test_pruning_between_parts_offers_what_the_whole_would_offer(games: list[tuple[str, int | None, str]],
+                                                                 part: int) -> None:
+    # a run that writes once prunes what it holds every ``part`` games: the offers at its one write are the same
+    nodes = {7: lambda key: True, -(2**63): lambda key: key[0] < "8", 2**63 - 1: lambda key: key[1] in "0123"}
+    whole, pruned = RefsWriter(None), RefsWriter(None)  # type: ignore[arg-type]  # adding reads no store
+    for number, (date, power, key) in enumerate(games, start=1):
+        for writer in (whole, pruned):
+            writer.add(GameRefs(GameInfo(key, "", date=date, strength=power),
+                                [(nid, number, number % 4) for nid, reaches in nodes.items() if reaches(key)]))
+        if number % part == 0:
+            pruned.prune()
+            assert len(pruned.nodes) <= 2 * REFS_PER_NODE * len(nodes)
+    assert {n: set(o) for n, o in pruned.offered().items()} == {n: set(o) for n, o in whole.offered().items()}
+
+
 # learning real games
 
 
@@ -245,6 +264,31 @@ def test_mined_positions_list_their_games_and_learn_then_mine_agrees(new_db: Cal
         deep = conn.exec_driver_sql("SELECT steps FROM node ORDER BY depth DESC, steps LIMIT 1").scalar()
     found = games_at(alone, deep, first="B")
     assert found.count >= 4 and len(found.games) == min(found.count, 20) and found.steps == deep
+
+
+def statistics_tables(store: Store) -> list[list[tuple[object, ...]]]:
+    """The rows of what crediting games writes: results per node, by context, and the games behind."""
+    with store.read() as conn:
+        return [sorted(tuple(r) for r in conn.exec_driver_sql(query)) for query in (
+            "SELECT profile_id, node_id, games, wins, losses, draws FROM node_stats",
+            "SELECT * FROM context_stats",
+            "SELECT node_id, game_key, move_number, corner FROM game_ref JOIN game_record ON game_record.id = game_id")]
+
+
+def test_mine_summing_as_it_goes_writes_what_summing_at_the_end_writes(new_db: Callable[..., str],
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    # mine compacts what it holds every COMPACT_GAMES credited games and writes once; with a compaction every 7
+    # games (and the games moved from a learnt book), the store is the one without any
+    files = real_games(FOX, 60)
+    tables = []
+    for every in (10**6, 7):
+        monkeypatch.setattr("joseki.games.mine.COMPACT_GAMES", every)
+        store = Store(new_db(f"compact{every}"))
+        import_files(store, [starter_book()], "starter")
+        learn(store, files[:25], workers=1)
+        mine(store, files, 3, workers=1)
+        tables.append(statistics_tables(store))
+    assert tables[0] == tables[1] and all(len(t) > 50 for t in tables[0])
 
 
 def test_load_game_opens_only_the_store_s_files(starter: Store, tmp_path: Path) -> None:

@@ -75,9 +75,9 @@ MINE_DEPTH = 30
 CHUNK_GAMES = 64
 """Games a local worker reduces (or credits) per chunk."""
 
-WRITE_GAMES = 20000
-"""Credited games whose rows the second pass writes at a time, while the workers credit the next ones (written
-at the end, the rows of all the games would keep a core idle while they go to the store)."""
+COMPACT_GAMES = 20000
+"""Credited games after which the second pass sums what it holds (:meth:`joseki.games.pipeline.Writer.compact`),
+while the workers credit the next ones: it writes once, at its end, what those sums leave."""
 
 
 class Reduced(NamedTuple):
@@ -365,12 +365,6 @@ def _credit(conn: WriteConnection, store: Store, pid: int, games: dict[str, Held
     task = CreditHeld(index, before, statistics)
     seconds = report.seconds
 
-    def write() -> None:
-        for statistic, writer in zip(statistics, writers, strict=True):
-            started = clock()
-            writer.write(conn, pid)
-            seconds.add(statistic.name, clock() - started)
-
     credited = each_game(fan_out(task, items, len(items), where, CHUNK_GAMES), seconds)
     for games_done, (_, corners, credits, rows) in enumerate(credited, start=1):
         report.corners += corners
@@ -379,9 +373,15 @@ def _credit(conn: WriteConnection, store: Store, pid: int, games: dict[str, Held
         for writer, one in zip(writers, rows, strict=True):
             writer.add(one)
         seconds.add("adding rows", clock() - started)
-        if games_done % WRITE_GAMES == 0:
-            write()
-    write()
+        if games_done % COMPACT_GAMES == 0:
+            for statistic, writer in zip(statistics, writers, strict=True):
+                started = clock()
+                writer.compact(conn, pid)
+                seconds.add(statistic.name, clock() - started)
+    for statistic, writer in zip(statistics, writers, strict=True):
+        started = clock()
+        writer.write(conn, pid)
+        seconds.add(statistic.name, clock() - started)
 
 
 def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: str = "mined",

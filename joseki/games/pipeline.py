@@ -134,6 +134,11 @@ class Writer(ABC, Generic[R]):
     def write(self, conn: WriteConnection, pid: int) -> None:
         """Write what was added since the last write, under profile ``pid``."""
 
+    def compact(self, conn: WriteConnection, pid: int) -> None:
+        """Between writes, in the same transaction: cut what was added since the last write to what that write
+        needs, writing now what it would write unchanged (a run that writes once, at its end, then holds and
+        leaves to its end no more than that); by default, nothing."""
+
 
 @dataclass(frozen=True, slots=True)
 class Statistic(Generic[R]):

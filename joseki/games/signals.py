@@ -111,8 +111,18 @@ def summed(keys: Sequence[npt.NDArray[np.int64]], counts: npt.NDArray[np.int64],
 
     Done at once with numpy when a batch is written: a run adds millions of rows, and a dict update a row was
     the parent's largest cost."""
+    columns, sums = sums_of(keys, counts, drop_empty)
+    return [column.tolist() for column in columns], [column.tolist() for column in sums.T]
+
+
+Sums = tuple[list[npt.NDArray[np.int64]], npt.NDArray[np.int64]]
+"""Rows as numpy columns: the key columns, and the counts (a row of counts a key)."""
+
+
+def sums_of(keys: Sequence[npt.NDArray[np.int64]], counts: npt.NDArray[np.int64], drop_empty: bool) -> Sums:
+    """:func:`summed`, as numpy columns."""
     if not len(counts):
-        return [[] for _ in keys], [[] for _ in range(counts.shape[1])]
+        return [column[:0] for column in keys], counts
     order = np.lexsort(tuple(reversed(keys)))
     ordered = [column[order] for column in keys]
     starts = np.zeros(len(order), np.bool_)
@@ -124,7 +134,15 @@ def summed(keys: Sequence[npt.NDArray[np.int64]], counts: npt.NDArray[np.int64],
     if drop_empty:
         kept = sums.any(axis=1)
         first, sums = first[kept], sums[kept]
-    return [column[first].tolist() for column in ordered], [column.tolist() for column in sums.T]
+    return [column[first] for column in ordered], sums
+
+
+def _with(held: Sums | None, keys: list[npt.NDArray[np.int64]], counts: npt.NDArray[np.int64]) -> Sums:
+    """The rows ``keys`` and ``counts`` after the sums ``held`` (when some are)."""
+    if held is None:
+        return keys, counts
+    return ([np.concatenate((a, b)) for a, b in zip(held[0], keys, strict=True)],
+            np.concatenate((held[1], counts)))
 
 
 class ResultsStep(GameStep[Flat]):
@@ -179,22 +197,37 @@ def _counts(columns: Sequence[array[int]]) -> npt.NDArray[np.int64]:
 class NodeWriter(Writer[Flat]):
     """Sums the games' records per node, writes them (``node_stats``) and drops rows taken back to nothing.
 
-    The rows are held as columns until written: the node ids, and the counts as :data:`COUNT_TYPE`."""
+    The rows are held as columns until written: the node ids, and the counts as :data:`COUNT_TYPE`; between
+    writes, :meth:`compact` sums them (:attr:`held`)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.columns = [array("q"), *(array(COUNT_TYPE) for _ in range(NODE_ROW - 1))]
+        self.columns = self._empty()
+        self.held: Sums | None = None
+        """The sums of the rows compacted since the last write."""
+
+    @staticmethod
+    def _empty() -> list[array[int]]:
+        return [array("q"), *(array(COUNT_TYPE) for _ in range(NODE_ROW - 1))]
 
     def add(self, rows: Flat) -> None:
         flat = cast("tuple[int, ...]", rows)
         for at, column in enumerate(self.columns):
             column.extend(flat[at::NODE_ROW])
 
+    def _sums(self) -> Sums:
+        """Every row since the last write, summed; the writer then holds none."""
+        keys, counts = _with(self.held, [np.frombuffer(self.columns[0], np.int64)], _counts(self.columns[1:]))
+        self.columns, self.held = self._empty(), None
+        return sums_of(keys, counts, drop_empty=False)
+
+    def compact(self, conn: WriteConnection, pid: int) -> None:
+        self.held = self._sums()
+
     def write(self, conn: WriteConnection, pid: int) -> None:
-        (nodes,), sums = summed([np.frombuffer(self.columns[0], np.int64)], _counts(self.columns[1:]),
-                               drop_empty=False)
-        self.columns = [array("q"), *(array(COUNT_TYPE) for _ in range(NODE_ROW - 1))]
-        records = {nid: Record(*row) for nid, *row in zip(nodes, *sums, strict=True)}
+        (nodes,), sums = self._sums()
+        records = {nid: Record(*row) for nid, *row in zip(nodes.tolist(), *(c.tolist() for c in sums.T),
+                                                          strict=True)}
         add_records(conn, self.store, pid, records)
         taken_back = [nid for nid, r in records.items() if min(r.games, r.wins, r.losses, r.draws) < 0]
         if taken_back:
@@ -205,7 +238,8 @@ class ContextWriter(Writer[Flat]):
     """Sums the games' credits per (book line, context, move) and writes them (``context_stats``).
 
     The rows are held as columns until written: the parent ids, each context and move as a number
-    (:attr:`words`), and the counts as :data:`COUNT_TYPE`."""
+    (:attr:`words`), and the counts as :data:`COUNT_TYPE`; between writes, :meth:`compact` sums them
+    (:attr:`held`)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -214,6 +248,8 @@ class ContextWriter(Writer[Flat]):
         self.names: list[str] = []
         """Each number's context or move."""
         self.columns = self._empty()
+        self.held: Sums | None = None
+        """The sums of the rows compacted since the last write, the (context, move) numbers as one key column."""
 
     @staticmethod
     def _empty() -> list[array[int]]:
@@ -234,16 +270,23 @@ class ContextWriter(Writer[Flat]):
             else:
                 column.extend(cast("tuple[int, ...]", rows[at::CONTEXT_ROW]))
 
-    def write(self, conn: WriteConnection, pid: int) -> None:
+    def _sums(self) -> Sums:
+        """Every row since the last write, summed; the writer then holds none."""
         contexts = np.frombuffer(self.columns[1], np.int32).astype(np.int64)
         pairs = contexts << 32 | np.frombuffer(self.columns[2], np.int32)  # (context, move) as one key column
-        (parents, both), sums = summed([np.frombuffer(self.columns[0], np.int64), pairs], _counts(self.columns[3:]),
-                                       drop_empty=True)
-        self.columns = self._empty()
-        names = self.names
-        add_context_records(conn, self.store, pid, list(zip(parents, [names[w >> 32] for w in both],
-                                                            [names[w & 0xFFFFFFFF] for w in both], *sums,
-                                                            strict=True)))
+        keys, counts = _with(self.held, [np.frombuffer(self.columns[0], np.int64), pairs], _counts(self.columns[3:]))
+        self.columns, self.held = self._empty(), None
+        return sums_of(keys, counts, drop_empty=True)
+
+    def compact(self, conn: WriteConnection, pid: int) -> None:
+        self.held = self._sums()
+
+    def write(self, conn: WriteConnection, pid: int) -> None:
+        (parents, pairs), sums = self._sums()
+        names, both = self.names, pairs.tolist()
+        add_context_records(conn, self.store, pid, list(zip(parents.tolist(), [names[w >> 32] for w in both],
+                                                            [names[w & 0xFFFFFFFF] for w in both],
+                                                            *(c.tolist() for c in sums.T), strict=True)))
 
 
 class RefsStatisticWriter(Writer["GameRefs | None"]):
@@ -254,6 +297,9 @@ class RefsStatisticWriter(Writer["GameRefs | None"]):
 
     def add(self, rows: GameRefs | None) -> None:
         self.refs.add(rows)
+
+    def compact(self, conn: WriteConnection, pid: int) -> None:
+        self.refs.prune(conn)
 
     def write(self, conn: WriteConnection, pid: int) -> None:
         self.refs.write(conn, pid)

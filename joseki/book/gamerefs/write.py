@@ -153,6 +153,17 @@ def top_offers(nodes: npt.NDArray[np.int64], rank: npt.NDArray[np.int64],
     return order[np.arange(len(order)) - first < bound]
 
 
+_TYPES = {"q": np.int64, "i": np.int32, "b": np.int8}
+"""The numpy type of each array type :class:`RefsWriter` holds a column in."""
+
+
+def _entries(column: array[int], at: npt.NDArray[np.intp]) -> array[int]:
+    """The entries ``at`` of ``column``, as a column of its type."""
+    out = array(column.typecode)
+    out.frombytes(np.frombuffer(column, _TYPES[column.typecode])[at].tobytes())
+    return out
+
+
 class RefsWriter:
     """Writes the games behind each position, batch by batch, under one profile.
 
@@ -174,6 +185,8 @@ class RefsWriter:
         self.games = array("i")
         self.numbers = array("i")
         self.corners = array("b")
+        self.ids: dict[str, int] = {}
+        """The ``game_record`` id of each game added since the last write whose facts :meth:`prune` wrote."""
         self.kept: dict[int, list[Kept]] = {}
         self.replace: set[str] = set()
         self.reads_back: bool | None = None
@@ -198,13 +211,33 @@ class RefsWriter:
         self.numbers.extend(numbers)
         self.corners.extend(corners)
 
-    def offered(self) -> dict[int, list[Offered]]:
-        """Each node's references added since the last write that can make its bound: the
-        :data:`REFS_PER_NODE` newest and the :data:`REFS_PER_NODE` strongest of them."""
+    def _best(self) -> tuple[npt.NDArray[np.intp], npt.NDArray[np.int64], npt.NDArray[np.intp]]:
+        """The references added since the last write that can make their node's bound (positions in the
+        columns, in order), with the node and the game of each: the :data:`REFS_PER_NODE` newest and the
+        :data:`REFS_PER_NODE` strongest at each node."""
         nodes = np.frombuffer(self.nodes, np.int64)
         games = np.frombuffer(self.games, np.int32).astype(np.intp)
         newest, strongest = ranks(self.orders)
-        chosen = np.union1d(top_offers(nodes, newest[games]), top_offers(nodes, strongest[games]))
+        chosen = np.zeros(len(nodes), np.bool_)
+        chosen[top_offers(nodes, newest[games])] = True
+        chosen[top_offers(nodes, strongest[games])] = True
+        return np.flatnonzero(chosen), nodes, games
+
+    def prune(self, conn: Connection | None = None) -> None:
+        """Drop the references added since the last write that cannot make their node's bound: the best of a
+        node's references are the best of the best of each part of them, so a run that writes once, at its end,
+        need hold no more than these. With ``conn``, also write the facts of the games added (``game_record``),
+        which the next write would write as they are."""
+        if conn is not None and self.infos:
+            self.ids.update(game_ids(conn, self.store, list(self.infos.values())))
+            self.infos = {}
+        chosen, _, _ = self._best()
+        self.nodes, self.games, self.numbers, self.corners = (_entries(column, chosen) for column in (
+            self.nodes, self.games, self.numbers, self.corners))
+
+    def offered(self) -> dict[int, list[Offered]]:
+        """Each node's references added since the last write that can make its bound (:meth:`_best`)."""
+        chosen, nodes, games = self._best()
         out: dict[int, list[Offered]] = {}
         orders, numbers, corners = self.orders, self.numbers, self.corners
         for at, nid, game in zip(chosen.tolist(), nodes[chosen].tolist(), games[chosen].tolist(), strict=True):
@@ -218,9 +251,11 @@ class RefsWriter:
 
     def write(self, conn: Connection, pid: int) -> None:
         """Write the games added since the last write and their references under profile ``pid``."""
-        if not self.infos:
+        if not self.infos and not self.ids:
             return
-        ids = game_ids(conn, self.store, list(self.infos.values()))
+        ids = self.ids
+        if self.infos:
+            ids.update(game_ids(conn, self.store, list(self.infos.values())))
         gr = self.store.tables["game_ref"]
         if self.replace:
             for chunk in batched(sorted(ids[k] for k in self.replace if k in ids)):
@@ -232,7 +267,7 @@ class RefsWriter:
         if self.reads_back:
             self._read_kept(conn, pid, [nid for nid in offered if nid not in self.kept])
         rows, dropped = self._merge(pid, offered, {order[2]: (order, ids[order[2]]) for order in self.orders})
-        self.infos, self.orders = {}, []
+        self.infos, self.orders, self.ids = {}, [], {}
         self.nodes, self.games, self.numbers, self.corners = array("q"), array("i"), array("i"), array("b")
         rows.sort()
         columns = ("profile_id", "node_id", "game_id", "move_number", "corner")
