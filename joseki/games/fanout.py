@@ -57,13 +57,10 @@ IN_PROCESS = Workers(processes=1)
 """Every game read in this process."""
 
 
-def fan_out(task: Callable[[list[I]], R], items: Iterable[I], games: int, workers: Workers, chunk: int,
-            ahead: int = 0) -> Iterator[R]:
+def fan_out(task: Callable[[list[I]], R], items: Iterable[I], games: int, workers: Workers, chunk: int) -> Iterator[R]:
     """``task`` of each chunk of ``chunk`` of ``items`` (``games`` of them), in the items' order.
 
-    Local workers get :data:`CHUNKS_PER_PROCESS` chunks each ahead of the results taken, or ``ahead`` items in
-    all when that is more (a caller that stops to write for longer keeps them busy meanwhile). On a cluster, its
-    chunks are of :data:`joseki.games.cluster.CHUNK_FILES` games.
+    On a cluster, its chunks are of :data:`joseki.games.cluster.CHUNK_FILES` games.
     """
     if workers.cluster is not None:
         from joseki.games.cluster import map_chunks
@@ -74,7 +71,7 @@ def fan_out(task: Callable[[list[I]], R], items: Iterable[I], games: int, worker
     if processes <= 1:
         yield from map(task, chunks(items, chunk))
         return
-    yield from _in_processes(task, items, processes, chunk, max(CHUNKS_PER_PROCESS * processes, -(-ahead // chunk)))
+    yield from _in_processes(task, items, processes, chunk)
 
 
 _TASK: Callable[[list[Any]], Any] | None = None
@@ -91,14 +88,13 @@ def _run(part: list[Any]) -> Any:
     return _TASK(part)
 
 
-def _in_processes(task: Callable[[list[I]], R], items: Iterable[I], processes: int, chunk: int,
-                  window: int) -> Iterator[R]:
+def _in_processes(task: Callable[[list[I]], R], items: Iterable[I], processes: int, chunk: int) -> Iterator[R]:
     parts = chunks(items, chunk)
     with worker_pool(processes, _install, (task,)) as pool:
         pending: deque[AsyncResult[R]] = deque()
 
         def submit_more() -> None:
-            while len(pending) < window:
+            while len(pending) < CHUNKS_PER_PROCESS * processes:
                 part = next(parts, None)
                 if part is None:
                     return

@@ -80,9 +80,9 @@ COMPACT_GAMES = 20000
 while the workers credit the next ones: a write of many games' rows is then one write of their sums."""
 
 TAIL_GAMES = 20000
-"""Games still to credit when the second pass writes what it holds: the workers credit them while it writes (they
-are handed out ahead, :func:`joseki.games.fanout.fan_out`), so only their rows are left to write after the last
-game (written only at the end, the rows of all the games would keep a core idle while they go to the store)."""
+"""Games still to credit when the second pass writes what it holds: the workers credit them while it writes, so
+only their rows are left to write after the last game (written only at the end, the rows of all the games would
+keep a core idle while they go to the store)."""
 
 
 class Reduced(NamedTuple):
@@ -376,7 +376,7 @@ def _credit(conn: WriteConnection, store: Store, pid: int, games: dict[str, Held
             writer.write(conn, pid)
             seconds.add(statistic.name, clock() - started)
 
-    credited = each_game(fan_out(task, items, len(items), where, CHUNK_GAMES, ahead=TAIL_GAMES), seconds)
+    credited = each_game(fan_out(task, items, len(items), where, CHUNK_GAMES), seconds)
     for games_done, (_, corners, credits, rows) in enumerate(credited, start=1):
         report.corners += corners
         report.credits += credits
