@@ -77,12 +77,7 @@ CHUNK_GAMES = 64
 
 COMPACT_GAMES = 20000
 """Credited games after which the second pass sums what it holds (:meth:`joseki.games.pipeline.Writer.compact`),
-while the workers credit the next ones: a write of many games' rows is then one write of their sums."""
-
-TAIL_GAMES = 20000
-"""Games still to credit when the second pass writes what it holds: the workers credit them while it writes, so
-only their rows are left to write after the last game (written only at the end, the rows of all the games would
-keep a core idle while they go to the store)."""
+while the workers credit the next ones: it writes once, at its end, what those sums leave."""
 
 
 class Reduced(NamedTuple):
@@ -370,12 +365,6 @@ def _credit(conn: WriteConnection, store: Store, pid: int, games: dict[str, Held
     task = CreditHeld(index, before, statistics)
     seconds = report.seconds
 
-    def write() -> None:
-        for statistic, writer in zip(statistics, writers, strict=True):
-            started = clock()
-            writer.write(conn, pid)
-            seconds.add(statistic.name, clock() - started)
-
     credited = each_game(fan_out(task, items, len(items), where, CHUNK_GAMES), seconds)
     for games_done, (_, corners, credits, rows) in enumerate(credited, start=1):
         report.corners += corners
@@ -384,14 +373,15 @@ def _credit(conn: WriteConnection, store: Store, pid: int, games: dict[str, Held
         for writer, one in zip(writers, rows, strict=True):
             writer.add(one)
         seconds.add("adding rows", clock() - started)
-        if games_done == len(items) - TAIL_GAMES:
-            write()
-        elif games_done % COMPACT_GAMES == 0:
+        if games_done % COMPACT_GAMES == 0:
             for statistic, writer in zip(statistics, writers, strict=True):
                 started = clock()
                 writer.compact(conn, pid)
                 seconds.add(statistic.name, clock() - started)
-    write()
+    for statistic, writer in zip(statistics, writers, strict=True):
+        started = clock()
+        writer.write(conn, pid)
+        seconds.add(statistic.name, clock() - started)
 
 
 def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: str = "mined",
