@@ -177,8 +177,10 @@ def test_rows_summed_at_once_are_the_rows_summed_one_by_one(games: list[list[tup
     keys = [np.array([r[0] for r in flat], np.int64), np.array([words.index(r[1]) for r in flat], np.int64),
             np.array([words.index(r[2]) for r in flat], np.int64)]
     table = np.array([r[3:] for r in flat], np.int64).reshape(-1, 4)
-    (parents, contexts, moves), sums = summed(keys, table, drop_empty=drop)
-    got = {(p, words[c], words[m]): list(row) for p, c, m, *row in zip(parents, contexts, moves, *sums, strict=True)}
+    columns, sums = summed(keys, table, drop_empty=drop)
+    parents, contexts, moves = (column.tolist() for column in columns)
+    got = {(p, words[c], words[m]): list(row) for p, c, m, *row in zip(parents, contexts, moves, *sums.T.tolist(),
+                                                                        strict=True)}
     assert got == {k: v for k, v in expected.items() if any(v) or not drop}
     assert list(zip(parents, contexts, moves, strict=True)) == sorted(zip(parents, contexts, moves, strict=True))
 

@@ -172,7 +172,7 @@ class GameCorners:
     def read_to(self, stop: int) -> dict[Corner, CornerTable]:
         """The tables after the first ``stop`` moves (all of them when ``stop`` is past the end)."""
         tables, size = self.tables, self.size
-        order = list(tables.values())  # in the order of the corners' names, as the zones of a spot are
+        order = list(tables.values())  # in the order of _CORNERS, whose places a spot names
         bits = [t.bits for t in order]
         local: tuple[list[tuple[Colour, Point]], ...] = ([], [], [], [])
         # each corner's local moves in its frame, fed to its builder at the end: the joins read only the bits

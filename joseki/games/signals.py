@@ -104,23 +104,16 @@ class JudgeReport:
     """Each judged file's verdicts."""
 
 
-def summed(keys: Sequence[npt.NDArray[np.int64]], counts: npt.NDArray[np.int64],
-           drop_empty: bool) -> tuple[list[list[int]], list[list[int]]]:
-    """Rows with the same key summed: the columns ``keys`` of each distinct key and the columns of the sums of its
-    rows of ``counts`` (four a row), in key order; with ``drop_empty``, the keys whose sums are all zero left out.
-
-    Done at once with numpy when a batch is written: a run adds millions of rows, and a dict update a row was
-    the parent's largest cost."""
-    columns, sums = sums_of(keys, counts, drop_empty)
-    return [column.tolist() for column in columns], [column.tolist() for column in sums.T]
-
-
 Sums = tuple[list[npt.NDArray[np.int64]], npt.NDArray[np.int64]]
 """Rows as numpy columns: the key columns, and the counts (a row of counts a key)."""
 
 
-def sums_of(keys: Sequence[npt.NDArray[np.int64]], counts: npt.NDArray[np.int64], drop_empty: bool) -> Sums:
-    """:func:`summed`, as numpy columns."""
+def summed(keys: Sequence[npt.NDArray[np.int64]], counts: npt.NDArray[np.int64], drop_empty: bool) -> Sums:
+    """Rows with the same key summed: the columns ``keys`` of each distinct key and the sums of its rows of
+    ``counts`` (four a row), in key order; with ``drop_empty``, the keys whose sums are all zero left out.
+
+    Done at once with numpy when a batch is written or compacted: a run adds millions of rows, and a dict update
+    a row was the parent's largest cost."""
     if not len(counts):
         return [column[:0] for column in keys], counts
     order = np.lexsort(tuple(reversed(keys)))
@@ -219,7 +212,7 @@ class NodeWriter(Writer[Flat]):
         """Every row since the last write, summed; the writer then holds none."""
         keys, counts = _with(self.held, [np.frombuffer(self.columns[0], np.int64)], _counts(self.columns[1:]))
         self.columns, self.held = self._empty(), None
-        return sums_of(keys, counts, drop_empty=False)
+        return summed(keys, counts, drop_empty=False)
 
     def compact(self, conn: WriteConnection, pid: int) -> None:
         self.held = self._sums()
@@ -276,7 +269,7 @@ class ContextWriter(Writer[Flat]):
         pairs = contexts << 32 | np.frombuffer(self.columns[2], np.int32)  # (context, move) as one key column
         keys, counts = _with(self.held, [np.frombuffer(self.columns[0], np.int64), pairs], _counts(self.columns[3:]))
         self.columns, self.held = self._empty(), None
-        return sums_of(keys, counts, drop_empty=True)
+        return summed(keys, counts, drop_empty=True)
 
     def compact(self, conn: WriteConnection, pid: int) -> None:
         self.held = self._sums()
