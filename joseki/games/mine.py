@@ -19,7 +19,8 @@ was in the book by transposition). So ``learn`` then ``mine`` gives the statisti
 alone gives, as does ``mine`` then ``learn`` (the games are then duplicates).
 To stay within memory on tens of thousands of games, the prefixes only one game played are held as
 that game's strings, once where they leave the lines other games played (:class:`PrefixCounter`),
-and each held game as a few bytes a move (:meth:`HeldGame.pack`).
+and each held game as a few bytes a move (:meth:`HeldGame.pack`); the second pass compacts the rows it
+holds every :data:`COMPACT_GAMES` games and writes them once, after the last game.
 """
 
 from __future__ import annotations
