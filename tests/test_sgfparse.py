@@ -7,7 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sgfmill import sgf_grammar
 
-from joseki.sgf.sgfparse import parse_collection, parse_game
+import joseki.sgf.game as game_module
+from joseki.core.errors import BadInput
+from joseki.sgf.game import Game, game_from_bytes
+from joseki.sgf.sgfparse import parse_collection, parse_game, plain_game
 
 from .conftest import GAMES, JOSEKI, KOGO, need
 
@@ -123,3 +126,71 @@ def test_a_file_with_only_junk_after_a_game_keeps_the_game() -> None:
     data = b"(;GM[1]SZ[19];B[pd];W[dd]) trailing words ("
     (game,) = parse_collection(data)
     assert [node.get("B", node.get("W")) for node in game.sequence] == [None, [b"pd"], [b"dd"]]
+
+
+def _plain_as_tree(data: bytes) -> object:
+    """What :func:`plain_game` reads of ``data``, as the nodes :func:`parse_game` would give (or None, or the error)."""
+    try:
+        plain = plain_game(data)
+    except ValueError as exc:
+        return ("error", str(exc))
+    if plain is None:
+        return None
+    root, moves = plain
+    return (root, *({move[:1].decode(): [move[2:]]} for move in moves)), ()
+
+
+def _game_outcome(data: bytes) -> object:
+    try:
+        game = game_from_bytes(data, "record.sgf")
+    except ValueError as exc:
+        return ("error", str(exc))
+    return tuple(getattr(game, name) for name in Game.__slots__)
+
+
+def _same_game_without_the_plain_path(data: bytes) -> None:
+    """``data`` reads to the same game, or the same error, with the plain path as through the game tree."""
+    fast = _game_outcome(data)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(game_module, "plain_game", lambda _: None)
+        assert _game_outcome(data) == fast
+
+
+def test_real_game_records_read_by_the_plain_path_as_by_the_tree() -> None:
+    files = sorted(need(GAMES).rglob("*.sgf"))[:1500]
+    plain = 0
+    for path in files:
+        data = path.read_bytes()
+        read = _plain_as_tree(data)
+        if read is not None:
+            plain += 1
+            assert read == _outcome(parse_game, data)
+        _same_game_without_the_plain_path(data)
+    assert plain >= len(files) * 0.9  # most records are a root and moves only
+
+
+_ROOTS = st.sampled_from([b"(;GM[1]SZ[19]RE[B+R]", b"(;GM[1]SZ[19]AB[dd][pp]RE[W+1.5]", b"(\n;SZ[9]RE[B+3]",
+                          b"(;GM[1]SZ[19]B[pd]RE[B+R]", b"(;", b"(;FF[4]GM[2]", b"(;SZ[19]AE[aa]RE[W+R]",
+                          b"(;SZ[13]RE[B+R]", b"(;SZ[19]ha[2]RE[B+R]", b"(;SZ[19]RU[NZ]RE[W+R]", b"(;SZ[x]"])
+
+
+@settings(max_examples=400)
+@given(_ROOTS, st.lists(_MOVE_NODES, max_size=10).map(b"".join),
+       st.sampled_from([b")", b") junk", b"", b"(;W[aa]))", b"\n)\n(;B[cc])"]))
+def test_generated_records_read_by_the_plain_path_as_by_the_tree(root: bytes, moves: bytes, tail: bytes) -> None:
+    data = root + moves + tail
+    read = _plain_as_tree(data)
+    if read is not None:
+        assert read == _outcome(parse_game, data)
+    _same_game_without_the_plain_path(data)
+
+
+def test_a_plain_record_captures_and_refuses_an_illegal_move_as_the_tree_does() -> None:
+    capture = b"(;GM[1]SZ[19]RE[B+R];B[ba];W[aa];B[ab])"
+    assert plain_game(capture) is not None
+    assert game_from_bytes(capture).captures == {2: [(0, 0)]}
+    _same_game_without_the_plain_path(capture)
+    occupied = b"(;GM[1]SZ[19]RE[B+R];B[ba];W[ba])"
+    with pytest.raises(BadInput, match=r"move 2 \(W B19\)"):
+        game_from_bytes(occupied)
+    _same_game_without_the_plain_path(occupied)

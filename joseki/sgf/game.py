@@ -25,7 +25,7 @@ from joseki.core.readboard import bordered, play_line, stones_of
 from joseki.core.steps import Colour
 from joseki.sgf.archive import Source, source_bytes
 from joseki.sgf.properties import apply_setup, check_go, rules_allow_suicide
-from joseki.sgf.sgfparse import parse_game
+from joseki.sgf.sgfparse import parse_game, plain_game
 from joseki.sgf.text import charset_of
 
 
@@ -123,13 +123,18 @@ def game_from_bytes(data: bytes, source: str = "<bytes>") -> Game:
     BadInput for broken SGF, a game that is not Go, an illegal move (naming its number and
     point) or a main line beyond :data:`~joseki.core.limits.MAX_LINE_MOVES`.
     """
-    try:
-        tree = parse_game(data)
-    except LimitError:
-        raise
-    except ValueError as exc:
-        raise BadInput(f"not valid SGF: {exc}") from None
-    root = tree.sequence[0]
+    plain = plain_game(data)
+    tree: sgf_grammar.Coarse_game_tree | None = None
+    if plain is None:
+        try:
+            tree = parse_game(data)
+        except LimitError:
+            raise
+        except ValueError as exc:
+            raise BadInput(f"not valid SGF: {exc}") from None
+        root = tree.sequence[0]
+    else:
+        root = plain[0]
     check_go(root)
     size_raw = root.get("SZ", [b"19"])[0]
     try:
@@ -159,7 +164,13 @@ def game_from_bytes(data: bytes, source: str = "<bytes>") -> Game:
     moves, points = game.moves, _POINTS.setdefault(size, {})
     late: list[tuple[int, dict[str, list[bytes]]]] = []
     # the setup nodes after the first move, each with the number of moves before it
-    node: sgf_grammar.Coarse_game_tree | None = tree
+    if plain is not None:  # a root, then nodes that are one move and nothing else
+        _setup(game, root, late, replayed)
+        known = _PLAIN_MOVES.setdefault(size, {})
+        moves += [known[token] if token in known else _plain_move(token, size, known) for token in plain[1]]
+        if len(moves) > MAX_LINE_MOVES:
+            raise beyond("a game", MAX_LINE_MOVES, "moves")
+    node = tree
     while node is not None:
         for props in node.sequence:
             if len(props) == 1 and ((values := props.get("B")) is not None or (values := props.get("W")) is not None):
@@ -168,13 +179,7 @@ def game_from_bytes(data: bytes, source: str = "<bytes>") -> Game:
                 point = points[raw] if raw in points else _point(raw, size, points)
                 moves.append(("b" if "B" in props else "w", point))
                 continue
-            if "AB" in props or "AW" in props or "AE" in props:
-                if "AB" in props or "AW" in props:
-                    game.setup = True
-                if moves:
-                    late.append((len(moves), props))
-                elif replayed:
-                    apply_setup(game.stones, size, props)
+            _setup(game, props, late, replayed)
             for key, colour in _MOVE_KEYS:
                 if (values := props.get(key)) is not None:
                     raw = values[0]
@@ -185,6 +190,19 @@ def game_from_bytes(data: bytes, source: str = "<bytes>") -> Game:
     if replayed:
         _replay(game, late, rules_allow_suicide(root))
     return game
+
+
+def _setup(game: Game, props: dict[str, list[bytes]], late: list[tuple[int, dict[str, list[bytes]]]],
+           replayed: bool) -> None:
+    """A node's setup stones (AB, AW, AE), if any: on the board before the first move, else kept in ``late`` with
+    the number of moves before them."""
+    if "AB" in props or "AW" in props or "AE" in props:
+        if "AB" in props or "AW" in props:
+            game.setup = True
+        if game.moves:
+            late.append((len(game.moves), props))
+        elif replayed:
+            apply_setup(game.stones, game.size, props)
 
 
 def _replay(game: Game, late: list[tuple[int, dict[str, list[bytes]]]], suicide: bool) -> None:
@@ -219,6 +237,17 @@ def _illegal(reason: str, colour: Colour, point: Point, number: int, size: int) 
 
 _POINTS: dict[int, dict[bytes, Point | None]] = {}
 """Per board size, :func:`_point` of each two-byte value read so far (at most 52 * 52)."""
+
+
+_PLAIN_MOVES: dict[int, dict[bytes, tuple[Colour, Point | None]]] = {}
+"""Per board size, the move of each :func:`~joseki.sgf.sgfparse.plain_game` move read so far."""
+
+
+def _plain_move(token: bytes, size: int,
+                known: dict[bytes, tuple[Colour, Point | None]]) -> tuple[Colour, Point | None]:
+    """The move of a :func:`~joseki.sgf.sgfparse.plain_game` move (``B[pd``), kept in ``known``."""
+    move = known[token] = ("b" if token[0] == 66 else "w", _point(token[2:], size))
+    return move
 
 
 def _point(raw: bytes, size: int, known: dict[bytes, Point | None] | None = None) -> Point | None:

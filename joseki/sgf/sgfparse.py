@@ -34,6 +34,11 @@ _MOVES = re.compile(rb";([BW])\[([A-Za-z]{0,2})\]")
 """Each move of a run of :data:`_PLAIN` nodes."""
 _VALUES = re.compile(rb"([A-Za-z]{0,64})\s*\[([^\\\]]*(?:\\.[^\\\]]*)*)\]", re.DOTALL)
 """Each value of a node's properties, with its property's identifier before the first one."""
+_PLAIN_GAME = re.compile(rb"\(\s*;((?:\s*[A-Za-z]{1,64}\s*(?:" + _VALUE + rb"\s*)+)*)\s*((?:" + _PLAIN + rb")*)\)",
+                         re.DOTALL)
+"""A game tree that is a root node then :data:`_PLAIN` nodes only: the root's properties, then the moves."""
+_PLAIN_MOVE = re.compile(rb"[BW]\[[A-Za-z]{0,2}")
+"""Each move of a run of :data:`_PLAIN` nodes, as its colour, ``[`` and value."""
 _LOWER = bytes(range(ord("a"), ord("z") + 1))
 _NAMES = {b"B": "B", b"W": "W"}
 
@@ -75,6 +80,38 @@ def parse_game(data: bytes) -> sgf_grammar.Coarse_game_tree:
     return game
 
 
+def plain_game(data: bytes) -> tuple[dict[str, list[bytes]], list[bytes]] | None:
+    """The root's properties and the moves (``B[pd``: colour, ``[`` and value) of SGF ``data`` whose first game tree
+    is a root node that plays no move, then nodes that are one move and nothing else (most game records); None for
+    any other data. Both are what :func:`parse_game` reads of such data, without making a node a move.
+
+    LimitError for more nodes than :data:`~joseki.core.limits.MAX_NODES`.
+    """
+    start = _START.search(data)
+    if start is None or (match := _PLAIN_GAME.match(data, start.start())) is None:
+        return None
+    block, plain = match.groups()
+    root = _properties(block)
+    if "B" in root or "W" in root:
+        return None
+    moves = _PLAIN_MOVE.findall(plain)
+    if len(moves) + 1 > MAX_NODES:
+        raise beyond("a file", MAX_NODES, "nodes")
+    return root, moves
+
+
+def _properties(block: bytes) -> dict[str, list[bytes]]:
+    """A node's properties, from the text after its ``;``."""
+    node: dict[str, list[bytes]] = {}
+    values: list[bytes] = []
+    for ident, value in _VALUES.findall(block):
+        if ident:
+            name = (ident if ident.isupper() else ident.translate(None, _LOWER)).decode("ascii")
+            values = node.setdefault(name, [])
+        values.append(value)
+    return node
+
+
 def _sgfmill(data: bytes) -> list[sgf_grammar.Coarse_game_tree]:
     _check_nodes(data)
     games: list[sgf_grammar.Coarse_game_tree] = sgf_grammar.parse_sgf_collection(data)
@@ -93,7 +130,7 @@ def _parse_game(data: bytes, start: int, budget: list[int]) -> tuple[sgf_grammar
     ``budget`` holds how many more nodes the file may have; LimitError beyond it.
     """
     Tree = sgf_grammar.Coarse_game_tree
-    values_of, moves_of = _VALUES.findall, _MOVES.findall
+    moves_of = _MOVES.findall
     stack: list[sgf_grammar.Coarse_game_tree | None] = []
     tree: sgf_grammar.Coarse_game_tree | None = None
     sequence: list[dict[str, list[bytes]]] | None = None
@@ -111,14 +148,7 @@ def _parse_game(data: bytes, start: int, budget: list[int]) -> tuple[sgf_grammar
         if block is not None:
             if sequence is None:
                 raise _Irregular
-            node: dict[str, list[bytes]] = {}
-            values: list[bytes] = []
-            for ident, value in values_of(block):
-                if ident:
-                    name = (ident if ident.isupper() else ident.translate(None, _LOWER)).decode("ascii")
-                    values = node.setdefault(name, [])
-                values.append(value)
-            sequence.append(node)
+            sequence.append(_properties(block))
             budget[0] -= 1
             if budget[0] < 0:
                 raise beyond("a file", MAX_NODES, "nodes")
