@@ -173,7 +173,8 @@ class RefsStep(GameStep["GameRefs | None"]):
         credited = game.credited()
         if not credited and not self.always:
             return None
-        moves = [(c.play.corner, c.play.token_moves(len(c.credits) if self.depth is None else self.depth))
+        moves = [(c.play.corner, c.play.token_moves(len(c.credits) if self.depth is None
+                                                    else min(self.depth, len(c.credits))))
                  for c in credited]
         return game_refs(game.facts(), moves, [[nid for nid, _ in c.credits] for c in credited])
 
