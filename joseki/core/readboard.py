@@ -199,7 +199,12 @@ def play_line(cells: list[int], size: int, moves: Sequence[tuple[Colour, Point |
             v = cells[q]
             if v == EMPTY:
                 free = True
-            elif v == enemy and cells[q - w] and cells[q + w] and cells[q - 1] and cells[q + 1]:
+            elif v == enemy and (a := cells[q - w]) and (b := cells[q + w]) and (c := cells[q - 1]) and (
+                    d := cells[q + 1]):
+                if a != enemy and b != enemy and c != enemy and d != enemy:  # a lone stone with no liberty
+                    cells[q] = EMPTY
+                    removed.append(q)
+                    continue
                 dead = _dead(cells, q, w)
                 if dead is not None:
                     for p in dead:
