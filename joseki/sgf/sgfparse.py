@@ -7,7 +7,8 @@ property with its values), or a run of nodes that are a move each, with one regu
 :class:`~sgfmill.sgf_grammar.Coarse_game_tree` objects as sgfmill's ``parse_sgf_collection``
 and ``parse_sgf_game``. They read well-formed SGF only: at the first thing they do not
 expect, the whole input is read again by sgfmill, so malformed data gets sgfmill's own
-result or error message.
+result or error message. :func:`plain_game` reads the commonest game record, a root node and then
+nodes that are one move each, with one match and no tree at all.
 
 Both paths keep to the limits of :mod:`joseki.core.limits` (nodes per file):
 the fast one counts as it goes; sgfmill, which first makes a list of every token, is only
