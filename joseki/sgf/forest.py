@@ -32,13 +32,13 @@ from sgfmill import sgf_grammar
 
 from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner, Point, Transform, nearest_corner
-from joseki.core.limits import MAX_FILE_BYTES, MAX_LINE_MOVES, LimitError, beyond
+from joseki.core.limits import MAX_FILE_BYTES, MAX_LINE_MOVES, beyond
 from joseki.core.notation import format_gtp_vertex
 from joseki.core.position import IllegalMoveError, LocalBoard
 from joseki.core.steps import Colour, StepBuilder
 from joseki.core.zone import ZONE_BOARD_SIZE, in_zone
 from joseki.sgf.properties import apply_setup, board_points, check_go, is_export, rules_allow_suicide
-from joseki.sgf.sgfparse import parse_collection
+from joseki.sgf.sgfparse import parse_collection, valid
 from joseki.sgf.text import SgfText, charset_of
 
 NOTE_PROPERTIES = ("N", "BM", "TE", "DO", "IT", "GB", "GW", "UC", "DM", "HO",
@@ -157,12 +157,7 @@ def flatten_bytes(data: bytes, source: str = "<bytes>") -> Forest:
     Lines with an illegal move are refused (counted in ``refused``, with a warning); a game
     tree that is not Go or a file beyond a limit raises ValueError.
     """
-    try:
-        games = parse_collection(data)
-    except LimitError:
-        raise
-    except ValueError as exc:
-        raise BadInput(f"not valid SGF: {exc}") from None
+    games = valid(parse_collection, data)
     if not games:
         raise BadInput("no SGF game tree found")
     root_props = games[0].sequence[0]

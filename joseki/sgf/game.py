@@ -19,13 +19,13 @@ from sgfmill import sgf_grammar
 from joseki.core.errors import BadInput
 from joseki.core.gameinfo import normal_date, normal_rank
 from joseki.core.geometry import Point
-from joseki.core.limits import MAX_LINE_MOVES, LimitError, beyond
+from joseki.core.limits import MAX_LINE_MOVES, beyond
 from joseki.core.notation import GTP_COLUMNS, format_gtp_vertex
 from joseki.core.readboard import bordered, play_line, stones_of
 from joseki.core.steps import Colour
 from joseki.sgf.archive import Source, source_bytes
 from joseki.sgf.properties import apply_setup, check_go, rules_allow_suicide
-from joseki.sgf.sgfparse import parse_game, plain_game
+from joseki.sgf.sgfparse import parse_game, plain_game, valid
 from joseki.sgf.text import charset_of
 
 
@@ -126,12 +126,7 @@ def game_from_bytes(data: bytes, source: str = "<bytes>") -> Game:
     plain = plain_game(data)
     tree: sgf_grammar.Coarse_game_tree | None = None
     if plain is None:
-        try:
-            tree = parse_game(data)
-        except LimitError:
-            raise
-        except ValueError as exc:
-            raise BadInput(f"not valid SGF: {exc}") from None
+        tree = valid(parse_game, data)
         root = tree.sequence[0]
     else:
         root = plain[0]

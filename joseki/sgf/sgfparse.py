@@ -18,10 +18,15 @@ given data whose ``;`` count (an upper bound on its nodes) is within the limit.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from typing import TypeVar
 
 from sgfmill import sgf_grammar
 
-from joseki.core.limits import MAX_NODES, beyond
+from joseki.core.errors import BadInput
+from joseki.core.limits import MAX_NODES, LimitError, beyond
+
+T = TypeVar("T")
 
 _VALUE = rb"\[[^\\\]]*(?:\\.[^\\\]]*)*\]"
 _START = re.compile(rb"\(\s*;")
@@ -46,6 +51,17 @@ _NAMES = {b"B": "B", b"W": "W"}
 
 class _Irregular(Exception):
     """Something the fast path leaves to sgfmill."""
+
+
+def valid(read: Callable[[bytes], T], data: bytes) -> T:
+    """``read(data)`` (:func:`parse_game` or :func:`parse_collection`) for a file's content: BadInput ``not valid
+    SGF: ...`` if the data is malformed (a LimitError as it is)."""
+    try:
+        return read(data)
+    except LimitError:
+        raise
+    except ValueError as exc:
+        raise BadInput(f"not valid SGF: {exc}") from None
 
 
 def parse_collection(data: bytes) -> list[sgf_grammar.Coarse_game_tree]:
