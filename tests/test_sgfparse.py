@@ -194,3 +194,13 @@ def test_a_plain_record_captures_and_refuses_an_illegal_move_as_the_tree_does() 
     with pytest.raises(BadInput, match=r"move 2 \(W B19\)"):
         game_from_bytes(occupied)
     _same_game_without_the_plain_path(occupied)
+
+
+def test_a_root_of_many_properties_before_a_variation_is_left_to_the_tree_at_once() -> None:
+    # the whitespace between 64 root properties could be shared out in 2**63 ways: the plain path must not try them
+    root = b"(;GM[1]SZ[19]RE[B+R]\n" + b"\n".join(b"X%s[x] " % bytes([65 + i // 26, 65 + i % 26]) for i in range(64))
+    moves = b"".join(b";%s[%s]" % (b"BW"[i % 2 : i % 2 + 1], bytes([97 + i % 19, 100 + i // 19])) for i in range(50))
+    data = root + b"\n" + moves + b"(;B[aa]C[a comment])(;B[bb]))"
+    assert plain_game(data) is None
+    assert len(game_from_bytes(data).moves) == 51
+    assert plain_game(root + b";B[pd])") == (_outcome(parse_game, root + b")")[0][0], [b"B[pd"])  # type: ignore[index]

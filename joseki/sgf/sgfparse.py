@@ -40,9 +40,11 @@ _MOVES = re.compile(rb";([BW])\[([A-Za-z]{0,2})\]")
 """Each move of a run of :data:`_PLAIN` nodes."""
 _VALUES = re.compile(rb"([A-Za-z]{0,64})\s*\[([^\\\]]*(?:\\.[^\\\]]*)*)\]", re.DOTALL)
 """Each value of a node's properties, with its property's identifier before the first one."""
-_PLAIN_GAME = re.compile(rb"\(\s*;((?:\s*[A-Za-z]{1,64}\s*(?:" + _VALUE + rb"\s*)+)*)\s*((?:" + _PLAIN + rb")*)\)",
-                         re.DOTALL)
-"""A game tree that is a root node then :data:`_PLAIN` nodes only: the root's properties, then the moves."""
+_PLAIN_GAME = re.compile(rb"\(\s*;((?>(?:\s*[A-Za-z]{1,64}\s*(?:" + _VALUE + rb"\s*)+)*))\s*((?:" + _PLAIN
+                         + rb")*+)\)", re.DOTALL)
+"""A game tree that is a root node then :data:`_PLAIN` nodes only: the root's properties, then the moves. Neither
+part is matched again another way when what follows fails (an atomic group, a possessive repeat): the whitespace
+between properties could otherwise be shared out in exponentially many ways."""
 _PLAIN_MOVE = re.compile(rb"[BW]\[[A-Za-z]{0,2}")
 """Each move of a run of :data:`_PLAIN` nodes, as its colour, ``[`` and value."""
 _LOWER = bytes(range(ord("a"), ord("z") + 1))
