@@ -188,9 +188,6 @@ class RefsWriter:
         self.ids: dict[str, int] = {}
         """The ``game_record`` id of each game added since the last write whose facts :meth:`prune` wrote."""
         self.kept: dict[int, list[Kept]] = {}
-        self.fresh: list[tuple[npt.NDArray[np.int64], npt.NDArray[np.intp], npt.NDArray[np.int64], list[Order]]] = []
-        """References written as columns at nodes that kept none: their nodes, games (places in their orders),
-        game ids and the orders; moved into :attr:`kept` when a later write needs them."""
         self.replace: set[str] = set()
         self.reads_back: bool | None = None
         """Whether nodes met for the first time are read from the store (not when the profile held no references)."""
@@ -241,14 +238,9 @@ class RefsWriter:
     def offered(self) -> dict[int, list[Offered]]:
         """Each node's references added since the last write that can make its bound (:meth:`_best`)."""
         chosen, nodes, games = self._best()
-        return self._offers(chosen, nodes[chosen], games[chosen])
-
-    def _offers(self, chosen: npt.NDArray[np.intp], nodes: npt.NDArray[np.int64],
-                games: npt.NDArray[np.intp]) -> dict[int, list[Offered]]:
-        """Each node's references among those at ``chosen`` in the columns (their ``nodes`` and ``games``)."""
         out: dict[int, list[Offered]] = {}
         orders, numbers, corners = self.orders, self.numbers, self.corners
-        for at, nid, game in zip(chosen.tolist(), nodes.tolist(), games.tolist(), strict=True):
+        for at, nid, game in zip(chosen.tolist(), nodes[chosen].tolist(), games[chosen].tolist(), strict=True):
             offer = (orders[game], numbers[at], corners[at])
             found = out.get(nid)
             if found is None:
@@ -258,11 +250,7 @@ class RefsWriter:
         return out
 
     def write(self, conn: Connection, pid: int) -> None:
-        """Write the games added since the last write and their references under profile ``pid``.
-
-        The references at nodes that keep none yet are their nodes' bound as they are (:meth:`_best`): they are
-        written as columns, and kept as such (:attr:`fresh`) until a later write needs them.
-        """
+        """Write the games added since the last write and their references under profile ``pid``."""
         if not self.infos and not self.ids:
             return
         ids = self.ids
@@ -275,33 +263,18 @@ class RefsWriter:
             self.replace.clear()
         if self.reads_back is None:
             self.reads_back = bool(conn.execute(select(exists().where(gr.c.profile_id == pid))).scalar())
-        self._unfresh()
-        chosen, all_nodes, all_games = self._best()
-        nodes, games = all_nodes[chosen], all_games[chosen]
+        offered = self.offered()
         if self.reads_back:
-            self._read_kept(conn, pid, [nid for nid in np.unique(nodes).tolist() if nid not in self.kept])
-        keeping = np.fromiter((nid for nid, kept in self.kept.items() if kept), np.int64)
-        known = np.isin(nodes, keeping)
-        rows, dropped = self._merge(pid, self._offers(chosen[known], nodes[known], games[known]),
-                                    {order[2]: (order, ids[order[2]]) for order in self.orders})
-        game_ids_of = np.fromiter((ids[key] for _, _, key in self.orders), np.int64, len(self.orders))
-        fresh = chosen[~known]
-        columns = [nodes[~known], game_ids_of[games[~known]],
-                   np.frombuffer(self.numbers, np.int32)[fresh].astype(np.int64),
-                   np.frombuffer(self.corners, np.int8)[fresh].astype(np.int64)]
-        self.fresh.append((columns[0], games[~known], columns[1], self.orders))
-        if rows:
-            merged = np.array(rows, np.int64)
-            columns = [np.concatenate((column, merged[:, i + 1])) for i, column in enumerate(columns)]
-        order = np.lexsort((columns[1], columns[0]))
-        rows = list(zip([pid] * len(order), *(column[order].tolist() for column in columns), strict=True))
+            self._read_kept(conn, pid, [nid for nid in offered if nid not in self.kept])
+        rows, dropped = self._merge(pid, offered, {order[2]: (order, ids[order[2]]) for order in self.orders})
         self.infos, self.orders, self.ids = {}, [], {}
         self.nodes, self.games, self.numbers, self.corners = array("q"), array("i"), array("i"), array("b")
-        names = ("profile_id", "node_id", "game_id", "move_number", "corner")
+        rows.sort()
+        columns = ("profile_id", "node_id", "game_id", "move_number", "corner")
         if conn.dialect.name in FAST_DIALECTS:
-            insert_rows(conn, gr, names, rows, "ON CONFLICT DO NOTHING")
+            insert_rows(conn, gr, columns, rows, "ON CONFLICT DO NOTHING")
         elif rows:
-            conn.execute(gr.insert(), [dict(zip(names, r, strict=True)) for r in rows])
+            conn.execute(gr.insert(), [dict(zip(columns, r, strict=True)) for r in rows])
         if dropped:
             dropped.sort()
             if conn.dialect.name in FAST_DIALECTS:  # the driver's executemany: no statement compiled a row
@@ -313,26 +286,21 @@ class RefsWriter:
                                               gr.c.game_id == bindparam("k_game")),
                              [{"k_node": nid, "k_game": gid} for nid, gid in dropped])
 
-    def _unfresh(self) -> None:
-        """Move the references written as columns (:attr:`fresh`) into :attr:`kept`."""
-        for nodes, games, ids, orders in self.fresh:
-            kept = self.kept
-            for nid, game, gid in zip(nodes.tolist(), games.tolist(), ids.tolist(), strict=True):
-                found = kept.get(nid)
-                if found is None:
-                    kept[nid] = [(orders[game], gid)]
-                else:
-                    found.append((orders[game], gid))
-        self.fresh = []
-
     def _merge(self, pid: int, offered: dict[int, list[Offered]],
                games: dict[str, Kept]) -> tuple[list[tuple[int, int, int, int, int]], list[tuple[int, int]]]:
-        """The new bound of each node that keeps references: the rows to insert and the (node, game id)
-        references to delete."""
+        """Each node's new bound: the rows to insert and the (node, game id) references to delete."""
         rows: list[tuple[int, int, int, int, int]] = []
         dropped: list[tuple[int, int]] = []
         for nid, offers in offered.items():
-            kept = self.kept[nid]
+            kept = self.kept.get(nid)
+            if not kept:  # the offers are the node's bound already (:meth:`offered`)
+                now = []
+                for order, number, corner in offers:
+                    game = games[order[2]]
+                    rows.append((pid, nid, game[1], number, corner))
+                    now.append(game)
+                self.kept[nid] = now
+                continue
             keep = chosen([*(k[0] for k in kept), *(o[0] for o in offers)])
             now = [k for k in kept if k[0][2] in keep]
             dropped.extend((nid, k[1]) for k in kept if k[0][2] not in keep)
