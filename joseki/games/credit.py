@@ -116,24 +116,12 @@ def corner_credits(book: Book, steps: str, first: Colour, winner: Colour | None)
 def route_credits(route: BookWalk, first: Colour, winner: Colour) -> list[tuple[int, str]]:
     """:func:`corner_credits` of a corner already walked."""
     results = (outcome(first, winner), outcome(other(first), winner))
-    ids = _NODE_IDS
     out: list[tuple[int, str]] = []
     for index, line in enumerate(route.nodes):
-        nid = ids.get(line)
-        if nid is None:
-            if len(ids) >= NODE_IDS:
-                ids.clear()
-            nid = ids[line] = node_id(line)
         result = results[index & 1]
         assert result is not None
-        out.append((nid, result))
+        out.append((node_id(line), result))
     return out
-
-
-NODE_IDS = 1 << 20
-"""Book lines whose node id a process keeps (:data:`_NODE_IDS`): the lines games reach are a book's, met again and
-again."""
-_NODE_IDS: dict[str, int] = {}
 
 
 @dataclass(frozen=True, slots=True)
