@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import shutil
+from array import array
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -32,7 +34,10 @@ from joseki.core.corners import corner_tables
 from joseki.core.gameinfo import normal_date, normal_rank, rank_value, strength
 from joseki.games.credit import corner_credits, corner_plays
 from joseki.games.learn import learn
-from joseki.games.mine import mine
+from joseki.games.mine import MINE_DEPTH, HeldGame, mine, reduce_chunk
+from joseki.games.pipeline import GameView
+from joseki.games.signals import CONTEXTS, RESULTS, ContextWriter, NodeWriter, RefsStep
+from joseki.sgf.archive import sources
 from joseki.sgf.game import read_game
 
 from .conftest import GAMES, need
@@ -281,6 +286,7 @@ def test_mine_summing_as_it_goes_writes_what_summing_at_the_end_writes(new_db: C
     # games (and the games moved from a learnt book), the store is the one without any
     files = real_games(FOX, 60)
     tables = []
+    monkeypatch.setattr("joseki.games.mine.CHUNK_GAMES", 5)  # chunks of 5 games: a compaction every 7 lands inside
     for every in (10**6, 7):
         monkeypatch.setattr("joseki.games.mine.COMPACT_GAMES", every)
         store = Store(new_db(f"compact{every}"))
@@ -359,3 +365,41 @@ def test_the_migration_adds_and_removes_the_tables(new_db: Callable[..., str]) -
         command.downgrade(alembic_config(conn), "0004")
         assert not {"game_record", "game_ref"} & set(inspect(conn).get_table_names())
     store.close()
+
+
+def test_a_chunk_s_packed_rows_are_each_game_s_rows(starter: Store) -> None:
+    # mine's workers pack a chunk's rows into a few arrays (GameStep.pack) and the parent copies them
+    # (Writer.add_packed): each writer then holds what adding every game's rows in turn gives it
+    files = real_games(FOX, 40)
+    book = InMemoryBook.load(starter)
+    steps: tuple[Any, ...] = (RESULTS.step, CONTEXTS.step, RefsStep(MINE_DEPTH, always=False))
+    reduced, _ = reduce_chunk(list(sources([str(f) for f in files])))
+    rows: list[list[Any]] = [[], [], []]
+    for one in reduced:
+        if one.skipped is not None:
+            continue
+        game = HeldGame.unpack(one.held)
+        view = GameView(one.source, one.key, game.winner, game.moves, book, plays=list(game.plays),
+                        info=GameInfo(*game.info))
+        for kept, step in zip(rows, steps, strict=True):
+            kept.append(step.rows(view))
+    assert sum(bool(r) for r in rows[0]) > 20 and sum(bool(r) for r in rows[1]) > 20
+    each = (NodeWriter(starter), ContextWriter(starter), RefsWriter(starter))
+    packed = (NodeWriter(starter), ContextWriter(starter), RefsWriter(starter))
+    for one_by_one, kept in zip(each, rows, strict=True):
+        for game_rows in kept:
+            one_by_one.add(game_rows)
+    for chunked, kept, step in zip(packed, rows, steps, strict=True):
+        for start in range(0, len(kept), 16):  # chunks, the last one short
+            chunked.add_packed(step.pack(kept[start : start + 16]))
+
+    def contexts(writer: ContextWriter) -> list[tuple[object, ...]]:
+        numbered = zip(*(c.tolist() for c in writer.columns), strict=True)
+        return [(p, writer.names[c], writer.names[m], *n) for p, c, m, *n in numbered]
+
+    assert each[0].columns == packed[0].columns and len(each[0].columns[0]) > 100
+    assert contexts(each[1]) == contexts(packed[1]) and len(each[1].columns[0]) > 100
+    a, b = each[2], packed[2]
+    assert (a.infos, a.orders, a.games, a.nodes, a.numbers, a.corners) == (
+        b.infos, b.orders, b.games, b.nodes, b.numbers, b.corners)
+    assert len(a.nodes) > 100 and isinstance(b.nodes, array)

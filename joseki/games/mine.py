@@ -199,6 +199,15 @@ reduce_chunk = ReduceChunk()
 """Mining's first-pass chunk task, without the index, into a store without a book."""
 
 
+class Credited(NamedTuple):
+    """A chunk of held games credited (:class:`CreditHeld`)."""
+
+    games: list[tuple[int, int]]
+    """Each game's corners and credits (for the run's report)."""
+    rows: tuple[Any, ...]
+    """Each statistic's rows of the whole chunk, packed (:meth:`joseki.games.pipeline.GameStep.pack`)."""
+
+
 @dataclass(frozen=True, slots=True)
 class CreditHeld:
     """Mining's second-pass chunk task: held games credited against the mined book (runs in a worker).
@@ -210,11 +219,11 @@ class CreditHeld:
     before: Book | None
     statistics: tuple[Statistic[Any], ...]
 
-    def __call__(self, chunk: list[tuple[str, str, bytes, bool]]) -> tuple[list[tuple[str, int, int, tuple[Any, ...]]],
-                                                                         Seconds]:
+    def __call__(self, chunk: list[tuple[str, str, bytes, bool]]) -> tuple[Credited, Seconds]:
         seconds = Seconds()
         signal = ResultSignal(self.statistics)
         out = []
+        rows: list[list[Any]] = [[] for _ in self.statistics]
         for source, key, held, moved in chunk:
             started = clock()
             game = HeldGame.unpack(held)
@@ -224,13 +233,17 @@ class CreditHeld:
             if moved:
                 corners, credits = 0, credits - sum(len(c.credits) for c in view.credited_before())
             seconds.add("walk", clock() - started)
-            rows = []
-            for statistic in self.statistics:
+            for statistic, kept in zip(self.statistics, rows, strict=True):
                 started = clock()
-                rows.append(statistic.step.rows(view))
+                kept.append(statistic.step.rows(view))
                 seconds.add(statistic.name, clock() - started)
-            out.append((key, corners, credits, tuple(rows)))
-        return out, seconds
+            out.append((corners, credits))
+        packed = []
+        for statistic, kept in zip(self.statistics, rows, strict=True):
+            started = clock()
+            packed.append(statistic.step.pack(kept))
+            seconds.add(statistic.name, clock() - started)
+        return Credited(out, tuple(packed)), seconds
 
 
 class PrefixCounter:
@@ -366,15 +379,18 @@ def _credit(conn: WriteConnection, store: Store, pid: int, games: dict[str, Held
     task = CreditHeld(index, before, statistics)
     seconds = report.seconds
 
-    credited = each_game(fan_out(task, items, len(items), where, CHUNK_GAMES), seconds)
-    for games_done, (_, corners, credits, rows) in enumerate(credited, start=1):
-        report.corners += corners
-        report.credits += credits
+    games_done = 0
+    for credited, spent in fan_out(task, items, len(items), where, CHUNK_GAMES):
+        seconds.merge(spent)
+        for corners, credits in credited.games:
+            report.corners += corners
+            report.credits += credits
         started = clock()
-        for writer, one in zip(writers, rows, strict=True):
-            writer.add(one)
+        for writer, packed in zip(writers, credited.rows, strict=True):
+            writer.add_packed(packed)
         seconds.add("adding rows", clock() - started)
-        if games_done % COMPACT_GAMES == 0:
+        done_before, games_done = games_done, games_done + len(credited.games)
+        if games_done // COMPACT_GAMES > done_before // COMPACT_GAMES:
             for statistic, writer in zip(statistics, writers, strict=True):
                 started = clock()
                 writer.compact(conn, pid)

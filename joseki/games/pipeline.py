@@ -122,6 +122,12 @@ class GameStep(ABC, Generic[R]):
     def rows(self, game: GameView) -> R:
         """The game's rows (plain values: they are pickled back to the parent)."""
 
+    def pack(self, rows: list[R]) -> Any:
+        """A chunk of games' :meth:`rows` as one value for its writer's :meth:`Writer.add_packed` (in a worker, where
+        a statistic may turn them into a few arrays, which the parent copies rather than rebuilds value by value);
+        by default the list itself."""
+        return rows
+
 
 class Writer(ABC, Generic[R]):
     """A statistic's writer in the parent: each new game's rows added, then written in the batch's transaction."""
@@ -129,6 +135,12 @@ class Writer(ABC, Generic[R]):
     @abstractmethod
     def add(self, rows: R) -> None:
         """Add one game's rows (a game new under the profile)."""
+
+    def add_packed(self, packed: Any) -> None:
+        """Add a chunk of games' rows, as its statistic's :meth:`GameStep.pack` made them (every game new under
+        the profile); by default each game's in turn."""
+        for rows in packed:
+            self.add(rows)
 
     @abstractmethod
     def write(self, conn: WriteConnection, pid: int) -> None:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 import numpy.typing as npt
 
-from joseki.book.gamerefs.write import GameRefs, RefsWriter, game_refs
+from joseki.book.gamerefs.write import GameRefs, PackedRefs, RefsWriter, game_refs, pack_refs
 from joseki.book.learnt.contexts import add_context_records
 from joseki.book.learnt.outcomes import add_judged, claim_judged
 from joseki.book.learnt.results import add_records, claim_games, drop_empty
@@ -138,8 +138,19 @@ def _with(held: Sums | None, keys: list[npt.NDArray[np.int64]], counts: npt.NDAr
             np.concatenate((held[1], counts)))
 
 
+def _flat(rows: Sequence[Flat]) -> list[int | str]:
+    """A chunk of games' flat rows as one flat list."""
+    return [value for game in rows for value in game]
+
+
 class ResultsStep(GameStep[Flat]):
     """A game's record at each node its corners were credited to (moved from the book before, when it has one)."""
+
+    def pack(self, rows: list[Flat]) -> list[array[int]]:
+        """The chunk's rows as :class:`NodeWriter`'s columns."""
+        flat = _flat(rows)
+        return [array(column.typecode, cast("list[int]", flat[at::NODE_ROW]))
+                for at, column in enumerate(NodeWriter.empty())]
 
     def rows(self, game: GameView) -> Flat:
         new = node_rows(game.credited())
@@ -150,6 +161,19 @@ class ResultsStep(GameStep[Flat]):
 
 class ContextsStep(GameStep[Flat]):
     """A game's credits by whole-board context (moved from the book before, when it has one)."""
+
+    def pack(self, rows: list[Flat]) -> tuple[list[str], list[array[int]]]:
+        """The chunk's rows as :class:`ContextWriter`'s columns, each context and move as its number in the
+        chunk's own list of them (given first)."""
+        flat = _flat(rows)
+        words: dict[str, int] = {}
+        columns = []
+        for at, column in enumerate(ContextWriter.empty()):
+            values = flat[at::CONTEXT_ROW]
+            if at in WORD_COLUMNS:
+                values = [words.setdefault(cast(str, word), len(words)) for word in values]
+            columns.append(array(column.typecode, cast("list[int]", values)))
+        return list(words), columns
 
     def rows(self, game: GameView) -> Flat:
         new = context_rows(game.credited(), game.moves)
@@ -178,7 +202,12 @@ class RefsStep(GameStep["GameRefs | None"]):
                  for c in credited]
         return game_refs(game.facts(), moves, [[nid for nid, _ in c.credits] for c in credited])
 
+    def pack(self, rows: list[GameRefs | None]) -> PackedRefs:
+        return pack_refs(rows)
 
+
+WORD_COLUMNS = (1, 2)
+"""The columns of :class:`ContextWriter` that hold a context or a move, as its number in the writer's list of them."""
 COUNT_TYPE = "h"
 """The array type a writer holds a game's counts in until written: a game counts a few corners at most."""
 
@@ -196,12 +225,13 @@ class NodeWriter(Writer[Flat]):
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self.columns = self._empty()
+        self.columns = self.empty()
         self.held: Sums | None = None
         """The sums of the rows compacted since the last write."""
 
     @staticmethod
-    def _empty() -> list[array[int]]:
+    def empty() -> list[array[int]]:
+        """The columns, empty: node ids, then the counts."""
         return [array("q"), *(array(COUNT_TYPE) for _ in range(NODE_ROW - 1))]
 
     def add(self, rows: Flat) -> None:
@@ -209,10 +239,14 @@ class NodeWriter(Writer[Flat]):
         for at, column in enumerate(self.columns):
             column.extend(flat[at::NODE_ROW])
 
+    def add_packed(self, packed: list[array[int]]) -> None:
+        for column, part in zip(self.columns, packed, strict=True):
+            column.extend(part)
+
     def _sums(self) -> Sums:
         """Every row since the last write, summed; the writer then holds none."""
         keys, counts = _with(self.held, [np.frombuffer(self.columns[0], np.int64)], _counts(self.columns[1:]))
-        self.columns, self.held = self._empty(), None
+        self.columns, self.held = self.empty(), None
         return summed(keys, counts, drop_empty=False)
 
     def compact(self, conn: WriteConnection, pid: int) -> None:
@@ -241,12 +275,13 @@ class ContextWriter(Writer[Flat]):
         """Each context and move met in the run, and its number."""
         self.names: list[str] = []
         """Each number's context or move."""
-        self.columns = self._empty()
+        self.columns = self.empty()
         self.held: Sums | None = None
         """The sums of the rows compacted since the last write, the (context, move) numbers as one key column."""
 
     @staticmethod
-    def _empty() -> list[array[int]]:
+    def empty() -> list[array[int]]:
+        """The columns, empty: parent ids, context and move numbers (:data:`WORD_COLUMNS`), then the counts."""
         return [array("q"), array("i"), array("i"), *(array(COUNT_TYPE) for _ in range(CONTEXT_ROW - 3))]
 
     def _number(self, word: str) -> int:
@@ -258,18 +293,28 @@ class ContextWriter(Writer[Flat]):
         # (parent, context, move, four counts) a row
         words, number = self.words, self._number
         for at, column in enumerate(self.columns):
-            if at in (1, 2):
+            if at in WORD_COLUMNS:
                 column.extend([words[w] if w in words else number(w)
                                for w in cast("tuple[str, ...]", rows[at::CONTEXT_ROW])])
             else:
                 column.extend(cast("tuple[int, ...]", rows[at::CONTEXT_ROW]))
+
+    def add_packed(self, packed: tuple[list[str], list[array[int]]]) -> None:
+        names, columns = packed
+        words, number = self.words, self._number
+        ours = np.array([words[w] if w in words else number(w) for w in names], np.int32)
+        for at, (column, part) in enumerate(zip(self.columns, columns, strict=True)):
+            if at in WORD_COLUMNS:
+                column.frombytes(ours[np.frombuffer(part, np.int32)].tobytes())
+            else:
+                column.extend(part)
 
     def _sums(self) -> Sums:
         """Every row since the last write, summed; the writer then holds none."""
         contexts = np.frombuffer(self.columns[1], np.int32).astype(np.int64)
         pairs = contexts << 32 | np.frombuffer(self.columns[2], np.int32)  # (context, move) as one key column
         keys, counts = _with(self.held, [np.frombuffer(self.columns[0], np.int64), pairs], _counts(self.columns[3:]))
-        self.columns, self.held = self._empty(), None
+        self.columns, self.held = self.empty(), None
         return summed(keys, counts, drop_empty=True)
 
     def compact(self, conn: WriteConnection, pid: int) -> None:
@@ -291,6 +336,9 @@ class RefsStatisticWriter(Writer["GameRefs | None"]):
 
     def add(self, rows: GameRefs | None) -> None:
         self.refs.add(rows)
+
+    def add_packed(self, packed: PackedRefs) -> None:
+        self.refs.add_packed(packed)
 
     def compact(self, conn: WriteConnection, pid: int) -> None:
         self.refs.prune(conn)

@@ -21,6 +21,7 @@ import os
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -108,6 +109,29 @@ class GameRefs:
 
     info: GameInfo
     nodes: list[tuple[int, int, int]] = field(default_factory=list)
+
+
+PackedRefs = tuple[list[tuple[Any, ...]], "array[int]", "array[int]", "array[int]", "array[int]"]
+"""A chunk of games' references (:func:`pack_refs`)."""
+
+
+def pack_refs(games: Iterable[GameRefs | None]) -> PackedRefs:
+    """A chunk of games' references as :meth:`RefsWriter.add_packed` takes them: the facts of each game that has
+    some (:meth:`GameInfo.row`) and its number of references, then the references as the writer's columns (node,
+    game move, corner), so that the parent copies a few arrays, not every value."""
+    infos: list[tuple[Any, ...]] = []
+    sizes, nodes, numbers, corners = array("i"), array("q"), array("i"), array("b")
+    for refs in games:
+        if refs is None:
+            continue
+        infos.append(refs.info.row())
+        sizes.append(len(refs.nodes))
+        if refs.nodes:
+            ids, moves, where = zip(*refs.nodes, strict=True)
+            nodes.extend(ids)
+            numbers.extend(moves)
+            corners.extend(where)
+    return infos, sizes, nodes, numbers, corners
 
 
 def game_refs(info: GameInfo, corners: Sequence[CornerMoves], reached: Sequence[Sequence[int]]) -> GameRefs:
@@ -207,6 +231,20 @@ class RefsWriter:
         nodes, numbers, corners = zip(*refs.nodes, strict=True)
         self.games.extend([len(self.orders)] * len(nodes))
         self.orders.append((info.date, info.strength, info.key))
+        self.nodes.extend(nodes)
+        self.numbers.extend(numbers)
+        self.corners.extend(corners)
+
+    def add_packed(self, packed: PackedRefs) -> None:
+        """A chunk of new games' facts and references, as :func:`pack_refs` made them: what :meth:`add` of each
+        game does."""
+        infos, sizes, nodes, numbers, corners = packed
+        for row, size in zip(infos, sizes, strict=True):
+            info = GameInfo(*row)
+            self.infos[info.key] = info
+            if size:
+                self.games.extend([len(self.orders)] * size)
+                self.orders.append((info.date, info.strength, info.key))
         self.nodes.extend(nodes)
         self.numbers.extend(numbers)
         self.corners.extend(corners)
