@@ -147,8 +147,6 @@ def game_refs(info: GameInfo, corners: Sequence[CornerMoves], reached: Sequence[
     return GameRefs(info, [(nid, number, corner) for nid, (number, corner) in best.items()])
 
 
-Unkept = tuple[npt.NDArray[np.int64], npt.NDArray[np.intp], npt.NDArray[np.int64], list[Order]]
-"""References written as columns (:attr:`RefsWriter.unkept`)."""
 Kept = tuple[Order, int]
 """A reference a node keeps: its game's order and ``game_record`` id."""
 Offered = tuple[Order, int, int]
@@ -214,9 +212,6 @@ class RefsWriter:
         self.ids: dict[str, int] = {}
         """The ``game_record`` id of each game added since the last write whose facts :meth:`prune` wrote."""
         self.kept: dict[int, list[Kept]] = {}
-        self.unkept: Unkept | None = None
-        """The references the last write made at nodes that kept none, as columns (their nodes, games as places in
-        the orders, game ids, and those orders), not yet in :attr:`kept`: only a later write needs them there."""
         self.replace: set[str] = set()
         self.reads_back: bool | None = None
         """Whether nodes met for the first time are read from the store (not when the profile held no references)."""
@@ -306,18 +301,13 @@ class RefsWriter:
             self.replace.clear()
         if self.reads_back is None:
             self.reads_back = bool(conn.execute(select(exists().where(gr.c.profile_id == pid))).scalar())
-        self._keep_unkept()
-        dropped: list[tuple[int, int]] = []
-        if not self.kept and not self.reads_back:  # every node's offers are its bound already (:meth:`offered`)
-            rows = self._first_rows(pid, ids)
-        else:
-            offered = self.offered()
-            if self.reads_back:
-                self._read_kept(conn, pid, [nid for nid in offered if nid not in self.kept])
-            rows, dropped = self._merge(pid, offered, {order[2]: (order, ids[order[2]]) for order in self.orders})
-            rows.sort()
+        offered = self.offered()
+        if self.reads_back:
+            self._read_kept(conn, pid, [nid for nid in offered if nid not in self.kept])
+        rows, dropped = self._merge(pid, offered, {order[2]: (order, ids[order[2]]) for order in self.orders})
         self.infos, self.orders, self.ids = {}, [], {}
         self.nodes, self.games, self.numbers, self.corners = array("q"), array("i"), array("i"), array("b")
+        rows.sort()
         columns = ("profile_id", "node_id", "game_id", "move_number", "corner")
         if conn.dialect.name in FAST_DIALECTS:
             insert_rows(conn, gr, columns, rows, "ON CONFLICT DO NOTHING")
@@ -333,33 +323,6 @@ class RefsWriter:
                 conn.execute(delete(gr).where(gr.c.profile_id == pid, gr.c.node_id == bindparam("k_node"),
                                               gr.c.game_id == bindparam("k_game")),
                              [{"k_node": nid, "k_game": gid} for nid, gid in dropped])
-
-    def _first_rows(self, pid: int, ids: dict[str, int]) -> list[tuple[int, int, int, int, int]]:
-        """The rows of a write when no node keeps references: every offer that makes its node's bound, in order,
-        made as columns (a run that writes once, at its end, offers a million); they are then :attr:`unkept`."""
-        chosen, nodes, games = self._best()
-        nodes, games = nodes[chosen], games[chosen]
-        game_ids = np.fromiter((ids[key] for _, _, key in self.orders), np.int64, len(self.orders))[games]
-        order = np.lexsort((game_ids, nodes))
-        self.unkept = (nodes, games, game_ids, self.orders)
-        numbers = np.frombuffer(self.numbers, np.int32)[chosen]
-        corners = np.frombuffer(self.corners, np.int8)[chosen]
-        return list(zip([pid] * len(order), nodes[order].tolist(), game_ids[order].tolist(),
-                        numbers[order].tolist(), corners[order].tolist(), strict=True))
-
-    def _keep_unkept(self) -> None:
-        """Move the references of :attr:`unkept` into :attr:`kept`."""
-        if self.unkept is None:
-            return
-        nodes, games, game_ids, orders = self.unkept
-        kept = self.kept
-        for nid, game, gid in zip(nodes.tolist(), games.tolist(), game_ids.tolist(), strict=True):
-            found = kept.get(nid)
-            if found is None:
-                kept[nid] = [(orders[game], gid)]
-            else:
-                found.append((orders[game], gid))
-        self.unkept = None
 
     def _merge(self, pid: int, offered: dict[int, list[Offered]],
                games: dict[str, Kept]) -> tuple[list[tuple[int, int, int, int, int]], list[tuple[int, int]]]:
