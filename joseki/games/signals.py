@@ -147,10 +147,7 @@ class ResultsStep(GameStep[Flat]):
     """A game's record at each node its corners were credited to (moved from the book before, when it has one)."""
 
     def pack(self, rows: list[Flat]) -> list[array[int]]:
-        """The chunk's rows as :class:`NodeWriter`'s columns."""
-        flat = _flat(rows)
-        return [array(column.typecode, cast("list[int]", flat[at::NODE_ROW]))
-                for at, column in enumerate(NodeWriter.empty())]
+        return NodeWriter.pack(rows)
 
     def rows(self, game: GameView) -> Flat:
         new = node_rows(game.credited())
@@ -163,17 +160,7 @@ class ContextsStep(GameStep[Flat]):
     """A game's credits by whole-board context (moved from the book before, when it has one)."""
 
     def pack(self, rows: list[Flat]) -> tuple[list[str], list[array[int]]]:
-        """The chunk's rows as :class:`ContextWriter`'s columns, each context and move as its number in the
-        chunk's own list of them (given first)."""
-        flat = _flat(rows)
-        words: dict[str, int] = {}
-        columns = []
-        for at, column in enumerate(ContextWriter.empty()):
-            values = flat[at::CONTEXT_ROW]
-            if at in WORD_COLUMNS:
-                values = [words.setdefault(cast(str, word), len(words)) for word in values]
-            columns.append(array(column.typecode, cast("list[int]", values)))
-        return list(words), columns
+        return ContextWriter.pack(rows)
 
     def rows(self, game: GameView) -> Flat:
         new = context_rows(game.credited(), game.moves)
@@ -239,6 +226,13 @@ class NodeWriter(Writer[Flat]):
         for at, column in enumerate(self.columns):
             column.extend(flat[at::NODE_ROW])
 
+    @staticmethod
+    def pack(rows: Sequence[Flat]) -> list[array[int]]:
+        """A chunk of games' rows as the writer's columns (in a worker: :meth:`add_packed` copies them)."""
+        flat = _flat(rows)
+        return [array(column.typecode, cast("list[int]", flat[at::NODE_ROW]))
+                for at, column in enumerate(NodeWriter.empty())]
+
     def add_packed(self, packed: list[array[int]]) -> None:
         for column, part in zip(self.columns, packed, strict=True):
             column.extend(part)
@@ -298,6 +292,20 @@ class ContextWriter(Writer[Flat]):
                                for w in cast("tuple[str, ...]", rows[at::CONTEXT_ROW])])
             else:
                 column.extend(cast("tuple[int, ...]", rows[at::CONTEXT_ROW]))
+
+    @staticmethod
+    def pack(rows: Sequence[Flat]) -> tuple[list[str], list[array[int]]]:
+        """A chunk of games' rows as the writer's columns (in a worker: :meth:`add_packed` copies them), each context
+        and move as its number in the chunk's own list of them (given first)."""
+        flat = _flat(rows)
+        words: dict[str, int] = {}
+        columns = []
+        for at, column in enumerate(ContextWriter.empty()):
+            values = flat[at::CONTEXT_ROW]
+            if at in WORD_COLUMNS:
+                values = [words.setdefault(cast(str, word), len(words)) for word in values]
+            columns.append(array(column.typecode, cast("list[int]", values)))
+        return list(words), columns
 
     def add_packed(self, packed: tuple[list[str], list[array[int]]]) -> None:
         names, columns = packed
