@@ -22,7 +22,7 @@ from multiprocessing.pool import AsyncResult
 from typing import Any, TypeVar
 
 from joseki.core.errors import BadInput
-from joseki.games.pool import chunks, worker_pool
+from joseki.games.pool import chunks, start_early, worker_pool
 
 I = TypeVar("I")  # noqa: E741 (an item of work)
 R = TypeVar("R")
@@ -55,6 +55,13 @@ class Workers:
 
 IN_PROCESS = Workers(processes=1)
 """Every game read in this process."""
+
+
+def prepare(workers: Workers) -> None:
+    """Let local worker processes start sooner, when ``workers`` may run any (:func:`joseki.games.pool.start_early`):
+    called before the files are listed, which for a folder of many games takes a while."""
+    if workers.cluster is None and workers.local(IN_PROCESS_BELOW) > 1:
+        start_early()
 
 
 def fan_out(task: Callable[[list[I]], R], items: Iterable[I], games: int, workers: Workers, chunk: int) -> Iterator[R]:

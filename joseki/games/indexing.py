@@ -20,7 +20,7 @@ from joseki.book.patterns.storage import IndexedGame, compact, write_games
 from joseki.book.store.database import Store, WriteConnection
 from joseki.core.errors import BadInput
 from joseki.core.movelist import SIZE, encode, encode_replayed, replay
-from joseki.games.fanout import Workers, fan_out
+from joseki.games.fanout import Workers, fan_out, prepare
 from joseki.games.pipeline import GameStep, GameView, Ledger, Signal, Statistic, Taken, Writer
 from joseki.games.pool import chunks
 from joseki.sgf.archive import Source, expand_games, source_name, sources
@@ -124,11 +124,12 @@ def index_games(store: Store, paths: Sequence[Path | str], *, workers: int | Non
     ``progress(done, total)`` is told after each batch. ``compacted``: merge the segments into one at the end
     when they fit (:func:`joseki.book.patterns.storage.compact`).
     """
+    where = Workers(processes=None if cluster is not None else workers, cluster=cluster)
+    prepare(where)
     named = roots_of(paths)
     report = IndexReport(files=len(named))
     roots = dict(named)
     items: Iterable[tuple[Source, str]] = ((s, roots[source_name(s)]) for s in sources([n for n, _ in named]))
-    where = Workers(processes=None if cluster is not None else workers, cluster=cluster)
     outcomes = (o for part in fan_out(index_chunk, items, len(named), where, INDEX_CHUNK) for o in part)
     done = _write(store, outcomes, report, batch, len(named), progress)
     assert done == len(named)

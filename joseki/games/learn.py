@@ -19,7 +19,7 @@ from pathlib import Path
 from joseki.book.query.inmemory import InMemoryBook
 from joseki.book.store.database import Store
 from joseki.core.errors import BadInput
-from joseki.games.fanout import Workers
+from joseki.games.fanout import Workers, prepare
 from joseki.games.indexing import IndexLedger, finish_report, folders_of, index_signal
 from joseki.games.judging import JudgeMaker
 from joseki.games.pipeline import BatchWriter, ReadGames, Signal, learn_games
@@ -84,6 +84,7 @@ def learn(store: Store, paths: Iterable[Path | str], profile: str | None = None,
     if index:
         chosen = (*chosen, index_signal(folders_of(paths)))
     where = Workers(workers, cluster)
+    prepare(where)
     files = expand_games(paths)
     writer = BatchWriter(store, profile, chosen, batch_games or BATCH_GAMES)
     task = ReadGames(InMemoryBook.load(store), chosen)

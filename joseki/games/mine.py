@@ -46,7 +46,7 @@ from joseki.core.errors import BadInput
 from joseki.core.geometry import Corner
 from joseki.core.movelist import SIZE
 from joseki.games.credit import CornerPlay, corners_to
-from joseki.games.fanout import Workers, fan_out
+from joseki.games.fanout import Workers, fan_out, prepare
 from joseki.games.indexing import (
     INDEX_BATCH,
     PATTERN_INDEX,
@@ -419,6 +419,7 @@ def mine(store: Store, paths: Iterable[Path | str], min_games: int, collection: 
     if min_games < 1:
         raise BadInput("--min-games must be at least 1")
     where = Workers(workers, cluster)
+    prepare(where)
     paths = list(paths)
     files = expand_games(paths)
     report = LearnReport(files=len(files))
