@@ -20,7 +20,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from common import CACHE, KOGO, fresh_store, need, report
+from common import CACHE, KOGO, fresh_store, need, report, tree_cpu_s
 from games_data import set_files
 
 from joseki.book.gamerefs.read import ORDERS, games_at
@@ -47,9 +47,9 @@ def table_bytes(db: Path) -> dict[str, int]:
 
 
 def cpu_seconds() -> float:
-    """CPU seconds of this process and of its finished children (the worker pools)."""
-    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+    """CPU seconds of this process and of the processes it started (the worker pools, :func:`common.tree_cpu_s`)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    return own.ru_utime + own.ru_stime + tree_cpu_s()
 
 
 def query_ms(db: Path, count: int) -> dict[str, float]:

@@ -26,16 +26,13 @@ from common import CACHE, KOGO, ROOT, need, report
 from games_data import tygem_files
 
 CHILD = """
-import resource, sys, time
+import sys, time
 from pathlib import Path
 
 
-def children():
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
 if __name__ == "__main__":
+    sys.path.append(BENCHMARKS)
+    from common import tree_cpu_s as children
     try:
         from joseki.book.store.database import Store
     except ImportError:  # a tree from before book/ was grouped by job
@@ -74,7 +71,7 @@ def seconds(tree: Path, mode: str, listing: Path, workers: int) -> tuple[float, 
     env = {**os.environ, "PYTHONPATH": str(tree)}
     db = CACHE / f"revisions-{mode}.sqlite"
     script = CACHE / "revisions-child.py"  # a file, not -c: spawned workers import the main module again
-    script.write_text(CHILD)
+    script.write_text(CHILD.replace("BENCHMARKS", repr(str(Path(__file__).resolve().parent))))
     done = subprocess.run([sys.executable, str(script), mode, str(db), str(need(KOGO)), str(listing), str(workers)],
                           env=env, cwd=tree, check=True, capture_output=True, text=True)
     cpu, wall = done.stdout.split()[-2:]

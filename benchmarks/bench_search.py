@@ -21,12 +21,21 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import resource
 import statistics
 import time
 from pathlib import Path
 
-from common import CACHE, fresh_store, joseki_command, peak_mb, report, sgfmill_seconds, wall_seconds
+from common import (
+    CACHE,
+    WorkerPeaks,
+    fresh_store,
+    joseki_command,
+    peak_mb,
+    report,
+    sgfmill_seconds,
+    tree_cpu_s,
+    wall_seconds,
+)
 from games_data import tygem_files
 
 from joseki.book.patternsearch import IndexArrays, Query, loaded, run
@@ -92,9 +101,8 @@ def cli_seconds(db: Path, runs: int) -> list[float]:
 
 
 def _cpu() -> float:
-    """CPU seconds of this process and of its children that have ended (the build's workers)."""
-    children = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return time.process_time() + children.ru_utime + children.ru_stime
+    """CPU seconds of this process and of the processes it started (the build's workers, :func:`common.tree_cpu_s`)."""
+    return time.process_time() + tree_cpu_s()
 
 
 def percentile(values: list[float], share: float) -> float:
@@ -124,10 +132,11 @@ def main() -> None:
         before = sgfmill_seconds(files)
         base_cpu = time.process_time() - cpu
         store = fresh_store("bench_search")
-        started, cpu = time.perf_counter(), _cpu()
+        started, cpu, sampler = time.perf_counter(), _cpu(), WorkerPeaks()
+        sampler.start()
         built = index_games(store, files, workers=args.workers)
         build_s, build_cpu = time.perf_counter() - started, _cpu() - cpu
-        parent_mb, worker_mb = peak_mb(), resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        parent_mb, worker_mb = peak_mb(), sampler.stop()
         cpu = time.process_time()
         after = sgfmill_seconds(files)
         base_cpu = (base_cpu + time.process_time() - cpu) / 2

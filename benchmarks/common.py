@@ -111,8 +111,45 @@ def peak_mb() -> float:
     return _vm_hwm_mb()
 
 
-class _WorkerPeaks(threading.Thread):
-    """Samples the peak resident set (VmHWM) of this process's children while a run goes on."""
+def _descendants() -> list[int]:
+    """The live processes below this one (children, theirs, ...): workers may be children of a server process
+    (:mod:`joseki.games.pool`), not of the process that runs the pool."""
+    parents: dict[str, list[str]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            parents.setdefault(fields[1], []).append(entry)
+    found, frontier = [], [str(os.getpid())]
+    while frontier:
+        below = parents.get(frontier.pop(), [])
+        found += below
+        frontier += below
+    return [int(pid) for pid in found]
+
+
+def tree_cpu_s() -> float:
+    """CPU seconds of every process this one started, directly or not: those it waited for (``RUSAGE_CHILDREN``),
+    and each live one's own and its waited-for children's (``/proc/PID/stat``), so that workers a server process
+    forked and waited for count too."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    seconds = usage.ru_utime + usage.ru_stime
+    tick = os.sysconf("SC_CLK_TCK")
+    for pid in _descendants():
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        seconds += sum(int(v) for v in fields[11:15]) / tick  # utime, stime, cutime, cstime
+    return seconds
+
+
+class WorkerPeaks(threading.Thread):
+    """Samples the peak resident set (VmHWM) of the processes below this one while a run goes on."""
 
     def __init__(self, interval: float = 1.0) -> None:
         super().__init__(daemon=True)
@@ -120,22 +157,9 @@ class _WorkerPeaks(threading.Thread):
         self.stopped = threading.Event()
         self.peaks: dict[int, float] = {}
 
-    def _children(self) -> list[int]:
-        me, found = str(os.getpid()), []
-        for entry in os.listdir("/proc"):
-            if entry.isdigit():
-                try:
-                    with open(f"/proc/{entry}/stat") as f:
-                        fields = f.read().rsplit(")", 1)[1].split()
-                except OSError:
-                    continue
-                if fields[1] == me:
-                    found.append(int(entry))
-        return found
-
     def run(self) -> None:
         while not self.stopped.wait(self.interval):
-            for pid in self._children():
+            for pid in _descendants():
                 self.peaks[pid] = max(self.peaks.get(pid, 0.0), _vm_hwm_mb(pid))
 
     def stop(self) -> float:
@@ -146,13 +170,12 @@ class _WorkerPeaks(threading.Thread):
 
 
 def _in_child(pipe: Any, func: Callable[..., dict[str, Any]], args: tuple[Any, ...]) -> None:
-    sampler = _WorkerPeaks()
+    sampler = WorkerPeaks()
     sampler.start()
     cpu = time.process_time()
     figures = func(*args)
     figures["parent_cpu_s"] = round(time.process_time() - cpu, 2)
-    workers = resource.getrusage(resource.RUSAGE_CHILDREN)
-    figures["workers_cpu_s"] = round(workers.ru_utime + workers.ru_stime, 2)
+    figures["workers_cpu_s"] = round(tree_cpu_s(), 2)
     figures["parent_mb"] = round(_vm_hwm_mb(), 1)
     figures["worker_mb"] = round(sampler.stop(), 1)
     figures["peak_mb"] = round(figures["parent_mb"] + figures["worker_mb"], 1)
@@ -162,7 +185,7 @@ def _in_child(pipe: Any, func: Callable[..., dict[str, Any]], args: tuple[Any, .
 def in_fresh_process(func: Callable[..., dict[str, Any]], *args: Any) -> dict[str, Any]:
     """``func(*args)`` (a module-level function returning figures) in a new process, with what it cost.
 
-    Adds the process's CPU seconds and its workers' (its finished children's), and the peak memory:
+    Adds the process's CPU seconds and its workers' (:func:`tree_cpu_s`), and the peak memory:
     its own peak resident set plus the largest worker's, each read from ``/proc`` (VmHWM, counted
     from the process's exec), so no run inherits the peak of one before it.
     """

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import tarfile
 import zipfile
 from collections.abc import Callable
@@ -15,8 +16,10 @@ from joseki.book.store.database import Store
 from joseki.book.store.files import starter_book
 from joseki.engine.judge import JudgeCommand
 from joseki.games.evaluate import evaluate
+from joseki.games.fanout import Workers, fan_out
 from joseki.games.learn import learn
 from joseki.games.mine import mine
+from joseki.games.pool import start_early
 from joseki.sgf.archive import expand_games, source_bytes, sources, split_member
 
 from .conftest import GAMES, GNUGO_CMD, need, needs_gnugo
@@ -128,3 +131,56 @@ def test_every_signal_reads_a_zip_and_a_tar_xz_as_the_folder_of_the_same_games(
         if signal != "local":
             assert report.learnt == 2 and report.corners > 0
     assert seen[0] == seen[1] == seen[2]
+
+
+def test_a_folder_s_games_come_in_the_order_of_their_paths_parts(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The listing reads each folder once, yet orders as ``sorted(folder.rglob("*"))`` did: by the names' parts
+    (``a/z.sgf`` before ``a-b/a.sgf``, though ``/`` sorts after ``-`` in a string), links to folders not followed,
+    links to files followed, broken links, other files and folders left out."""
+    root = tmp_path / "games"
+    for name in ["a/z.sgf", "a-b/a.sgf", "a/b/c.SGF", "a/b.sgf", "ab.sgf", "A.sgf", ".hidden/x.sgf", "notes.txt",
+                 "a b/é.sgf"]:
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_bytes(b"(;GM[1])")
+    (root / "empty").mkdir()
+    (root / "to-a").symlink_to(root / "a", target_is_directory=True)
+    (root / "link.sgf").symlink_to(root / "ab.sgf")
+    (root / "broken.sgf").symlink_to(root / "gone.sgf")
+    expected = [str(p) for p in sorted(root.rglob("*")) if p.is_file() and p.suffix.lower() == ".sgf"]
+    assert expand_games([root]) == expected
+    assert [Path(n).relative_to(root).as_posix() for n in expected] == [
+        ".hidden/x.sgf", "A.sgf", "a/b/c.SGF", "a/b.sgf", "a/z.sgf", "a b/é.sgf", "a-b/a.sgf", "ab.sgf", "link.sgf"]
+    monkeypatch.chdir(root)
+    here = sorted(Path(".").rglob("*"))
+    assert expand_games(["."]) == [str(p) for p in here if p.is_file() and p.suffix.lower() == ".sgf"]
+    assert expand_games(["."])[0] == ".hidden/x.sgf"
+
+
+def test_workers_read_relative_names_in_the_parent_s_directory_of_now(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """Workers are forked from a server that may have started in another directory (and environment): each takes
+    the parent's of the moment, so a relative name reads in the workers as in the parent."""
+    start_early()  # started here, before the change of directory
+    files = sorted(need(KGS).glob("*.sgf"))[:60]
+    here, there = Store(str(tmp_path / "here.sqlite")), Store(str(tmp_path / "there.sqlite"))
+    for store in (here, there):
+        import_files(store, [starter_book()], "starter")
+    learn(there, files, workers=1)
+    monkeypatch.chdir(KGS)
+    report = learn(here, [f.name for f in files], workers=2)
+    assert not report.errors and report.learnt == 60 - sum(report.skipped.values())
+    assert stats_table(here) == stats_table(there) and stats_table(here)
+
+
+def _environment(chunk: list[str]) -> list[str | None]:
+    return [os.environ.get(name) for name in chunk]
+
+
+def test_workers_see_the_parent_s_environment_of_now(monkeypatch: pytest.MonkeyPatch) -> None:
+    start_early()
+    monkeypatch.setenv("JOSEKI_TEST_SEEN", "yes")
+    monkeypatch.delenv("HOME", raising=False)
+    names = ["JOSEKI_TEST_SEEN", "HOME"] * 50
+    seen = [v for part in fan_out(_environment, names, len(names), Workers(processes=2), 10) for v in part]
+    assert seen == ["yes", None] * 50

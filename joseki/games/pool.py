@@ -3,7 +3,7 @@
 Where the platform has it, a worker is a fork of one server process that imported the workers' modules
 (:data:`WORKER_MODULES`) once, when :func:`start_early` (or the first pool) started it, instead of a new
 interpreter importing them again for each pool (``forkserver``, else ``spawn``). Each worker then takes the
-parent's current directory and environment, as a spawned one would.
+parent's current directory (as :mod:`multiprocessing` does) and environment of the moment, as a spawned one would.
 
 A terminal sends SIGINT to the whole foreground process group: without care each worker of a
 :class:`multiprocessing.pool.Pool` prints its own KeyboardInterrupt traceback. Here the server and the workers
@@ -61,9 +61,8 @@ def start_early() -> None:
             multiprocessing.forkserver.ensure_running()
 
 
-def _start_worker(where: str, environ: dict[str, str], initializer: Callable[..., None] | None, *args: Any) -> None:
+def _start_worker(environ: dict[str, str], initializer: Callable[..., None] | None, *args: Any) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    os.chdir(where)
     os.environ.clear()
     os.environ.update(environ)
     if initializer is not None:
@@ -76,7 +75,7 @@ def worker_pool(processes: int | None, initializer: Callable[..., None] | None =
     """A pool of ``processes`` workers that ignore SIGINT, in this process's directory and environment, terminated
     and joined on leaving."""
     with _interrupts_ignored():
-        pool = _context().Pool(processes, _start_worker, (os.getcwd(), dict(os.environ), initializer, *initargs))
+        pool = _context().Pool(processes, _start_worker, (dict(os.environ), initializer, *initargs))
     try:
         yield pool
     finally:

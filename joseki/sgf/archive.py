@@ -66,14 +66,36 @@ def expand_games(paths: Iterable[Path | str]) -> list[str]:
     for item in paths:
         path = Path(item)
         if path.is_dir():
-            for p in sorted(path.rglob("*")):
-                if p.is_file() and (_is_game(p.name) or is_archive(p)):
-                    found.extend(members(p) if is_archive(p) else [storable(str(p))])
+            for name in _files_below(path):
+                if _is_game(name) or is_archive(name):
+                    found.extend(members(Path(name)) if is_archive(name) else [storable(name)])
         elif is_archive(path) and path.is_file():
             found.extend(members(path))
         else:
             found.append(storable(str(path)))
     return found
+
+
+def _files_below(folder: Path) -> list[str]:
+    """The files below ``folder`` (links to folders not followed, unreadable folders passed over), as
+    ``sorted(folder.rglob("*"))`` orders them: by their names' parts. Each folder is read once (:func:`os.scandir`,
+    whose entries know their kind, so no file is asked for it again), which is what a folder of many games costs."""
+    base = str(folder)
+    found: list[tuple[tuple[str, ...], str]] = []
+    pending: list[tuple[str, tuple[str, ...]]] = [(base, ())]
+    while pending:
+        top, parts = pending.pop()
+        try:
+            with os.scandir(top) as entries:
+                for entry in entries:
+                    if entry.is_dir(follow_symlinks=False):
+                        pending.append((entry.path, (*parts, entry.name)))
+                    elif entry.is_file():
+                        found.append(((*parts, entry.name), entry.path))
+        except PermissionError:
+            continue
+    found.sort()
+    return [path if base != "." else path[2:] for _, path in found]
 
 
 def members(archive: Path) -> list[str]:
