@@ -61,15 +61,16 @@ def write_beyond(conn: Connection, store: Store, collection_id: int, moves: dict
     larger count (mining the same games again adds nothing; other games mined into it add their moves)."""
     from sqlalchemy import delete, select
 
+    from joseki.book.store.database import bulk_insert
+
     table = store.tables["beyond_book"]
     merged = dict(moves)
     for parent, move, games in conn.execute(select(table.c.parent_id, table.c.move, table.c.games)
                                             .where(table.c.collection_id == collection_id)):
         merged[parent, move] = max(games, merged.get((parent, move), 0))
     conn.execute(delete(table).where(table.c.collection_id == collection_id))
-    if merged:
-        conn.execute(table.insert(), [{"parent_id": parent, "collection_id": collection_id, "move": move,
-                                       "games": games} for (parent, move), games in sorted(merged.items())])
+    bulk_insert(conn, table, ("parent_id", "collection_id", "move", "games"),
+                [(parent, collection_id, move, games) for (parent, move), games in sorted(merged.items())])
 
 
 def keep_beyond(conn: Connection, store: Store, collection: str, moves: dict[tuple[str, str], int]) -> None:
