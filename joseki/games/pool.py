@@ -61,6 +61,17 @@ def start_early() -> None:
             multiprocessing.forkserver.ensure_running()
 
 
+class _Pool(Pool):
+    """A pool whose thread minding the workers wakes when a worker ends or the pool changes, not at each result.
+
+    The stock pool's also waits on the results' pipe: while a result lies there unread it wakes again and again,
+    each time asking every worker whether it has ended (with a forkserver, a ``select`` a worker), which takes this
+    process's CPU and the lock every thread needs from the thread that reads the results."""
+
+    def _get_sentinels(self) -> list[Any]:
+        return [self._change_notifier._reader]  # type: ignore[attr-defined]
+
+
 def _start_worker(environ: dict[str, str], initializer: Callable[..., None] | None, *args: Any) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     os.environ.clear()
@@ -75,7 +86,7 @@ def worker_pool(processes: int | None, initializer: Callable[..., None] | None =
     """A pool of ``processes`` workers that ignore SIGINT, in this process's directory and environment, terminated
     and joined on leaving."""
     with _interrupts_ignored():
-        pool = _context().Pool(processes, _start_worker, (dict(os.environ), initializer, *initargs))
+        pool = _Pool(processes, _start_worker, (dict(os.environ), initializer, *initargs), context=_context())
     try:
         yield pool
     finally:
