@@ -111,17 +111,21 @@ def peak_mb() -> float:
     return _vm_hwm_mb()
 
 
+def _stat(pid: int | str) -> list[str]:
+    """The fields of ``/proc/PID/stat`` after the command's name (the state first), [] if the process is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return []
+
+
 def _descendants() -> list[int]:
     """The live processes below this one (children, theirs, ...): workers may be children of a server process
     (:mod:`joseki.games.pool`), not of the process that runs the pool."""
     parents: dict[str, list[str]] = {}
     for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
+        if entry.isdigit() and (fields := _stat(entry)):
             parents.setdefault(fields[1], []).append(entry)
     found, frontier = [], [str(os.getpid())]
     while frontier:
@@ -139,12 +143,7 @@ def tree_cpu_s() -> float:
     seconds = usage.ru_utime + usage.ru_stime
     tick = os.sysconf("SC_CLK_TCK")
     for pid in _descendants():
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        seconds += sum(int(v) for v in fields[11:15]) / tick  # utime, stime, cutime, cstime
+        seconds += sum(int(v) for v in _stat(pid)[11:15]) / tick  # utime, stime, cutime, cstime
     return seconds
 
 
