@@ -6,11 +6,12 @@ import json
 import shutil
 from array import array
 from collections.abc import Callable
+from itertools import count
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from joseki.book.gamerefs.read import GamesAt, corner_steps, games_at, load_game
@@ -24,6 +25,7 @@ from joseki.book.gamerefs.write import (
     strongest_key,
 )
 from joseki.book.importer import import_files
+from joseki.book.learnt.results import profile_id
 from joseki.book.query.inmemory import InMemoryBook
 from joseki.book.query.lookup import Lookup
 from joseki.book.query.walk import walk
@@ -403,3 +405,36 @@ def test_a_chunk_s_packed_rows_are_each_game_s_rows(starter: Store) -> None:
     assert (a.infos, a.orders, a.games, a.nodes, a.numbers, a.corners) == (
         b.infos, b.orders, b.games, b.nodes, b.numbers, b.corners)
     assert len(a.nodes) > 100 and isinstance(b.nodes, array)
+
+
+_PROFILES = count()
+_GAME = st.tuples(st.sampled_from(["", "2018", "2018-05", "2019-01-02", "2019-01-03", "2020"]),
+                  st.one_of(st.none(), st.integers(-50, 40)), st.text("0123456789abcdef", min_size=6, max_size=6),
+                  st.lists(st.tuples(st.integers(0, 3), st.integers(1, 300), st.integers(0, 3)), min_size=1,
+                           max_size=4, unique_by=lambda r: r[0]))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(games=st.lists(_GAME, unique_by=lambda g: g[2], min_size=50, max_size=160), part=st.integers(1, 60))
+def test_writes_batch_by_batch_store_what_the_whole_list_keeps(starter: Store, games: list[Any], part: int) -> None:
+    # each write of a run, the first (which finds every reference at once) and those that merge after it, leaves the
+    # bound of each node over all the games written so far, each reference with its game's move and corner
+    with starter.read() as conn:
+        nodes = [int(n) for n in conn.exec_driver_sql("SELECT id FROM node ORDER BY id LIMIT 4").scalars()]
+    profile = f"p{next(_PROFILES)}"  # each example's own
+    writer = RefsWriter(starter)
+    for start in range(0, len(games), part):
+        for date, power, key, refs in games[start : start + part]:
+            writer.add(GameRefs(GameInfo(key, f"{key}.sgf", date=date, strength=power),
+                                [(nodes[n], number, corner) for n, number, corner in refs]))
+        with starter.write() as conn:
+            pid = profile_id(conn, starter, profile, create=True)
+            assert pid is not None
+            writer.write(conn, pid)
+        so_far = games[: start + part]
+        expected = set()
+        for n, nid in enumerate(nodes):
+            behind = {g[2]: (g, r) for g in so_far for r in g[3] if r[0] == n}
+            keep = chosen([g[:3] for g, _ in behind.values()]) if behind else set()
+            expected |= {(profile, nid, key, behind[key][1][1], behind[key][1][2]) for key in keep}
+        assert {r for r in refs_table(starter) if r[0] == profile} == expected

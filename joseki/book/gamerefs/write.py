@@ -21,6 +21,7 @@ import os
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any
 
 import numpy as np
@@ -212,6 +213,10 @@ class RefsWriter:
         self.ids: dict[str, int] = {}
         """The ``game_record`` id of each game added since the last write whose facts :meth:`prune` wrote."""
         self.kept: dict[int, list[Kept]] = {}
+        self.unlisted: tuple[list[Order], npt.NDArray[np.int64], npt.NDArray[np.intp], npt.NDArray[np.int64]] | None
+        self.unlisted = None
+        """What the last write inserted with nothing kept before it, not yet in :attr:`kept` (the games' orders, then
+        each reference's node, game and ``game_record`` id): a run that writes once never lists it (:meth:`_list`)."""
         self.replace: set[str] = set()
         self.reads_back: bool | None = None
         """Whether nodes met for the first time are read from the store (not when the profile held no references)."""
@@ -301,13 +306,18 @@ class RefsWriter:
             self.replace.clear()
         if self.reads_back is None:
             self.reads_back = bool(conn.execute(select(exists().where(gr.c.profile_id == pid))).scalar())
-        offered = self.offered()
-        if self.reads_back:
-            self._read_kept(conn, pid, [nid for nid in offered if nid not in self.kept])
-        rows, dropped = self._merge(pid, offered, {order[2]: (order, ids[order[2]]) for order in self.orders})
+        dropped: list[tuple[int, int]] = []
+        if not self.reads_back and not self.kept and self.unlisted is None:
+            rows = self._first(pid, ids)
+        else:
+            self._list()
+            offered = self.offered()
+            if self.reads_back:
+                self._read_kept(conn, pid, [nid for nid in offered if nid not in self.kept])
+            rows, dropped = self._merge(pid, offered, {order[2]: (order, ids[order[2]]) for order in self.orders})
+            rows.sort()
         self.infos, self.orders, self.ids = {}, [], {}
         self.nodes, self.games, self.numbers, self.corners = array("q"), array("i"), array("i"), array("b")
-        rows.sort()
         columns = ("profile_id", "node_id", "game_id", "move_number", "corner")
         if conn.dialect.name in FAST_DIALECTS:
             insert_rows(conn, gr, columns, rows, "ON CONFLICT DO NOTHING")
@@ -323,6 +333,34 @@ class RefsWriter:
                 conn.execute(delete(gr).where(gr.c.profile_id == pid, gr.c.node_id == bindparam("k_node"),
                                               gr.c.game_id == bindparam("k_game")),
                              [{"k_node": nid, "k_game": gid} for nid, gid in dropped])
+
+    def _first(self, pid: int, ids: dict[str, int]) -> list[tuple[int, int, int, int, int]]:
+        """The rows to insert when no node keeps a reference yet: every reference :meth:`_best` chooses, in the
+        order of the rows, found column by column (a run's only write may hold millions); :attr:`unlisted` records
+        them."""
+        at, nodes, games = self._best()
+        gids = np.array([ids[order[2]] for order in self.orders], np.int64)[games[at]]
+        nodes = nodes[at]
+        numbers = np.frombuffer(self.numbers, np.int32)[at]
+        corners = np.frombuffer(self.corners, np.int8)[at]
+        order = np.lexsort((corners, numbers, gids, nodes))
+        self.unlisted = (self.orders, nodes[order], games[at][order], gids[order])
+        columns = (nodes[order].tolist(), gids[order].tolist(), numbers[order].tolist(), corners[order].tolist())
+        return list(zip(repeat(pid), *columns))
+
+    def _list(self) -> None:
+        """Put :attr:`unlisted` in :attr:`kept`, for a write that merges."""
+        if self.unlisted is None:
+            return
+        orders, nodes, games, gids = self.unlisted
+        self.unlisted = None
+        kept = self.kept
+        for nid, game, gid in zip(nodes.tolist(), games.tolist(), gids.tolist(), strict=True):
+            found = kept.get(nid)
+            if found is None:
+                kept[nid] = [(orders[game], gid)]
+            else:
+                found.append((orders[game], gid))
 
     def _merge(self, pid: int, offered: dict[int, list[Offered]],
                games: dict[str, Kept]) -> tuple[list[tuple[int, int, int, int, int]], list[tuple[int, int]]]:
