@@ -330,6 +330,11 @@ class ContextWriter(Writer[Flat]):
 
     def write(self, conn: WriteConnection, pid: int) -> None:
         (parents, pairs), sums = self._sums()
+        # in the order of the table's key (parent, context, move): SQLite's tree then takes them in sequence
+        rank = np.empty(len(self.names), np.int64)
+        rank[sorted(range(len(self.names)), key=self.names.__getitem__)] = np.arange(len(self.names))
+        order = np.lexsort((rank[pairs & 0xFFFFFFFF], rank[pairs >> 32], parents))
+        parents, pairs, sums = parents[order], pairs[order], sums[order]
         names, both = self.names, pairs.tolist()
         add_context_records(conn, self.store, pid, list(zip(parents.tolist(), [names[w >> 32] for w in both],
                                                             [names[w & 0xFFFFFFFF] for w in both],
