@@ -43,9 +43,7 @@ def test_distance_is_the_nearest_stone_within_reach(stones: list[Point], point: 
     assert table.distance(point) == plain_distance(stones, point)
 
 
-@settings(max_examples=300)
-@given(_MOVES)
-def test_each_move_joins_the_corner_the_rule_names(moves: list[tuple[Colour, Point | None]]) -> None:
+def joins_as_the_rule_names(moves: list[tuple[Colour, Point | None]]) -> None:
     stones: dict[Corner, list[Point]] = {c: [] for c in Corner}
     expected: dict[Corner, list[int]] = {c: [] for c in Corner}
     for number, (_, point) in enumerate(moves, start=1):
@@ -54,3 +52,20 @@ def test_each_move_joins_the_corner_the_rule_names(moves: list[tuple[Colour, Poi
             expected[corner].append(number)
     tables = corner_tables(moves)
     assert {c: [n for n, _, _ in t.moves] for c, t in tables.items()} == expected
+
+
+@settings(max_examples=300)
+@given(_MOVES)
+def test_each_move_joins_the_corner_the_rule_names(moves: list[tuple[Colour, Point | None]]) -> None:
+    joins_as_the_rule_names(moves)
+
+
+_MIDDLE = st.tuples(st.integers(5, 13), st.integers(5, 13))
+
+
+@settings(max_examples=300)
+@given(st.lists(st.tuples(st.sampled_from(["b", "w"]), st.one_of(_MIDDLE, _MIDDLE, _POINTS)), max_size=60))
+def test_where_zones_overlap_the_nearest_stone_then_the_name_decides(moves: list[tuple[Colour, Point | None]]) -> None:
+    # moves around the centre, where two to four corners' zones hold a point and several have stones near it (a
+    # stone played again on a point counts at distance 0)
+    joins_as_the_rule_names(moves)

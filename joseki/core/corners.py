@@ -60,13 +60,14 @@ def _distance(bits: int, near: tuple[int, ...]) -> int | None:
     return REACH
 
 
-def _ring(bits: int, near: tuple[int, ...]) -> int:
-    """The distance of the nearest of the stones ``bits`` from a point whose :func:`_near` is ``near``, given that one
-    is within REACH."""
-    d = 0
-    while not bits & near[d + 1]:
-        d += 1
-    return d
+def _nearest(bits: list[int], zones: tuple[tuple[int, Point], ...], near: tuple[int, ...]) -> tuple[int, Point]:
+    """The first of ``zones`` (corners' places in :data:`_CORNERS`, with their stones ``bits``) whose nearest stone is
+    nearest a point whose :func:`_near` is ``near``, given that one is within REACH."""
+    for ring in near[1:]:
+        for zone in zones:
+            if bits[zone[0]] & ring:
+                return zone
+    raise AssertionError("no stone within reach")
 
 
 _NEAR: dict[Point, tuple[int, ...]] = {}
@@ -187,18 +188,16 @@ class GameCorners:
             spot = spots.get(point)
             zones, start, near = spot if spot is not None else _spot(point, size)
             # _join, inline (a game's few hundred moves each pay for its calls otherwise)
-            within, chosen = near[0], None
+            within, chosen, rivals = near[0], None, False
             for zone in zones:
                 if bits[zone[0]] & within:
                     if chosen is None:
                         chosen = zone
-                        continue
-                    # a second corner has a stone within reach: the nearest stone decides, then the name
-                    best = _ring(bits[chosen[0]], near)
-                    d = _ring(bits[zone[0]], near)
-                    if d < best:
-                        chosen = zone
-            if chosen is None:
+                    else:
+                        rivals = True
+            if rivals:  # corners with a stone within reach: the nearest stone decides, then the name
+                chosen = _nearest(bits, zones, near)
+            elif chosen is None:
                 if start is None or bits[start[0]]:
                     continue
                 chosen = start
