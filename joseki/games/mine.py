@@ -110,7 +110,7 @@ class HeldGame:
         """The game as few bytes: tens of thousands of them wait in the parent between the passes (each move and
         each local move number two bytes)."""
         plays = tuple((p.corner, p.steps, p.first, p.swap, array("H", p.local).tobytes()) for p in self.plays)
-        moves = array("H", [_CODES[move] for move in self.moves]).tobytes()
+        moves = array("H", map(_CODES.__getitem__, self.moves)).tobytes()
         return pickle.dumps((self.winner, plays, moves, self.info), pickle.HIGHEST_PROTOCOL)
 
     @classmethod
@@ -121,7 +121,7 @@ class HeldGame:
         codes.frombytes(moves)
         return cls(winner, tuple(CornerPlay(c, steps, first, swap, tuple(_numbers(local)))
                                  for c, steps, first, swap, local in plays),
-                   [_MOVES[code] for code in codes], info)
+                   list(map(_MOVES.__getitem__, codes)), info)
 
 
 def _move_code(colour: str, point: tuple[int, int] | None) -> int:

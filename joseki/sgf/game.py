@@ -62,8 +62,7 @@ class Game:
     @property
     def key(self) -> str:
         """Identity of the game for learning: a hash of its moves and result."""
-        parts = _KEY_PARTS
-        text = ";".join([parts.get(move) or _key_part(move) for move in self.moves])
+        text = ";".join(map(_KEY_PARTS.__getitem__, self.moves))
         return hashlib.sha256(f"{self.size}|{text}|{self.winner}".encode()).hexdigest()[:32]
 
     def unusable(self) -> str | None:
@@ -77,14 +76,16 @@ class Game:
         return None
 
 
-_KEY_PARTS: dict[tuple[Colour, Point | None], str] = {}
-"""Each move's text in :attr:`Game.key` (``b3,15``; ``w`` for a pass), kept once made (a few per point)."""
+class _KeyParts(dict[tuple[Colour, Point | None], str]):
+    """Each move's text in :attr:`Game.key` (``b3,15``; ``w`` for a pass), made the first time it is asked for."""
+
+    def __missing__(self, move: tuple[Colour, Point | None]) -> str:
+        colour, point = move
+        text = self[move] = colour if point is None else f"{colour}{point[0]},{point[1]}"
+        return text
 
 
-def _key_part(move: tuple[Colour, Point | None]) -> str:
-    colour, point = move
-    text = _KEY_PARTS[move] = colour if point is None else f"{colour}{point[0]},{point[1]}"
-    return text
+_KEY_PARTS = _KeyParts()
 
 
 def parse_result(text: str) -> Colour | None:
