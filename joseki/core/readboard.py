@@ -42,16 +42,25 @@ def grid(size: int) -> tuple[list[Point | None], dict[Point, int], list[list[int
     return points, index, zobrist
 
 
+@lru_cache(maxsize=8)
+def neighbours(size: int) -> list[tuple[int, int, int, int]]:
+    """Each index of a ``size`` board (:func:`grid`) and its four neighbours' indices (the border's own are
+    meaningless): one look-up instead of four sums a visit, where strings are flooded."""
+    width = size + 2
+    return [(i - width, i + width, i - 1, i + 1) for i in range(width * width)]
+
+
 class ReadBoard:
     """``stones`` on a ``size`` board (:func:`grid`): ``board`` the colour codes by index, ``key`` the position's
     Zobrist hash."""
 
-    __slots__ = ("board", "index", "key", "points", "size", "width", "zobrist")
+    __slots__ = ("around", "board", "index", "key", "points", "size", "width", "zobrist")
 
     def __init__(self, stones: dict[Point, Colour], size: int) -> None:
         self.size = size
         self.width = size + 2
         self.points, self.index, self.zobrist = grid(size)
+        self.around = neighbours(size)
         board = bordered(stones, size)
         key = 0
         for point, c in stones.items():
@@ -96,7 +105,7 @@ class ReadBoard:
 
     def dead(self, i: int) -> set[int] | None:
         """The string at index ``i`` if it has no liberty; None as soon as one is found."""
-        return _dead(self.board, i, self.width)
+        return _dead(self.board, i, self.around)
 
     def play(self, colour: int, i: int, ko: int | None) -> tuple[list[int], int | None] | None:
         """Play code ``colour`` at index ``i`` if legal (not occupied, not suicide, not retaking the ko at ``ko``); the
@@ -181,38 +190,47 @@ def play_line(cells: list[int], size: int, moves: Sequence[tuple[Colour, Point |
     game record's replay is one call, not a call a move, which is what reading many records costs.
     """
     points, index, _ = grid(size)
-    w = size + 2
+    around = neighbours(size)
     captures: dict[int, list[Point]] = {}
-    for number in range(start, stop):
-        colour, point = moves[number]
+    number = start - 1
+    for colour, point in moves[start:stop]:
+        number += 1
         if point is None:
             continue
         i = index[point]
         if cells[i] != EMPTY:
             return captures, (number, OCCUPIED)
-        own = BLACK if colour == "b" else WHITE
-        enemy = 3 - own
+        if colour == "b":
+            own, enemy = BLACK, WHITE
+        else:
+            own, enemy = WHITE, BLACK
         cells[i] = own
         free = False
-        removed: list[int] = []
-        for q in (i - w, i + w, i - 1, i + 1):
+        removed: list[int] | None = None
+        for q in around[i]:
             v = cells[q]
             if v == EMPTY:
                 free = True
-            elif v == enemy and (a := cells[q - w]) and (b := cells[q + w]) and (c := cells[q - 1]) and (
-                    d := cells[q + 1]):
-                if a != enemy and b != enemy and c != enemy and d != enemy:  # a lone stone with no liberty
-                    cells[q] = EMPTY
-                    removed.append(q)
-                    continue
-                dead = _dead(cells, q, w)
-                if dead is not None:
-                    for p in dead:
-                        cells[p] = EMPTY
-                    removed.extend(dead)
-        if removed:
+            elif v == enemy:
+                a, b, c, d = around[q]
+                va, vb, vc, vd = cells[a], cells[b], cells[c], cells[d]
+                if va and vb and vc and vd:  # no liberty beside it (EMPTY is 0): its string may have none
+                    if va != enemy and vb != enemy and vc != enemy and vd != enemy:  # a lone stone
+                        cells[q] = EMPTY
+                        if removed is None:
+                            removed = [q]
+                        else:
+                            removed.append(q)
+                    elif (dead := _dead(cells, q, around)) is not None:
+                        for p in dead:
+                            cells[p] = EMPTY
+                        if removed is None:
+                            removed = list(dead)
+                        else:
+                            removed.extend(dead)
+        if removed is not None:
             captures[number] = [points[p] for p in removed]  # type: ignore[misc]
-        elif not free and (string := _dead(cells, i, w)) is not None:
+        elif not free and (string := _dead(cells, i, around)) is not None:
             if not suicide:
                 cells[i] = EMPTY
                 return captures, (number, SUICIDE)
@@ -222,13 +240,12 @@ def play_line(cells: list[int], size: int, moves: Sequence[tuple[Colour, Point |
     return captures, None
 
 
-def _dead(cells: list[int], i: int, w: int) -> set[int] | None:
-    """The string at index ``i`` if it has no liberty; None as soon as one is found."""
+def _dead(cells: list[int], i: int, around: list[tuple[int, int, int, int]]) -> set[int] | None:
+    """The string at index ``i`` if it has no liberty; None as soon as one is found (``around``: :func:`neighbours`)."""
     colour = cells[i]
     string, frontier = {i}, [i]
     while frontier:
-        p = frontier.pop()
-        for q in (p - w, p + w, p - 1, p + 1):
+        for q in around[frontier.pop()]:
             v = cells[q]
             if v == EMPTY:
                 return None
