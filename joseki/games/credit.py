@@ -229,17 +229,8 @@ def step_key(route: BookWalk, index: int, context: str, parent: int) -> ContextK
     base = route.nodes[index - 1] if index else ""
     prefix = steps[: 2 * index]
     reflected = base != prefix and orientation(base, prefix)
-    symmetric = _on_diagonal(base)
-    if reflected or symmetric:  # else the book's frame is the game's
-        context, token = book_frame(context, token, reflected, symmetric)
+    context, token = book_frame(context, token, reflected, reflection_needed(base) is None)
     return parent, context, token
-
-
-@lru_cache(maxsize=LINE_IDS)
-def _on_diagonal(line: str) -> bool:
-    """Whether every stone of book ``line`` lies on the diagonal, so that the line does not fix its frame (kept for
-    the lines a process meets, as :func:`_line_id` is)."""
-    return reflection_needed(line) is None
 
 
 def context_rows(corners: Sequence[CornerCredit], moves: Moves) -> tuple[int | str, ...]:
