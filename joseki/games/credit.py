@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import islice
 from operator import itemgetter
 
@@ -48,12 +47,6 @@ CONTEXT_ROW = 7
 """Values per key in :func:`context_rows`: parent node id, context, move, games, wins, losses, draws."""
 
 Moves = list[tuple[Colour, Point | None]]
-
-LINE_IDS = 1 << 16
-"""Book lines whose node ids a process keeps (:func:`route_credits`)."""
-_line_id = lru_cache(maxsize=LINE_IDS)(node_id)
-""":func:`~joseki.book.store.keys.node_id` of a book line a corner reached: the lines games reach are few and met
-again and again, and a hash costs more than a look-up."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,11 +117,10 @@ def route_credits(route: BookWalk, first: Colour, winner: Colour) -> list[tuple[
     """:func:`corner_credits` of a corner already walked."""
     results = (outcome(first, winner), outcome(other(first), winner))
     out: list[tuple[int, str]] = []
-    line_id = _line_id
     for index, line in enumerate(route.nodes):
         result = results[index & 1]
         assert result is not None
-        out.append((line_id(line), result))
+        out.append((node_id(line), result))
     return out
 
 
