@@ -167,13 +167,13 @@ class _Reader:
         """
         self._tick()
         b, prey, chaser = self.b, self.prey, self.chaser
-        board, w = b.board, b.width
+        board, around = b.board, b.around
         string, libs = b.string(prey)
         prey_colour = 3 - chaser
         moves: dict[int, int | None] = {}
         seen: set[int] = set()
         for stone in string:
-            for q in (stone - w, stone + w, stone - 1, stone + 1):
+            for q in around[stone]:
                 if q not in seen and board[q] == chaser:
                     atari = b.in_atari(q)
                     if atari is None:

@@ -54,11 +54,10 @@ class ReadBoard:
     """``stones`` on a ``size`` board (:func:`grid`): ``board`` the colour codes by index, ``key`` the position's
     Zobrist hash."""
 
-    __slots__ = ("around", "board", "index", "key", "points", "size", "width", "zobrist")
+    __slots__ = ("around", "board", "index", "key", "points", "size", "zobrist")
 
     def __init__(self, stones: dict[Point, Colour], size: int) -> None:
         self.size = size
-        self.width = size + 2
         self.points, self.index, self.zobrist = grid(size)
         self.around = neighbours(size)
         board = bordered(stones, size)
@@ -69,12 +68,11 @@ class ReadBoard:
 
     def string(self, i: int) -> tuple[set[int], set[int]]:
         """The string at index ``i`` and its liberties."""
-        board, w = self.board, self.width
+        board, around = self.board, self.around
         colour = board[i]
         string, libs, frontier = {i}, set(), [i]
         while frontier:
-            p = frontier.pop()
-            for q in (p - w, p + w, p - 1, p + 1):
+            for q in around[frontier.pop()]:
                 v = board[q]
                 if v == EMPTY:
                     libs.add(q)
@@ -85,13 +83,12 @@ class ReadBoard:
 
     def in_atari(self, i: int) -> tuple[set[int], int] | None:
         """The string at index ``i`` and its one liberty, if it has one only (None as soon as a second shows)."""
-        board, w = self.board, self.width
+        board, around = self.board, self.around
         colour = board[i]
         string, frontier = {i}, [i]
         lib: int | None = None
         while frontier:
-            p = frontier.pop()
-            for q in (p - w, p + w, p - 1, p + 1):
+            for q in around[frontier.pop()]:
                 v = board[q]
                 if v == EMPTY:
                     if lib is None:
@@ -110,19 +107,22 @@ class ReadBoard:
     def play(self, colour: int, i: int, ko: int | None) -> tuple[list[int], int | None] | None:
         """Play code ``colour`` at index ``i`` if legal (not occupied, not suicide, not retaking the ko at ``ko``); the
         stones it removed (of the other colour) and the ko point it leaves."""
-        board, w = self.board, self.width
+        board, around = self.board, self.around
         if board[i] != EMPTY or i == ko:
             return None
         board[i] = colour
         enemy = 3 - colour
         free = False
         removed: list[int] = []
-        for q in (i - w, i + w, i - 1, i + 1):
+        for q in around[i]:
             v = board[q]
             if v == EMPTY:
                 free = True
-            elif v == enemy and board[q - w] and board[q + w] and board[q - 1] and board[q + 1]:
-                dead = self.dead(q)
+            elif v == enemy:
+                a, b, c, d = around[q]
+                if not (board[a] and board[b] and board[c] and board[d]):
+                    continue
+                dead = _dead(board, q, around)
                 if dead is not None:
                     for p in dead:
                         board[p] = EMPTY
@@ -137,7 +137,8 @@ class ReadBoard:
         self.key = key
         new_ko = None
         if len(removed) == 1:
-            near = (board[i - w], board[i + w], board[i - 1], board[i + 1])
+            a, b, c, d = around[i]
+            near = (board[a], board[b], board[c], board[d])
             if colour not in near and near.count(EMPTY) == 1:
                 new_ko = removed[0]
         return removed, new_ko
