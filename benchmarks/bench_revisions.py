@@ -9,6 +9,9 @@ the call alone. Rounds alternate the revisions so that a shared machine's load f
 the medians and their ratios to the first revision are the figures (what a change costs mine and
 learn: CPU with one worker, the wall time a user waits with all of them, ``--workers 2``).
 
+``--modes`` also takes ``mine-index`` and ``learn-index`` (the same with ``--index``) and ``index`` (``joseki index`` of
+the same games into a new store).
+
 Usage: python benchmarks/bench_revisions.py [--games 2000] [--rounds 4] [--workers 1] [--modes mine,learn] REV [REV ...]
        (e.g. ``b2d644d^1 HEAD``: before the context statistics, and now)
 """
@@ -41,16 +44,20 @@ if __name__ == "__main__":
     files = Path(listing).read_text().split("\\n")
     Path(db).unlink(missing_ok=True)
     store = Store(db)
-    if mode == "learn":
+    indexed = {"index": True} if mode.endswith("-index") else {}
+    if mode.startswith("learn"):
         from joseki.book.importer import import_files
         import_files(store, [Path(kogo)], "kogo")
     started, wall, before = time.process_time(), time.perf_counter(), children()
-    if mode == "mine":
+    if mode == "index":
+        from joseki.games.indexing import index_games
+        index_games(store, files, workers=int(workers))
+    elif mode.startswith("mine"):
         from joseki.games.mine import mine
-        mine(store, files, 5, "mined", workers=int(workers))
+        mine(store, files, 5, "mined", workers=int(workers), **indexed)
     else:
         from joseki.games.learn import learn
-        learn(store, files, workers=int(workers))
+        learn(store, files, workers=int(workers), **indexed)
     print(time.process_time() - started + children() - before, time.perf_counter() - wall)
 """
 
@@ -84,7 +91,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--rounds", type=int, default=4)
     parser.add_argument("--workers", type=int, default=1, help="worker processes (1: in the process itself)")
-    parser.add_argument("--modes", default="mine,learn", help="which commands to run")
+    parser.add_argument("--modes", default="mine,learn",
+                        help="which commands to run: mine, learn, mine-index, learn-index, index")
     args = parser.parse_args()
     modes = args.modes.split(",")
     listing = CACHE / "revisions-games.txt"

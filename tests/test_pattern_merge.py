@@ -8,7 +8,9 @@ ranges of a few keys and chunks of a few bytes, so that every array crosses many
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from itertools import pairwise
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -17,10 +19,12 @@ from hypothesis import strategies as st
 
 from joseki.book.patterns import merging
 from joseki.book.patterns.reads import read_segment, segment_list
-from joseki.book.patterns.segment import ARRAY_NAMES, GameArrays, Segment, build
-from joseki.book.patterns.storage import compact, merge_segments, write_segment
+from joseki.book.patterns.segment import ARRAY_NAMES, GameArrays, Segment, build, game_keys
+from joseki.book.patterns.storage import compact, merge_segments, with_keys, write_segment
 from joseki.book.store.database import Store
 from joseki.core.movelist import encode, replay
+from joseki.games.indexing import index_game
+from joseki.sgf.game import read_game
 
 POINTS = st.tuples(st.integers(0, 4), st.integers(0, 4)) | st.tuples(st.integers(0, 18), st.integers(0, 18))
 GAME = st.tuples(st.dictionaries(st.tuples(st.integers(0, 18), st.integers(0, 18)), st.sampled_from("bw"),
@@ -108,3 +112,35 @@ def test_compact_merges_every_segment_into_one(store: Store) -> None:
         assert (level, records) == (1, build(games).records)
         same(read_segment(conn, only), build(games))
         assert not compact(conn)
+
+
+@settings(max_examples=150, deadline=None)
+@given(drawn=batches())
+def test_keys_worked_out_chunk_by_chunk_build_the_segment_built_at_once(
+        drawn: tuple[list[GameArrays], list[list[GameArrays]]]) -> None:
+    """The keys a worker works out for its chunk of games (:func:`game_keys`) are the keys :func:`build` works out
+    for a whole batch: a key depends on its own game only."""
+    games, parts = drawn
+    keyed = [replace(g, keys=k) for part in parts
+             for g, k in zip(part, game_keys([g.words for g in part]), strict=True)]
+    assert all(k.keys is not None and k.keys.dtype == np.uint32 for k in keyed)
+    same(build(keyed), build(games))
+    mixed = [g if i % 2 else k for i, (g, k) in enumerate(zip(games, keyed, strict=True))]
+    same(build(mixed), build(games))
+
+
+def test_real_games_keyed_in_chunks_build_the_same_segment() -> None:
+    """KGS games read, indexed and keyed as a worker keys its chunk (:func:`with_keys`, through the rows' bytes) give
+    the segment their records alone give."""
+    folder = Path(__file__).resolve().parents[2] / "shared" / "data" / "games" / "kgs-highdan-2019-04"
+    files = sorted(folder.glob("*.sgf"))[:150]
+    games = [index_game(read_game(f), str(folder)) for f in files]
+    keyed = [g for lo in range(0, len(games), 64) for g in with_keys(games[lo: lo + 64])]
+    assert all(g.keys is not None for g in keyed) and all(g.keys is None for g in games)
+    built = build([g.arrays(i) for i, g in enumerate(keyed)])
+    same(built, build([g.arrays(i) for i, g in enumerate(games)]))
+    assert sum(len(k) for k in built.entries) > 4 * 150 * 100  # real games: many events in every shape
+    first = keyed[0].keys
+    assert first is not None
+    wrong = [replace(keyed[0], keys=bytes(len(first))), *keyed[1:]]  # the keys given are the keys used
+    assert not np.array_equal(build([g.arrays(i) for i, g in enumerate(wrong)]).keys[0], built.keys[0])

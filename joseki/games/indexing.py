@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from joseki.book.patterns.reads import stored_bytes
-from joseki.book.patterns.storage import IndexedGame, compact, write_games
+from joseki.book.patterns.storage import IndexedGame, compact, with_keys, write_games
 from joseki.book.store.database import Store, WriteConnection
 from joseki.core.errors import BadInput
 from joseki.core.movelist import SIZE, encode, encode_replayed, replay
@@ -80,8 +80,11 @@ INDEX_CHUNK = 64
 
 
 def index_chunk(part: list[tuple[Source, str]]) -> list[Outcome]:
-    """Worker: :func:`index_source` of each game of a chunk (the task :func:`~joseki.games.fanout.fan_out` runs)."""
-    return [index_source(item) for item in part]
+    """Worker: :func:`index_source` of each game of a chunk, with their keys (the task
+    :func:`~joseki.games.fanout.fan_out` runs)."""
+    outcomes = [index_source(item) for item in part]
+    keyed = iter(with_keys([g for _, g, _ in outcomes if g is not None]))
+    return [(name, None if g is None else next(keyed), why) for name, g, why in outcomes]
 
 
 @dataclass(slots=True)
@@ -182,6 +185,12 @@ def index_row(game: Game, name: str, folders: Sequence[str]) -> Indexed:
         return name, str(exc)
 
 
+def keyed(rows: Sequence[Indexed]) -> list[Indexed]:
+    """A chunk's ``rows`` with each game's keys worked out (:func:`~joseki.book.patterns.storage.with_keys`)."""
+    done = iter(with_keys([r for r in rows if isinstance(r, IndexedGame)]))
+    return [next(done) if isinstance(r, IndexedGame) else r for r in rows]
+
+
 @dataclass(frozen=True, slots=True)
 class IndexStep(GameStep[Indexed]):
     """The index's per-game step: the game's row, kept relative to the first of ``folders`` holding it."""
@@ -191,6 +200,9 @@ class IndexStep(GameStep[Indexed]):
     def rows(self, game: GameView) -> Indexed:
         assert game.game is not None
         return index_row(game.game, game.source, self.folders)
+
+    def finish(self, rows: list[Indexed]) -> list[Indexed]:
+        return keyed(rows)
 
 
 class IndexWriter(Writer[Indexed]):

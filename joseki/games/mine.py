@@ -55,6 +55,7 @@ from joseki.games.indexing import (
     finish_report,
     folders_of,
     index_row,
+    keyed,
 )
 from joseki.games.pipeline import GameView, Seconds, Statistic, Writer, clock, each_game
 from joseki.games.signals import (
@@ -192,6 +193,11 @@ class ReduceChunk:
                 one = one._replace(indexed=index_row(game, name, self.folders))
                 seconds.add(PATTERN_INDEX, clock() - done)
             out.append(one)
+        if self.folders is not None:
+            started = clock()
+            rows = iter(keyed([r.indexed for r in out if r.indexed is not None]))
+            out = [r if r.indexed is None else r._replace(indexed=next(rows)) for r in out]
+            seconds.add(PATTERN_INDEX, clock() - started)
         return out, seconds
 
 

@@ -122,6 +122,11 @@ class GameStep(ABC, Generic[R]):
     def rows(self, game: GameView) -> R:
         """The game's rows (plain values: they are pickled back to the parent)."""
 
+    def finish(self, rows: list[R]) -> list[R]:
+        """A chunk's :meth:`rows` of the games this step took, made ready together before they go to the parent
+        (in a worker: what a statistic does faster for many games at once); by default as they are."""
+        return rows
+
     def pack(self, rows: list[R]) -> Any:
         """A chunk of games' :meth:`rows` as one value for its writer's :meth:`Writer.add_packed` (in a worker, where
         a statistic may turn them into a few arrays, which the parent copies rather than rebuilds value by value);
@@ -250,10 +255,26 @@ class ReadGames:
         for signal in self.signals:
             signal.open()
         try:
-            return [self.one(source, seconds) for source in chunk], seconds
+            return self._finished([self.one(source, seconds) for source in chunk], seconds), seconds
         finally:
             for signal in self.signals:
                 signal.close()
+
+    def _finished(self, games: list[GameRows], seconds: Seconds) -> list[GameRows]:
+        """``games`` with each statistic's rows of the chunk made ready together (:meth:`GameStep.finish`)."""
+        signals = [list(g.signals) for g in games]
+        for number, signal in enumerate(self.signals):
+            for i, statistic in enumerate(signal.statistics):
+                if type(statistic.step).finish is GameStep.finish:
+                    continue
+                taken = [n for n, g in enumerate(signals) if g[number][0] is None]
+                started = clock()
+                done = statistic.step.finish([signals[n][number][2][i] for n in taken])
+                seconds.add(statistic.name, clock() - started)
+                for n, rows in zip(taken, done, strict=True):
+                    reason, facts, before = signals[n][number]
+                    signals[n][number] = (reason, facts, (*before[:i], rows, *before[i + 1:]))
+        return [g._replace(signals=tuple(s)) for g, s in zip(games, signals, strict=True)]
 
     def one(self, source: Source, seconds: Seconds) -> GameRows:
         """One game's rows for every signal."""

@@ -75,6 +75,8 @@ class GameArrays:
     words: U16
     winner: int
     date: int
+    keys: U32 | None = None
+    """Its events' packed keys in every shape (:func:`game_keys`), when they were worked out before the batch."""
 
 
 ARRAY_NAMES = ("game_id", "record_start", "words", "winner", "date", "dense", "changes",
@@ -137,19 +139,48 @@ def build(games: Sequence[GameArrays]) -> Segment:
     lengths = np.array([len(g.words) for g in games], dtype=np.int64)
     if int(lengths.sum()) > MAX_RECORDS:
         raise ValueError(f"{int(lengths.sum())} records are more than a segment holds ({MAX_RECORDS})")
-    words = np.concatenate([g.words for g in games]).astype(np.uint16) if games else np.zeros(0, np.uint16)
-    record_start = np.concatenate(([0], np.cumsum(lengths))).astype(np.uint32)
-    game = np.repeat(np.arange(len(games), dtype=np.int64), lengths)
-    move = game_moves(words, record_start)
-    change = events(words)
-    dense, changes = _timeline(words, move, game, change, len(games))
-    record = np.flatnonzero(change).astype(np.int64)
-    packed = event_keys(words, record, game[record], move[record],
-                        lambda g, q, t: state_at(dense, changes, g, q, t))
+    known = [g.keys for g in games if g.keys is not None]
+    given = bool(known) and len(known) == len(games)
+    words, record_start, record, dense, changes, packed = _events([g.words for g in games], not given)
+    if packed is None:
+        packed = np.concatenate(known, axis=1).astype(np.int64)
     keys, starts, entries = zip(*(_shape_index(words, record, packed[s]) for s in range(len(SHAPES))), strict=True)
     return Segment(np.array([g.game_id for g in games], dtype=np.uint32), record_start, words,
                    np.array([g.winner for g in games], dtype=np.uint8),
                    np.array([g.date for g in games], dtype=np.uint32), dense, changes, keys, starts, entries)
+
+
+def game_keys(records: Sequence[U16]) -> list[U32]:
+    """Each game's events' packed keys in every shape (``[len(SHAPES), events]``, in record order), worked out for
+    all of ``records`` (the games' move lists) at once.
+
+    A key depends on its own game only, so :func:`build` takes these in place of its own: a worker that read a
+    chunk of games does this, the largest share of building a segment, instead of the one process that writes.
+    """
+    if not records:
+        return []
+    _, _, record, _, _, packed = _events(records, True)
+    assert packed is not None
+    lengths = np.array([len(w) for w in records], dtype=np.int64)
+    game = np.repeat(np.arange(len(records), dtype=np.int64), lengths)[record]
+    ends = np.cumsum(np.bincount(game, minlength=len(records)))[:-1]
+    return np.split(packed.astype(np.uint32), ends, axis=1)  # a packed key is below 2**32 (KEY_BITS + seven bits)
+
+
+def _events(records: Sequence[U16], keyed: bool) -> tuple[U16, U32, I64, U16, I64, I64 | None]:
+    """The games' words, record starts, event records, ``dense`` table and ``changes``; with ``keyed``, the events'
+    packed keys (:func:`joseki.book.patterns.windows.event_keys`)."""
+    lengths = np.array([len(w) for w in records], dtype=np.int64)
+    words = np.concatenate(records).astype(np.uint16) if len(records) else np.zeros(0, np.uint16)
+    record_start = np.concatenate(([0], np.cumsum(lengths))).astype(np.uint32)
+    game = np.repeat(np.arange(len(records), dtype=np.int64), lengths)
+    move = game_moves(words, record_start)
+    change = events(words)
+    dense, changes = _timeline(words, move, game, change, len(records))
+    record = np.flatnonzero(change).astype(np.int64)
+    packed = (event_keys(words, record, game[record], move[record],
+                         lambda g, q, t: state_at(dense, changes, g, q, t)) if keyed else None)
+    return words, record_start, record, dense, changes, packed
 
 
 def find_sorted(values: I64, wanted: I64, side: str = "left") -> I64:

@@ -15,7 +15,7 @@ read-only SQLite file.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -32,7 +32,9 @@ from joseki.book.patterns.segment import (
     Segment,
     build,
     date_code,
+    game_keys,
 )
+from joseki.book.patterns.windows import SHAPES
 from joseki.book.store.bookfile import rows
 from joseki.book.store.database import FAST_DIALECTS, Store, advisory_lock, insert_rows
 from joseki.book.store.schema import pattern_chunk, pattern_segment
@@ -69,6 +71,8 @@ class IndexedGame:
     event: str
     moves: int
     record: bytes
+    keys: bytes | None = None
+    """Its events' packed keys (:func:`with_keys`), little-endian 32-bit, shape by shape; None until worked out."""
 
     def row(self) -> tuple[object, ...]:
         return (self.key, self.root, self.source, self.black[:200], self.white[:200], self.black_rank,
@@ -76,7 +80,15 @@ class IndexedGame:
 
     def arrays(self, game_id: int) -> GameArrays:
         words = np.frombuffer(self.record, dtype="<u2")
-        return GameArrays(game_id, words, WINNER_CODE.get(self.winner, 0), date_code(self.date))
+        keys = None if self.keys is None else np.frombuffer(self.keys, dtype="<u4").reshape(len(SHAPES), -1)
+        return GameArrays(game_id, words, WINNER_CODE.get(self.winner, 0), date_code(self.date), keys)
+
+
+def with_keys(games: Sequence[IndexedGame]) -> list[IndexedGame]:
+    """``games`` with their events' keys (:func:`joseki.book.patterns.segment.game_keys`), worked out for all of them
+    at once: where the games are read (a worker), the largest share of the writer's work is done there."""
+    keys = game_keys([np.frombuffer(g.record, dtype="<u2") for g in games])
+    return [replace(g, keys=k.astype("<u4").tobytes()) for g, k in zip(games, keys, strict=True)]
 
 
 def write_games(conn: Connection, store: Store, games: Sequence[IndexedGame]) -> int:
