@@ -85,8 +85,9 @@ class IndexedGame:
 
 
 def with_keys(games: Sequence[IndexedGame]) -> list[IndexedGame]:
-    """``games`` with their events' keys (:func:`joseki.book.patterns.segment.game_keys`), worked out for all of them
-    at once: where the games are read (a worker), the largest share of the writer's work is done there."""
+    """``games`` with their events' keys, worked out for all of them at once
+    (:func:`joseki.book.patterns.segment.game_keys`). Called where the games are read, in a worker, it takes the
+    largest share of building a segment off the one process that writes."""
     keys = game_keys([np.frombuffer(g.record, dtype="<u2") for g in games])
     return [replace(g, keys=k.astype("<u4").tobytes()) for g, k in zip(games, keys, strict=True)]
 
