@@ -2,7 +2,8 @@
 
 Small random games (crowded into a corner, so that stones are captured and points change again) are cut into
 batches; each batch is built into a segment, and the segments are merged in memory and through a store, with
-ranges of a few keys and chunks of a few bytes, so that every array crosses many ranges and chunk ends.
+ranges of a few keys and chunks of a few bytes, so that every array crosses many ranges and chunk ends. The keys
+workers work out for their chunks of games build the same segments as the keys worked out for a whole batch.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from itertools import pairwise
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -25,6 +25,7 @@ from joseki.book.store.database import Store
 from joseki.core.movelist import encode, replay
 from joseki.games.indexing import index_game
 from joseki.sgf.game import read_game
+from tests.conftest import GAMES, need
 
 POINTS = st.tuples(st.integers(0, 4), st.integers(0, 4)) | st.tuples(st.integers(0, 18), st.integers(0, 18))
 GAME = st.tuples(st.dictionaries(st.tuples(st.integers(0, 18), st.integers(0, 18)), st.sampled_from("bw"),
@@ -132,7 +133,7 @@ def test_keys_worked_out_chunk_by_chunk_build_the_segment_built_at_once(
 def test_real_games_keyed_in_chunks_build_the_same_segment() -> None:
     """KGS games read, indexed and keyed as a worker keys its chunk (:func:`with_keys`, through the rows' bytes) give
     the segment their records alone give."""
-    folder = Path(__file__).resolve().parents[2] / "shared" / "data" / "games" / "kgs-highdan-2019-04"
+    folder = need(GAMES / "kgs-highdan-2019-04")
     files = sorted(folder.glob("*.sgf"))[:150]
     games = [index_game(read_game(f), str(folder)) for f in files]
     keyed = [g for lo in range(0, len(games), 64) for g in with_keys(games[lo: lo + 64])]
