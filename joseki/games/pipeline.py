@@ -262,18 +262,20 @@ class ReadGames:
 
     def _finished(self, games: list[GameRows], seconds: Seconds) -> list[GameRows]:
         """``games`` with each statistic's rows of the chunk made ready together (:meth:`GameStep.finish`)."""
+        finishing = [(number, i, statistic) for number, signal in enumerate(self.signals)
+                     for i, statistic in enumerate(signal.statistics)
+                     if type(statistic.step).finish is not GameStep.finish]
+        if not finishing:
+            return games
         signals = [list(g.signals) for g in games]
-        for number, signal in enumerate(self.signals):
-            for i, statistic in enumerate(signal.statistics):
-                if type(statistic.step).finish is GameStep.finish:
-                    continue
-                taken = [n for n, g in enumerate(signals) if g[number][0] is None]
-                started = clock()
-                done = statistic.step.finish([signals[n][number][2][i] for n in taken])
-                seconds.add(statistic.name, clock() - started)
-                for n, rows in zip(taken, done, strict=True):
-                    reason, facts, before = signals[n][number]
-                    signals[n][number] = (reason, facts, (*before[:i], rows, *before[i + 1:]))
+        for number, i, statistic in finishing:
+            taken = [n for n, g in enumerate(signals) if g[number][0] is None]
+            started = clock()
+            done = statistic.step.finish([signals[n][number][2][i] for n in taken])
+            seconds.add(statistic.name, clock() - started)
+            for n, rows in zip(taken, done, strict=True):
+                reason, facts, before = signals[n][number]
+                signals[n][number] = (reason, facts, (*before[:i], rows, *before[i + 1:]))
         return [g._replace(signals=tuple(s)) for g, s in zip(games, signals, strict=True)]
 
     def one(self, source: Source, seconds: Seconds) -> GameRows:
