@@ -14,25 +14,25 @@ candidate at move 0 as well.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
 
+from joseki.book.patterns import kernels
 from joseki.book.patterns.lazy import Blobs, Derived, Index, RecordMoves, Stored, entry_points, spread, suicides
 from joseki.book.patterns.probes import SHAPE_SHIFT as _SHAPE_SHIFT
 from joseki.book.patterns.probes import Images, Probes
 from joseki.book.patterns.segment import (
-    AGAIN,
     COLOUR_SHIFT,
     MOVE_BITS,
     NEVER,
-    RECORD_BITS,
     RECORD_MASK,
     Segment,
-    find_sorted,
     game_moves,
+    removed_at,
     state_at,
 )
 from joseki.core.movelist import CAPTURE, POINT_MASK, POINTS, SETUP, WHITE
@@ -43,13 +43,8 @@ ALLOWED = np.array([[state in ALLOWS[letter] for state in range(3)] for letter i
 """Whether each letter (by its place in LETTERS) allows each state (0 empty, 1 black, 2 white)."""
 _ALLOWED_BITS = (ALLOWED * (1 << np.arange(3))).sum(axis=1).astype(np.int32)
 """The states each letter allows as bits (bit ``s``: state ``s``)."""
-VERIFY_CELLS = 8
-"""Cells verified together before the candidates that failed are dropped (eight one-byte answers are one 64-bit
-word: a candidate's eight are tested at once)."""
-_WORDS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
-"""The word of each number of one-byte answers tested at once."""
-
-
+ANY_STATE = 7
+"""The bits of a letter that allows every state."""
 def _verdicts() -> npt.NDArray[np.uint8]:
     """What a cell's dense value says of its letter, by ``allowed bits << 4 | placed by then << 3 | again << 2 |
     colour``: bit 0 that it holds (or may), bit 1 that the point changed again after it was first placed, so the
@@ -84,6 +79,8 @@ class Loaded:
     entry_point: npt.NDArray[np.int16]
     """Each entry's point index (within a key, entries are sorted by point)."""
     record_move: npt.NDArray[np.int32]
+    until: npt.NDArray[np.uint16]
+    """Each ``dense`` slot's move its first stone was taken off (:func:`~joseki.book.patterns.segment.removed_at`)."""
     suicide: npt.NDArray[np.bool_]
     """Whether each game has a suicide (a move the dense table does not see: :func:`next_stone`)."""
     move_point: npt.NDArray[np.int16]
@@ -93,6 +90,16 @@ class Loaded:
     (empty in a lazily read segment: :func:`joseki.book.patterns.lazy.game_move_lists` gives them)."""
     lazy: dict[str, Filler] | None = field(default=None)
     """A lazily read segment's arrays by name, to fill before reading them (:meth:`need`); None: all read."""
+    _change_start: list[I64] = field(default_factory=list)
+
+    def change_start(self) -> I64:
+        """Where each game's changes begin in ``segment.changes`` (and the end): a point's changes are then sought
+        among its game's few. Fills the changes."""
+        if not self._change_start:
+            self.need("changes", None)
+            bounds = np.arange(self.segment.games + 1, dtype=np.int64) * POINTS << (MOVE_BITS + 2)
+            self._change_start.append(np.searchsorted(self.segment.changes, bounds).astype(np.int64))
+        return self._change_start[0]
 
     @classmethod
     def of(cls, segment: Segment) -> Loaded:
@@ -105,7 +112,8 @@ class Loaded:
         per_game = np.bincount(game[is_move], minlength=segment.games)
         point = (segment.words[entries & RECORD_MASK] & POINT_MASK).astype(np.int16)
         moves = game_moves(segment.words, segment.record_start).astype(np.int32)
-        return cls(segment, keys, starts, entries, point, moves, suicides(segment.words, record_start),
+        until = removed_at(segment.changes, 0, len(segment.dense))
+        return cls(segment, keys, starts, entries, point, moves, until, suicides(segment.words, record_start),
                    (words[is_move] & POINT_MASK).astype(np.int16),
                    np.where(words[is_move] & WHITE, 2, 1).astype(np.int8),
                    np.concatenate(([0], np.cumsum(per_game))).astype(np.int64))
@@ -134,11 +142,13 @@ class Loaded:
                           tuple(all_entries[bounds[s]: bounds[s + 1]] for s in range(4)))
         points = Derived(len(all_entries), np.int16, POINT_BLOCK, entry_points(entries, words))
         moves = RecordMoves(words, segment.record_start)
+        until = Derived(len(segment.dense), np.uint16, UNTIL_BLOCK, _removals(changes))
         none = np.zeros(0, dtype=np.int64)
         return cls(segment, *_key_table(segment), all_entries, points.values.view(np.int16),
-                   moves.values, moves.suicide, none.astype(np.int16), none.astype(np.int8), none,
+                   moves.values, until.values.view(np.uint16), moves.suicide, none.astype(np.int16),
+                   none.astype(np.int8), none,
                    {"words": words, "dense": dense, "changes": changes, "entries": entries,
-                    "entry_point": points, "record_move": moves})
+                    "entry_point": points, "record_move": moves, "until": until})
 
     def need(self, name: str, index: Index | None) -> None:
         """Fill array ``name`` where ``index`` (None: everywhere) before reading it, in a lazily read segment."""
@@ -156,6 +166,18 @@ class Filler(Protocol):
     """A lazily read array: :meth:`need` fills it where it is about to be read."""
 
     def need(self, index: Index | None) -> None: ...
+
+
+UNTIL_BLOCK = 1 << 15
+"""Slots of ``until`` worked out at a time in a lazily read segment."""
+
+
+def _removals(changes: Stored) -> Callable[[int, int], npt.NDArray[np.generic]]:
+    """``compute`` of :attr:`Loaded.until`, for :class:`Derived`."""
+    def compute(lo: int, hi: int) -> npt.NDArray[np.generic]:
+        changes.need(None)
+        return removed_at(changes.values.view(np.int64), lo, hi)
+    return compute
 
 
 POINT_BLOCK = 1 << 14
@@ -223,10 +245,9 @@ def _choose(loaded: Loaded, probes: Probes) -> tuple[I64, I64, I64]:
 _spread = spread
 
 
-def _at_points(loaded: Loaded, images: Images, probes: Probes, row: I64, first: I64,
-               last: I64) -> tuple[I64, I64]:
-    """The places and records of the ranges' events at their family's places with the band bits their row asks,
-    by binary search on the points (a key's events are sorted by point)."""
+def _at_points(loaded: Loaded, images: Images, probes: Probes, row: I64, first: I64, last: I64, bits: int) -> I64:
+    """The candidates (``record << bits | place``) of the ranges' events at their family's places with the band
+    bits their row asks, by binary search on the points (a key's events are sorted by point)."""
     key, which = _spread(first, last)
     family = probes.family[row[which]]
     lo_place, hi_place = images.first_place[family], images.first_place[family + 1]
@@ -241,22 +262,24 @@ def _at_points(loaded: Loaded, images: Images, probes: Probes, row: I64, first: 
         lo = _bisect(loaded, begin, end, target)
         hi = _bisect(loaded, lo, end, target + 1)
     row = row[which[pair]]
-    return _banded_spans(loaded, lo, hi, place, probes.band_mask[row], probes.band_value[row])
+    return _banded_spans(loaded, lo, hi, place, probes.band_mask[row], probes.band_value[row], bits)
 
 
-def _banded_spans(loaded: Loaded, lo: I64, hi: I64, place: I64, mask: I64, value: I64) -> tuple[I64, I64]:
-    """The places and records of the entries of the spans ``[lo, hi)`` whose band bits under ``mask`` are
-    ``value`` (a place, mask and value a span), the span of each entry found only for those kept."""
-    lengths = hi - lo
-    span = np.repeat(np.arange(len(lo), dtype=np.int32), lengths)
-    entry = np.arange(len(span), dtype=np.int32)
-    entry += np.repeat((lo - (np.cumsum(lengths) - lengths)).astype(np.int32), lengths)
-    loaded.need("entries", entry)
-    found = loaded.entries[entry]
-    band = (found >> RECORD_BITS).astype(np.uint8)
-    band &= np.repeat(mask.astype(np.uint8), lengths)
-    keep = np.flatnonzero(band == np.repeat(value.astype(np.uint8), lengths))
-    return place[span[keep]], (found[keep] & RECORD_MASK).astype(np.int64)
+def _banded_spans(loaded: Loaded, lo: I64, hi: I64, place: I64, mask: I64, value: I64, bits: int) -> I64:
+    """The entries of the spans ``[lo, hi)`` whose band bits under ``mask`` are ``value`` (a place, mask and value
+    a span), as ``record << bits | place`` (:data:`kernels.banded`)."""
+    _need_spans(loaded, ("entries",), lo, hi)
+    out = np.empty(int((hi - lo).sum()), dtype=np.int64)
+    count = kernels.banded(loaded.entries, lo, hi, place, mask.astype(np.uint8), value.astype(np.uint8), bits, out)
+    return out[:count]
+
+
+def _need_spans(loaded: Loaded, names: tuple[str, ...], lo: I64, hi: I64) -> None:
+    """Fill arrays ``names`` over the spans ``[lo, hi)`` in a lazily read segment."""
+    if loaded.lazy is not None:
+        flat, _ = _spread(lo, hi)
+        for name in names:
+            loaded.need(name, flat)
 
 
 KEYS_ONE_BY_ONE = 20000
@@ -302,56 +325,38 @@ def _bisect(loaded: Loaded, lo: I64, hi: I64, target: I64) -> I64:
     return found
 
 
-def candidates(loaded: Loaded, images: Images, probes: Probes, place_of: I64) -> tuple[I64, I64]:
-    """The candidates' places and records (an event's record: its game and move) in ``loaded``.
+def candidates(loaded: Loaded, images: Images, probes: Probes, place_of: I64, bits: int) -> I64:
+    """The candidates in ``loaded``: ``record << bits | place`` (an event's record: its game and move).
 
     A range whose keys are few for its events is searched by point in each key (:func:`_at_points`), the others
     read whole and kept where their point is a place's (``place_of``, :func:`place_table`)."""
-    none = np.zeros(0, dtype=np.int64)
     if not len(probes):
-        return none, none
+        return np.zeros(0, dtype=np.int64)
     row, first, last = _choose(loaded, probes)
     if not len(row):
-        return none, none
+        return np.zeros(0, dtype=np.int64)
     begin, end = loaded.starts[first], loaded.starts[last]
     places = (images.first_place[probes.family + 1] - images.first_place[probes.family])[row]
     searches = (last - first) * places
     by_point = searches * SEARCH_COST * (1 + np.log2(1 + (end - begin) / np.maximum(searches, 1))) < end - begin
-    searched = _at_points(loaded, images, probes, row[by_point], first[by_point], last[by_point])
-    read = _read_whole(loaded, images, probes, place_of, row[~by_point], begin[~by_point], end[~by_point])
-    return np.concatenate([searched[0], read[0]]), np.concatenate([searched[1], read[1]])
+    searched = _at_points(loaded, images, probes, row[by_point], first[by_point], last[by_point], bits)
+    read = _read_whole(loaded, images, probes, place_of, row[~by_point], begin[~by_point], end[~by_point], bits)
+    return np.concatenate([searched, read])
 
 
 def _read_whole(loaded: Loaded, images: Images, probes: Probes, place_of: I64, row: I64, begin: I64,
-                end: I64) -> tuple[I64, I64]:
-    """The places and records of the ranges' events whose point is a place's of the row's family, with the band
-    bits their row asks (each distinct span read once; the band tested first, as bytes, the place looked up for
-    the events kept)."""
+                end: I64, bits: int) -> I64:
+    """The candidates (``record << bits | place``) of the ranges' events whose point is a place's of the row's
+    family, with the band bits their row asks (:data:`kernels.placed`)."""
     if not len(row):
-        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    spans, inverse = np.unique(np.column_stack([begin, end]), axis=0, return_inverse=True)
-    inverse = inverse.reshape(-1)
-    flat, _ = _spread(spans[:, 0], spans[:, 1])
-    lengths = spans[:, 1] - spans[:, 0]
-    offsets = np.cumsum(lengths) - lengths
-    loaded.need("entries", flat)
-    loaded.need("entry_point", flat)
-    entry = loaded.entries[flat]
-    band = (entry >> RECORD_BITS).astype(np.uint8)
-    point = loaded.entry_point[flat]
-    each = lengths[inverse]
-    at = np.arange(int(each.sum()), dtype=np.int64)
-    at += np.repeat(offsets[inverse] - (np.cumsum(each) - each), each)
-    test = band[at]
-    test &= np.repeat(probes.band_mask[row].astype(np.uint8), each)
-    kept = np.flatnonzero(test == np.repeat(probes.band_value[row].astype(np.uint8), each))
-    at = at[kept]
-    use = np.repeat(np.arange(len(row), dtype=np.int32), each)[kept]
+        return np.zeros(0, dtype=np.int64)
+    _need_spans(loaded, ("entries", "entry_point"), begin, end)
     cells = images.index.shape[1]
-    place = place_of.reshape(-1)[(probes.family[row] * cells + probes.cell[row])[use] * place_of.shape[1]
-                                 + point[at]]
-    ok = place >= 0
-    return place[ok], (entry[at[ok]] & RECORD_MASK).astype(np.int64)
+    base = (probes.family[row] * cells + probes.cell[row]) * place_of.shape[1]
+    out = np.empty(int((end - begin).sum()), dtype=np.int64)
+    count = kernels.placed(loaded.entries, loaded.entry_point, begin, end, base, place_of.reshape(-1),
+                           probes.band_mask[row].astype(np.uint8), probes.band_value[row].astype(np.uint8), bits, out)
+    return out[:count]
 
 
 def place_table(images: Images) -> I64:
@@ -370,18 +375,14 @@ PLAN_CELLS = 8
 """Cells put first by how many candidates of the sample they turn away."""
 
 
-def _plan(loaded: Loaded, images: Images, order: list[int], place: I64, game: I64,
-          move: I64) -> tuple[list[int], list[int]]:
-    """The cells to test in :func:`verify` and how many each round tests.
+def _plan(loaded: Loaded, images: Images, order: list[int], place: I64, game: I64, move: I64) -> list[int]:
+    """The order :func:`verify` tests the cells in.
 
-    With many candidates, a sample of them is read whole: the cells that turn most of them away go first (each
-    chosen for the candidates the ones before it let through), and the first round tests as few of them as a word
-    holds if that reads the fewest cells in all (a candidate's own event already holds most cells around it, so
-    a pattern's far stone turns away more than its nearest points). Otherwise ``order``, eight at a time."""
-    width = max(VERIFY_CELLS, -(-len(order) // VERIFY_CELLS) * VERIFY_CELLS)
-    plain = [VERIFY_CELLS] * (width // VERIFY_CELLS)
+    With many candidates, a sample of them is read whole and the cells that turn most of them away go first (each
+    chosen for the candidates the ones before it let through): a candidate's own event already holds most cells
+    around it, so a pattern's far stone turns away more than its nearest points. Otherwise ``order``."""
     if len(place) < 8 * PLAN_SAMPLE or len(order) < 2:
-        return order, plain
+        return order
     pick = np.linspace(0, len(place) - 1, PLAN_SAMPLE).astype(np.int64)
     cells = np.array(order, dtype=np.int64)
     slot = images.index[place[pick]][:, cells] + (game[pick] * POINTS)[:, None]
@@ -399,71 +400,35 @@ def _plan(loaded: Loaded, images: Images, order: list[int], place: I64, game: I6
         best = left.pop(int(np.argmax(turned)))
         first.append(best)
         alive &= holds[:, best]
-    ranked = first + left
-    through = np.cumprod(holds[:, ranked], axis=1).mean(axis=0)  # the share holding every cell up to each one
-    best_cost, widths = np.inf, plain
-    for step in (1, 2, 4, 8):
-        rounds = [step] + [VERIFY_CELLS] * -(-(len(cells) - step) // VERIFY_CELLS) if len(cells) > step else [step]
-        ends = np.cumsum(rounds)
-        cost = rounds[0] + sum(w * through[min(e, len(cells)) - 1] for w, e in zip(rounds[1:], ends[:-1], strict=True))
-        if cost < best_cost:
-            best_cost, widths = cost, rounds
-    return [order[k] for k in ranked], widths
+    return [order[k] for k in first + left]
+
+
+def _need_games(loaded: Loaded, game: I64) -> None:
+    """Fill the dense table of local ``game`` (sorted), and its ``until``, in a lazily read segment."""
+    if loaded.lazy is not None and len(game):
+        one = game[np.flatnonzero(np.diff(game, prepend=-1))] * POINTS
+        slots = np.concatenate([one, one + POINTS - 1])
+        loaded.need("dense", slots)
+        loaded.need("until", slots)
 
 
 def verify(loaded: Loaded, images: Images, order: list[int], place: I64, game: I64, move: I64) -> npt.NDArray[np.bool_]:
-    """Which candidates hold every cell's letter after their move (cells tested in the order and rounds
-    :func:`_plan` gives, the candidates that failed dropped as they go; the cells whose point changed more than once
-    are read from the changes last, for the candidates left). Candidates in game order read the dense table in its
+    """Which candidates hold every cell's letter after their move (:func:`kernels.verify`, each candidate's cells
+    in the order :func:`_plan` gives until one fails). Candidates in game order read the dense table in its
     order."""
     seg = loaded.segment
-    order, widths = _plan(loaded, images, order, place, game, move)
-    width = sum(widths)
-    cells = np.array(order, dtype=np.int64)
-    slots = np.zeros((len(images), width), dtype=np.int32)
-    slots[:, : len(cells)] = images.index[:, cells]
-    codes = np.full((len(images), width), 7 << 4, dtype=np.uint8)
-    codes[:, : len(cells)] = _ALLOWED_BITS[images.letter[:, cells]] << 4
-    alive = np.arange(len(place))
-    at = place
-    base = (game * POINTS).astype(np.int32)[:, None]
-    when = move.astype(np.uint16)[:, None]
-    unsure: list[tuple[I64, I64, I64]] = []
-    lo = 0
-    for step in widths:
-        if not len(alive):
-            break
-        part = slice(lo, lo + step)
-        slot = slots[at, part]
-        slot += base
-        loaded.need("dense", slot)
-        value = seg.dense[slot]
-        code = (value >> COLOUR_SHIFT).astype(np.uint8)
-        code |= codes[at, part]
-        code |= ((value & NEVER) <= when).view(np.uint8) << 3
-        word = _WORDS[step]
-        verdict = _VERDICT[code].view(word).reshape(-1)
-        ones = int.from_bytes(b"\x01" * step, "little")
-        good = (verdict & word(ones)) == word(ones)
-        again = np.flatnonzero(good & ((verdict & word(ones << 1)) != 0))
-        if len(again):
-            row, column = np.nonzero(_VERDICT[code[again]] & 2)
-            unsure.append((alive[again[row]], slot[again[row], column].astype(np.int64),
-                           codes[at[again[row]], lo + column].astype(np.int64) >> 4))
-        alive = alive[good]
-        lo += step
-        if lo < width:
-            at, base, when = at[good], base[good], when[good]
-    held = np.zeros(len(place), dtype=bool)
-    held[alive] = True
-    if unsure:
-        who, slot_, allowed = (np.concatenate([u[i] for u in unsure]) for i in range(3))
-        left = held[who]
-        who, slot_, allowed = who[left], slot_[left], allowed[left]
-        loaded.need("changes", None)
-        point = slot_ % POINTS
-        state = state_at(seg.dense, seg.changes, slot_ // POINTS, point, move[who].astype(np.int64))
-        held[who[((allowed >> state) & 1) == 0]] = False
+    cells = np.array(_plan(loaded, images, order, place, game, move), dtype=np.int64)
+    allowed = np.ascontiguousarray(_ALLOWED_BITS[images.letter[:, cells]], dtype=np.uint8)
+    some = (allowed != ANY_STATE).any(axis=0)  # a cell whose letter allows every state is not read
+    if not some.any():
+        return np.ones(len(place), dtype=bool)
+    cells, allowed = cells[some], np.ascontiguousarray(allowed[:, some])
+    slots = np.ascontiguousarray(images.index[:, cells], dtype=np.int32)
+    place, game, move = (np.ascontiguousarray(a, dtype=np.int64) for a in (place, game, move))
+    _need_games(loaded, game)
+    out = np.empty(len(place), dtype=np.uint8)
+    kernels.verify(seg.dense, loaded.until, seg.changes, loaded.change_start(), slots, allowed, place, game, move, out)
+    held: npt.NDArray[np.bool_] = out == kernels.HOLDS
     return held
 
 
@@ -472,30 +437,28 @@ def hits(loaded: Loaded, images: Images, probes: Probes, place_of: I64, order: l
     """Every (place, game, move) of ``loaded`` where an image came into being, one each, sorted by game, move and
     place; ``games``: only these local games (None: all).
 
-    The candidates are sorted by record first (a record number is in game and move order: each game's candidates
-    are then found by a binary search of its first record, and their moves read in order), then by game, move and
-    place without the copies (two records of one move at the same place)."""
+    The candidates are sorted by record (a record number is in game and move order), then read in that order
+    (:data:`kernels.unpacked`) for their games and moves, the copies dropped (two records of one move at the
+    same place)."""
     seg = loaded.segment
-    place, record = candidates(loaded, images, probes, place_of)
     bits = max(len(images), 1).bit_length()
-    packed = np.sort(record << bits | place)
-    record, place = packed >> bits, packed & ((1 << bits) - 1)
-    ends = np.searchsorted(record, seg.record_start.astype(np.int64))
-    game = np.repeat(np.arange(seg.games, dtype=np.int64), np.diff(ends))
-    loaded.need("record_move", record)
-    move = loaded.record_move[record].astype(np.int64)
+    packed = np.sort(candidates(loaded, images, probes, place_of, bits))
+    loaded.need("record_move", packed >> bits)
+    place, game, move = (np.empty(len(packed), dtype=np.int64) for _ in range(3))
+    count = kernels.unpacked(packed, bits, seg.record_start, loaded.record_move, place, game, move)
+    place, game, move = place[:count], game[:count], move[:count]
     if stoneless:
         every = np.arange(seg.games, dtype=np.int64)
         place = np.concatenate([place, np.repeat(np.arange(len(images), dtype=np.int64), seg.games)])
         game = np.concatenate([game, np.tile(every, len(images))])
         move = np.concatenate([move, np.zeros(len(images) * seg.games, dtype=np.int64)])
+        key = distinct((game << MOVE_BITS | move) << bits | place)
+        place, move, game = key & ((1 << bits) - 1), (key >> bits) & NEVER, key >> (bits + MOVE_BITS)
     if games is not None:
         wanted = np.zeros(seg.games, dtype=bool)
         wanted[games] = True
         keep = wanted[game]
         place, game, move = place[keep], game[keep], move[keep]
-    key = distinct((game << MOVE_BITS | move) << bits | place, nearly_sorted=True)
-    place, move, game = key & ((1 << bits) - 1), (key >> bits) & NEVER, key >> (bits + MOVE_BITS)
     held = verify(loaded, images, order, place, game, move)
     return place[held], game[held], move[held]
 
@@ -512,48 +475,20 @@ def move_lists(loaded: Loaded, games: I64) -> tuple[I64, npt.NDArray[np.int16], 
     return counts, (w[is_move] & POINT_MASK).astype(np.int16), np.where(w[is_move] & WHITE, 2, 1).astype(np.int8)
 
 
-NEXT_ROWS = 1 << 16
-"""Hits whose next stones are sought together (bounds the temporary arrays)."""
-
-
 def next_stone(loaded: Loaded, index: I64, place: I64, game: I64, after: I64) -> tuple[I64, I64]:
     """For each hit (its ``place``, local ``game`` and move ``after``), the first later move that put a stone on
     one of the place's cells (``index``: the board index of each cell at each place), from the dense table and
-    the changes, and which of its cells; -1 for both when none did.
+    the changes (:func:`kernels.next_stone`), and which of its cells; -1 for both when none did.
 
     A cell's first stone is its next one when it came after the hit; a cell that had a stone by then gets another
     only if it changed again (the changes say when). A suicide's own stone changes no point, so a game with one
     (``loaded.suicide``) is not answered here."""
     seg = loaded.segment
-    table = index.astype(np.int32)
-    found = np.full(len(game), -1, dtype=np.int64)
-    column = np.full(len(game), -1, dtype=np.int64)
-    for lo in range(0, len(game), NEXT_ROWS):
-        part = slice(lo, lo + NEXT_ROWS)
-        slot = table[place[part]]
-        slot += (game[part] * POINTS).astype(np.int32)[:, None]
-        loaded.need("dense", slot)
-        value = seg.dense[slot]
-        soonest = (after[part] + 1).astype(np.uint16)[:, None]
-        gap = (value & NEVER) - soonest  # how long after the hit each cell's first stone came (beyond NEVER: before)
-        again = np.flatnonzero(value.reshape(-1) >= AGAIN)
-        again = again[gap.reshape(-1)[again] > NEVER]
-        if len(again):
-            loaded.need("changes", None)
-            changes = seg.changes
-            row = again // slot.shape[1]
-            s, when = slot.reshape(-1)[again].astype(np.int64), after[part][row]
-            at = find_sorted(changes, ((s << MOVE_BITS | when) << 2) | 3, side="right")
-            move = np.full(len(s), NEVER, dtype=np.int64)
-            for step in (0, 1):
-                probe = np.minimum(at + step, len(changes) - 1)
-                value_at = changes[probe]
-                placed = ((at + step) < len(changes)) & ((value_at >> (MOVE_BITS + 2)) == s) & ((value_at & 3) != 0)
-                move = np.where((move == NEVER) & placed, (value_at >> 2) & NEVER, move)
-            gap.reshape(-1)[again] = np.where(move == NEVER, 0xFFFF, move - when - 1)
-        which = np.argmin(gap, axis=1)
-        nearest = np.take_along_axis(gap, which[:, None], axis=1)[:, 0] + after[part] + 1
-        none = nearest >= NEVER
-        found[part] = np.where(none, -1, nearest)
-        column[part] = np.where(none, -1, which)
+    slots = np.ascontiguousarray(index, dtype=np.int32)
+    place, game, after = (np.ascontiguousarray(a, dtype=np.int64) for a in (place, game, after))
+    found = np.empty(len(game), dtype=np.int64)
+    column = np.empty(len(game), dtype=np.int64)
+    _need_games(loaded, np.sort(game))
+    kernels.next_stone(seg.dense, loaded.until, seg.changes, loaded.change_start(), slots, place, game, after, found,
+                       column)
     return found, column

@@ -1,0 +1,189 @@
+"""The search's per-event and per-candidate loops, compiled (numba): keeping the events of key ranges whose band
+bits and point agree (the candidates), verifying a candidate's cells and finding a hit's next stone, one at a
+time with an early exit, where numpy would make an array of every step.
+
+The verifying and the next stone read a segment's ``dense`` table as
+:func:`~joseki.book.patterns.segment.state_at` does (with ``until``, when each point's first stone was taken off:
+:func:`~joseki.book.patterns.segment.removed_at`), and for a point that changed again its game's ``changes``
+(``change_start``: where each game's begin). Compiled on first use and cached beside this module (or in numba's
+cache folder where that is not writable).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+from numba import njit
+
+from joseki.book.patterns.segment import AGAIN, COLOUR_SHIFT, MOVE_BITS, NEVER, RECORD_BITS, RECORD_MASK
+from joseki.core.movelist import POINTS
+
+I64 = npt.NDArray[np.int64]
+U8 = npt.NDArray[np.uint8]
+FAILS, HOLDS = 0, 1
+"""What :data:`verify` says of a candidate: a cell does not hold, or every cell holds."""
+_AGAIN_BIT = AGAIN.bit_length() - 1
+
+
+def _bisect_right(changes: I64, lo: int, hi: int, wanted: int) -> int:
+    """``numpy.searchsorted(changes[lo:hi], wanted, side="right") + lo`` for one value."""
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if changes[mid] <= wanted:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+def _changed_state(changes: I64, change_start: I64, g: int, slot: int, m: int) -> int:
+    """The state of ``slot`` of game ``g`` after move ``m``, from its game's changes."""
+    lo = change_start[g]
+    at = _bisect(changes, lo, change_start[g + 1], ((slot << MOVE_BITS | m) << 2) | 3) - 1
+    if at >= lo and (changes[at] >> (MOVE_BITS + 2)) == slot:
+        return int(changes[at] & 3)
+    return 0
+
+
+def _verify(dense: npt.NDArray[np.uint16], until: npt.NDArray[np.uint16], changes: I64, change_start: I64,
+            slots: npt.NDArray[np.int32], allowed: U8, place: I64, game: I64, move: I64, out: U8) -> None:
+    # The cells in the plan's order (the best at turning candidates away first) until one fails; a cell's state
+    # from the dense table without a branch unless its first stone was taken off by then.
+    for i in range(len(place)):
+        p, g, m = place[i], game[i], move[i]
+        base = g * POINTS
+        ok = np.int64(1)
+        for c in range(slots.shape[1]):
+            slot = base + slots[p, c]
+            value = np.int64(dense[slot])
+            if m < until[slot]:
+                state = ((value >> COLOUR_SHIFT) & 3) * np.int64(m >= (value & NEVER))
+            else:
+                state = np.int64(_changed(changes, change_start, g, slot, m))
+            ok = allowed[p, c] >> state & 1
+            if not ok:
+                break
+        out[i] = HOLDS if ok & 1 else FAILS
+
+
+def _next_change(changes: I64, change_start: I64, g: int, slot: int, a: int) -> int:
+    """The move of the next stone put on ``slot`` of game ``g`` after move ``a`` (NEVER: none), from its game's
+    changes (the next change after ``a`` takes off the stone there, or puts one)."""
+    hi = change_start[g + 1]
+    lo = _bisect(changes, change_start[g], hi, ((slot << MOVE_BITS | a) << 2) | 3)
+    for at in range(lo, min(lo + 2, hi)):
+        change = changes[at]
+        if (change >> (MOVE_BITS + 2)) == slot and (change & 3) != 0:
+            return int((change >> 2) & NEVER)
+    return NEVER
+
+
+def _next_stone(dense: npt.NDArray[np.uint16], until: npt.NDArray[np.uint16], changes: I64, change_start: I64,
+                slots: npt.NDArray[np.int32], place: I64, game: I64, after: I64, found: I64, column: I64) -> None:
+    # A cell's first stone when it came after the hit, none when its point had a stone by then that was never
+    # taken off, else from the game's changes; the soonest without a branch.
+    for i in range(len(place)):
+        p, g, a = place[i], game[i], after[i]
+        base = g * POINTS
+        best, which = np.int64(NEVER), np.int64(-1)
+        for c in range(slots.shape[1]):
+            slot = base + slots[p, c]
+            first = np.int64(dense[slot]) & NEVER
+            if first > a:
+                nxt = first
+            elif until[slot] == NEVER:
+                nxt = np.int64(NEVER)
+            else:
+                nxt = np.int64(_after(changes, change_start, g, slot, a))
+            sooner = nxt < best
+            which = np.int64(c) if sooner else which
+            best = nxt if sooner else best
+        if best >= NEVER:
+            found[i], column[i] = -1, -1
+        else:
+            found[i], column[i] = best, which
+
+
+def _banded(entries: npt.NDArray[np.uint32], lo: I64, hi: I64, place: I64, mask: U8, value: U8, bits: int,
+            out: I64) -> int:
+    k = 0
+    for s in range(len(lo)):
+        m, v, p = mask[s], value[s], place[s]
+        for e in range(lo[s], hi[s]):
+            entry = np.int64(entries[e])
+            if ((entry >> RECORD_BITS) & m) == v:
+                out[k] = ((entry & RECORD_MASK) << bits) | p
+                k += 1
+    return k
+
+
+def _placed(entries: npt.NDArray[np.uint32], points: npt.NDArray[np.int16], begin: I64, end: I64, base: I64,
+            place_of: I64, mask: U8, value: U8, bits: int, out: I64) -> int:
+    k = 0
+    for r in range(len(begin)):
+        m, v, b = mask[r], value[r], base[r]
+        for e in range(begin[r], end[r]):
+            entry = np.int64(entries[e])
+            if ((entry >> RECORD_BITS) & m) == v:
+                p = place_of[b + points[e]]
+                if p >= 0:
+                    out[k] = ((entry & RECORD_MASK) << bits) | p
+                    k += 1
+    return k
+
+
+
+def _unpacked(packed: I64, bits: int, record_start: npt.NDArray[np.uint32], record_move: npt.NDArray[np.int32],
+              place: I64, game: I64, move: I64) -> int:
+    mask = (1 << bits) - 1
+    g, k, first = 0, 0, 0
+    run_game, run_move = -1, -1
+    for i in range(len(packed)):
+        record = packed[i] >> bits
+        while record >= record_start[g + 1]:
+            g += 1
+        m = int(record_move[record])
+        if g != run_game or m != run_move:  # a new move: its records come one after the other
+            first, run_game, run_move = k, g, m
+        p = packed[i] & mask
+        if k == first or p > place[k - 1]:
+            j = k
+        else:  # a later record of the move: its place goes in order among the move's, once
+            j = k - 1
+            while j > first and place[j - 1] >= p:
+                j -= 1
+            if place[j] == p:
+                continue
+            for t in range(k, j, -1):
+                place[t] = place[t - 1]
+        place[j], game[k], move[k] = p, g, m
+        k += 1
+    return k
+
+
+_bisect: Any = njit(cache=True, nogil=True)(_bisect_right)
+_changed: Any = njit(cache=True, nogil=True)(_changed_state)
+_after: Any = njit(cache=True, nogil=True)(_next_change)
+verify: Any = njit(cache=True, nogil=True)(_verify)
+"""``verify(dense, until, changes, change_start, slots, allowed, place, game, move, out)``: for each candidate (its
+``place``, local ``game`` and ``move``), whether every cell of the place (``slots``: the board index of each cell
+at each place, in the order to test them; ``allowed``: the states each cell's letter allows, as bits) holds after
+the move: :data:`HOLDS` or :data:`FAILS`, written to ``out``."""
+next_stone: Any = njit(cache=True, nogil=True)(_next_stone)
+"""``next_stone(dense, until, changes, change_start, slots, place, game, after, found, column)``: for each hit (its
+``place``, local ``game`` and move ``after``), the first later move that put a stone on a cell of the place and
+that cell's column of ``slots``, written to ``found`` and ``column`` (-1 for both when none did)."""
+banded: Any = njit(cache=True, nogil=True)(_banded)
+"""``banded(entries, lo, hi, place, mask, value, bits, out) -> count``: the entries of each span ``[lo, hi)``
+whose band bits under the span's ``mask`` are its ``value``, written to ``out`` as ``record << bits | place``
+(the span's place); how many."""
+placed: Any = njit(cache=True, nogil=True)(_placed)
+"""``placed(entries, points, begin, end, base, place_of, mask, value, bits, out) -> count``: the entries of each
+range ``[begin, end)`` whose band bits agree (as :data:`banded`) and whose point is a place's
+(``place_of[base + point]`` at least 0), written to ``out`` as ``record << bits | place``; how many."""
+unpacked: Any = njit(cache=True, nogil=True)(_unpacked)
+"""``unpacked(packed, bits, record_start, record_move, place, game, move) -> count``: the candidates ``packed``
+(``record << bits | place``, sorted) as (place, game, move) sorted by game, move and place without the copies
+(two records of one move at the same place), written to the three arrays; how many."""
