@@ -50,7 +50,7 @@ def _changed_state(changes: I64, change_start: I64, g: int, slot: int, m: int) -
 def _verify(dense: npt.NDArray[np.uint16], until: npt.NDArray[np.uint16], changes: I64, change_start: I64,
             slots: npt.NDArray[np.int32], allowed: U8, place: I64, game: I64, move: I64, out: U8) -> None:
     # The cells in the plan's order (the best at turning candidates away first) until one fails; a cell's state
-    # from the dense table without a branch unless its first stone was taken off by then.
+    # from the dense table without a branch, unless its first stone was taken off by then.
     for i in range(len(place)):
         p, g, m = place[i], game[i], move[i]
         base = g * POINTS
@@ -80,22 +80,20 @@ def _next_change(changes: I64, change_start: I64, g: int, slot: int, a: int) -> 
     return NEVER
 
 
-def _next_stone(dense: npt.NDArray[np.uint16], until: npt.NDArray[np.uint16], changes: I64, change_start: I64,
-                slots: npt.NDArray[np.int32], place: I64, game: I64, after: I64, found: I64, column: I64) -> None:
-    # A cell's first stone when it came after the hit, none when its point had a stone by then that was never
-    # taken off, else from the game's changes; the soonest without a branch.
+def _next_stone(dense: npt.NDArray[np.uint16], changes: I64, change_start: I64, slots: npt.NDArray[np.int32],
+                place: I64, game: I64, after: I64, found: I64, column: I64) -> None:
+    # A cell's first stone when it came after the hit; when its point had a stone by then, none unless the point
+    # changed again (then from the game's changes); the soonest without a branch.
     for i in range(len(place)):
         p, g, a = place[i], game[i], after[i]
         base = g * POINTS
         best, which = np.int64(NEVER), np.int64(-1)
         for c in range(slots.shape[1]):
             slot = base + slots[p, c]
-            first = np.int64(dense[slot]) & NEVER
-            if first > a:
-                nxt = first
-            elif until[slot] == NEVER:
-                nxt = np.int64(NEVER)
-            else:
+            value = np.int64(dense[slot])
+            first = value & NEVER
+            nxt = first if first > a else np.int64(NEVER)
+            if value & AGAIN and first <= a:
                 nxt = np.int64(_after(changes, change_start, g, slot, a))
             sooner = nxt < best
             which = np.int64(c) if sooner else which
@@ -104,6 +102,26 @@ def _next_stone(dense: npt.NDArray[np.uint16], until: npt.NDArray[np.uint16], ch
             found[i], column[i] = -1, -1
         else:
             found[i], column[i] = best, which
+
+
+def _point_spans(points: npt.NDArray[np.int16], begin: I64, end: I64, target: I64, lo: I64, hi: I64) -> None:
+    for i in range(len(begin)):
+        a, b, t = begin[i], end[i], target[i]
+        while a < b:  # the first at least t
+            mid = (a + b) >> 1
+            if points[mid] < t:
+                a = mid + 1
+            else:
+                b = mid
+        lo[i] = a
+        b = end[i]
+        while a < b:  # the first beyond t
+            mid = (a + b) >> 1
+            if points[mid] <= t:
+                a = mid + 1
+            else:
+                b = mid
+        hi[i] = a
 
 
 def _banded(entries: npt.NDArray[np.uint32], lo: I64, hi: I64, place: I64, mask: U8, value: U8, bits: int,
@@ -172,7 +190,7 @@ verify: Any = njit(cache=True, nogil=True)(_verify)
 at each place, in the order to test them; ``allowed``: the states each cell's letter allows, as bits) holds after
 the move: :data:`HOLDS` or :data:`FAILS`, written to ``out``."""
 next_stone: Any = njit(cache=True, nogil=True)(_next_stone)
-"""``next_stone(dense, until, changes, change_start, slots, place, game, after, found, column)``: for each hit (its
+"""``next_stone(dense, changes, change_start, slots, place, game, after, found, column)``: for each hit (its
 ``place``, local ``game`` and move ``after``), the first later move that put a stone on a cell of the place and
 that cell's column of ``slots``, written to ``found`` and ``column`` (-1 for both when none did)."""
 banded: Any = njit(cache=True, nogil=True)(_banded)
@@ -187,3 +205,6 @@ unpacked: Any = njit(cache=True, nogil=True)(_unpacked)
 """``unpacked(packed, bits, record_start, record_move, place, game, move) -> count``: the candidates ``packed``
 (``record << bits | place``, sorted) as (place, game, move) sorted by game, move and place without the copies
 (two records of one move at the same place), written to the three arrays; how many."""
+point_spans: Any = njit(cache=True, nogil=True)(_point_spans)
+"""``point_spans(points, begin, end, target, lo, hi)``: for each ``[begin, end)`` of the entries' sorted
+``points``, the entries at point ``target``: ``[lo, hi)``."""

@@ -60,7 +60,7 @@ def _verdicts() -> npt.NDArray[np.uint8]:
 
 
 _VERDICT = _verdicts()
-SEARCH_COST = 2.0
+SEARCH_COST = 8.0
 """What one step of a search by point costs, in events read whole (:func:`candidates`)."""
 COMMON_SHARE = 16
 """A group is common when its fewest events are more than one in this many games of a segment: its keys are
@@ -254,11 +254,11 @@ def _at_points(loaded: Loaded, images: Images, probes: Probes, row: I64, first: 
     place, pair = _spread(lo_place, hi_place)
     key = key[pair]
     target = images.index[place, probes.cell[row[which[pair]]]]
-    keys = len(distinct(key)) if loaded.lazy is None and len(key) else 0
-    if keys and keys <= KEYS_ONE_BY_ONE and len(key) >= LANES_A_KEY * keys:
-        lo, hi = _by_key(loaded, key, target)
-    else:
-        begin, end = loaded.starts[key], loaded.starts[key + 1]
+    begin, end = loaded.starts[key], loaded.starts[key + 1]
+    if loaded.lazy is None:
+        lo, hi = np.empty(len(key), dtype=np.int64), np.empty(len(key), dtype=np.int64)
+        kernels.point_spans(loaded.entry_point, begin, end, target, lo, hi)
+    else:  # filling the blocks each step reads
         lo = _bisect(loaded, begin, end, target)
         hi = _bisect(loaded, lo, end, target + 1)
     row = row[which[pair]]
@@ -280,31 +280,6 @@ def _need_spans(loaded: Loaded, names: tuple[str, ...], lo: I64, hi: I64) -> Non
         flat, _ = _spread(lo, hi)
         for name in names:
             loaded.need(name, flat)
-
-
-KEYS_ONE_BY_ONE = 20000
-"""Keys searched by point one at a time (numpy's binary search on each key's events) at most; beyond, or in a
-lazily read segment (where that would read every event of those keys), a binary search of all at once."""
-LANES_A_KEY = 16
-"""Points sought in a key, on average, for the keys to be searched one at a time (a call a key pays then)."""
-
-
-def _by_key(loaded: Loaded, key: I64, target: I64) -> tuple[I64, I64]:
-    """For each (key, target point): the entries of that key at that point, ``[lo, hi)``, one key at a time."""
-    order = np.argsort(key, kind="stable")
-    ordered = key[order]
-    cut = np.flatnonzero(ordered[1:] != ordered[:-1]) + 1
-    lo, hi = np.empty(len(key), dtype=np.int64), np.empty(len(key), dtype=np.int64)
-    points, starts = loaded.entry_point, loaded.starts
-    for a, b in zip(np.concatenate(([0], cut)).tolist(), np.concatenate((cut, [len(key)])).tolist(), strict=True):
-        k = int(ordered[a])
-        begin, end = int(starts[k]), int(starts[k + 1])
-        lanes = order[a:b]
-        events = points[begin:end]
-        wanted = target[lanes].astype(np.int16)
-        lo[lanes] = np.searchsorted(events, wanted, side="left") + begin
-        hi[lanes] = np.searchsorted(events, wanted, side="right") + begin
-    return lo, hi
 
 
 def _bisect(loaded: Loaded, lo: I64, hi: I64, target: I64) -> I64:
@@ -489,6 +464,5 @@ def next_stone(loaded: Loaded, index: I64, place: I64, game: I64, after: I64) ->
     found = np.empty(len(game), dtype=np.int64)
     column = np.empty(len(game), dtype=np.int64)
     _need_games(loaded, np.sort(game))
-    kernels.next_stone(seg.dense, loaded.until, seg.changes, loaded.change_start(), slots, place, game, after, found,
-                       column)
+    kernels.next_stone(seg.dense, seg.changes, loaded.change_start(), slots, place, game, after, found, column)
     return found, column
