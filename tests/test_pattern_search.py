@@ -13,20 +13,22 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from joseki.book import patternsearch
-from joseki.book.patterns import lookup
+from joseki.book.patterns import kernels, lookup
 from joseki.book.patterns.reads import segment_list
+from joseki.book.patterns.segment import AGAIN, COLOUR_SHIFT, NEVER, removed_at, state_at
 from joseki.book.patterns.storage import compact, write_games
 from joseki.book.patternsearch import GameFacts, GameFilter, IndexArrays, Query, forget, loaded, run, search
 from joseki.book.store.database import Store
 from joseki.cli.main import app
 from joseki.core.geometry import Corner, Point
-from joseki.core.movelist import decode, encode, replay
+from joseki.core.movelist import POINTS, decode, encode, replay
 from joseki.core.notation import format_gtp_vertex
 from joseki.core.pattern import (
     ALLOWS,
@@ -277,13 +279,61 @@ def test_verification_planned_on_a_sample_agrees_with_brute_force(index: IndexAr
                                                                   boards: dict[str, list[dict[Point, str]]],
                                                                   data: st.DataObject, flags: tuple[bool, bool],
                                                                   where: Where) -> None:
-    """With a sample of a few candidates, verification reorders the cells and tests the first few alone (as it does
-    with many candidates on a big index): the hits are the same."""
+    """With a sample of a few candidates, verification reorders the cells (as it does with many candidates on a big
+    index): the hits are the same."""
     pattern, placement = _real_pattern(data, games, boards, where, (2, 5) if where is Where.SIDE else (2, 3))
     query = _only(Query(pattern, placement, flags[0], flags[1], limit=0), games[:4])
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(lookup, "PLAN_SAMPLE", 2)
         assert engine(index, query) == brute(games, boards, query)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data(), flags=FLAGS, where=st.sampled_from([Where.CORNER, Where.SIDE, Where.ANYWHERE]),
+       cost=st.sampled_from([0.0, 1e12]))
+def test_candidates_searched_by_point_or_read_whole_agree_with_brute_force(
+        index: IndexArrays, games: list[Game], boards: dict[str, list[dict[Point, str]]], data: st.DataObject,
+        flags: tuple[bool, bool], where: Where, cost: float) -> None:
+    """Every key range searched by point (a binary search of each place's point in each key), or every one read
+    whole: the hits and continuations are the same."""
+    pattern, placement = _real_pattern(data, games, boards, where, (2, 5) if where is not Where.ANYWHERE else (2, 3))
+    query = _only(Query(pattern, placement, flags[0], flags[1], limit=0), games[:6])
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(lookup, "SEARCH_COST", cost)
+        assert engine(index, query) == brute(games, boards, query)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 40), st.integers(0, 5)), max_size=60), st.integers(1, 4))
+def test_candidates_unpacked_in_order_without_copies(picked: list[tuple[int, int]], moves_a_record: int) -> None:
+    """``kernels.unpacked`` gives each (place, game, move) of sorted packed candidates once, sorted as numpy would."""
+    bits = 3
+    record_start = np.array([0, 7, 7, 20, 41], dtype=np.uint32)
+    games = np.repeat(np.arange(4), np.diff(record_start.astype(np.int64)))
+    record_move = np.concatenate([np.arange(n) // moves_a_record for n in np.diff(record_start.astype(np.int64))])
+    packed = np.unique(np.array([r << bits | p for r, p in picked], dtype=np.int64))
+    record, place = packed >> bits, packed & 7
+    want = sorted({(int(games[r]), int(record_move[r]), int(p)) for r, p in zip(record, place, strict=True)})
+    out = [np.empty(len(packed), dtype=np.int64) for _ in range(3)]
+    count = kernels.unpacked(packed, bits, record_start, record_move.astype(np.int32), *out)
+    got = list(zip(out[1][:count].tolist(), out[2][:count].tolist(), out[0][:count].tolist(), strict=True))
+    assert got == want
+
+
+def test_the_removal_table_agrees_with_the_changes(index: IndexArrays) -> None:
+    """Before a point's removal move (``removed_at``) its state is its first stone's; at it, it is not."""
+    seg = next(iter(index.segments.values())).segment
+    until = removed_at(seg.changes, 0, len(seg.dense))
+    slot = np.flatnonzero(until < NEVER)
+    assert len(slot) > 100  # the games have captures
+    first = seg.dense[slot].astype(np.int64) & NEVER
+    game, point = slot // POINTS, slot % POINTS
+    colour = (seg.dense[slot].astype(np.int64) >> COLOUR_SHIFT) & 3
+    before = state_at(seg.dense, seg.changes, game, point, until[slot].astype(np.int64) - 1)
+    at = state_at(seg.dense, seg.changes, game, point, until[slot].astype(np.int64))
+    assert (first < until[slot]).all() and (before == colour).all() and (at != colour).all()
+    never = np.flatnonzero(until == NEVER)[:5000]
+    assert not (seg.dense[never] & AGAIN).any()  # a point that never lost its first stone changed once at most
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
