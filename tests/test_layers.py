@@ -28,6 +28,7 @@ EDGES = {
     "uvloop": ("web",),
     "typer": ("cli",), "rich": ("cli",), "click": ("cli",),
     "distributed": ("games",), "dask": ("games",),
+    "numba": ("book",),  # the pattern search's compiled loops (joseki.book.patterns.kernels)
 }
 """Each edge's third-party packages and the layers that may import them."""
 NOT_YET_AT_THEIR_EDGE: set[tuple[str, str]] = set()

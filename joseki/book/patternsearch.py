@@ -28,6 +28,7 @@ from typing import Any, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from joseki.book.patterns import kernels
 from joseki.book.patterns.lazy import Blobs
 from joseki.book.patterns.lookup import (
     COMMON_SHARE,
@@ -573,6 +574,8 @@ def find_hits(arrays: Searchable, pattern: Pattern, images: Images, mask: Array 
         parts.append((place, where[game], move))
     if not parts:
         return tuple(np.zeros(0, dtype=np.int64) for _ in range(3))  # type: ignore[return-value]
+    if len(parts) == 1:
+        return parts[0]
     place, game, move = (np.concatenate([p[i] for p in parts]) for i in range(3))
     return place, game, move
 
@@ -593,18 +596,23 @@ def next_in_region(arrays: Searchable, moves: Moves, images: Images, place: Arra
     found = np.full(len(place), -1, dtype=np.int64)
     cell = np.full(len(place), -1, dtype=np.int64)
     stepped = np.zeros(len(place), dtype=bool)
-    segment = arrays.segment_of[game]
+    local = arrays.local_of[game]
+    whole = len(arrays.segments) == 1
+    segment = None if whole else arrays.segment_of[game]
     for n, seg in enumerate(arrays.segments.values()):
-        mine = np.flatnonzero(segment == n)
+        mine = np.arange(len(place)) if segment is None else np.flatnonzero(segment == n)
         if not len(mine):
             continue
-        local = arrays.local_of[game[mine]]
-        seg.need("record_move", seg.segment.record_start[local].astype(np.int64))
-        odd = seg.suicide[local]
+        here = local if segment is None else local[mine]
+        if seg.lazy is not None:
+            seg.need("record_move", seg.segment.record_start[here].astype(np.int64))
+        odd = seg.suicide[here]
+        if not odd.any() and segment is None:  # every hit, in one segment
+            found, cell = next_stone(seg, images.index, place, local, after.astype(np.int64))
+            break
         stepped[mine[odd]] = True
         easy = mine[~odd]
-        found[easy], cell[easy] = next_stone(seg, images.index, place[easy], arrays.local_of[game[easy]],
-                                             after[easy].astype(np.int64))
+        found[easy], cell[easy] = next_stone(seg, images.index, place[easy], here[~odd], after[easy].astype(np.int64))
     index = np.where(found > 0, moves.start[game] + found - 1, -1)
     hard = np.flatnonzero(stepped)
     if len(hard):
@@ -755,7 +763,7 @@ def run(arrays: Searchable, query: Query, started: float | None = None) -> Searc
     conts, cells = _continuations(arrays, moves, images, query, group, place, game, after, nxt, idx, next_cell,
                                   sym_of)
     results = _results(arrays, images, query, place, game, move, nxt, cells)
-    return SearchResult(query, len(arrays), len(distinct(game)), len(place), conts, results,
+    return SearchResult(query, len(arrays), len(distinct(game, nearly_sorted=True)), len(place), conts, results,
                         time.perf_counter() - started)
 
 
@@ -765,41 +773,30 @@ def _continuations(arrays: Searchable, moves: Moves, images: Images, query: Quer
     """The continuations counted and lettered, and each hit's continuation cell in the pattern's frame (-1: none)."""
     pattern = query.pattern
     cells_count = pattern.width * pattern.height
-    cell = np.full(len(place), -1, dtype=np.int64)
-    state = np.zeros(len(place), dtype=np.int64)
-    some = np.flatnonzero(idx >= 0)
-    game_state = moves.state[idx[some]].astype(np.int64)
-    if len(some):
-        raw = next_cell[some]
-        flip = images.swapped[place[some]]
-        st = np.where(flip, 3 - game_state, game_state)
-        if query.sequence and len(group) > 1:
-            inverses = np.array([_inverse(g).cells for g in group], dtype=np.int64)
-            swaps = np.array([g.swapped for g in group], dtype=bool)
-            raw = inverses[sym_of[some], raw]
-            st = np.where(swaps[sym_of[some]], 3 - st, st)
-        cell[some], state[some] = raw, st
+    if query.sequence and len(group) > 1:
+        inverse = np.array([_inverse(g).cells for g in group], dtype=np.int64)
+        swaps = np.array([g.swapped for g in group], dtype=bool)
+    else:
+        inverse, swaps = np.arange(cells_count, dtype=np.int64)[None, :], np.zeros(1, dtype=bool)
     merge = _stabiliser(group, query.sequence, pattern.width)
     rep_cell, rep_state = _canonical(merge, cells_count)
+    counts = np.zeros(cells_count * 6, dtype=np.int64)
+    tenukis = np.zeros(cells_count, dtype=np.int64)
+    cell = np.empty(len(place), dtype=np.int64)
+    kernels.counted(idx, next_cell, moves.state, images.swapped, place, arrays.winner, game, nxt,
+                    after.astype(np.int64), sym_of, inverse, swaps, rep_cell.reshape(-1), rep_state.reshape(-1), counts,
+                    tenukis, cell)  # by cell, colour and whether the mover won; tenukis by cell
     conts: list[Continuation] = []
-    if len(some):
-        at = cell[some] * 3 + state[some]
-        c, s = rep_cell.reshape(-1)[at], rep_state.reshape(-1)[at]
-        won = arrays.winner[game[some]].astype(np.int64) == game_state
-        # by cell, colour and whether the mover won
-        counts = np.bincount((c * 3 + s) * 2 + won, minlength=cells_count * 6).reshape(cells_count, 3, 2)
-        black, white = counts[:, 1].sum(axis=1), counts[:, 2].sum(axis=1)
-        tenukis = np.bincount(c[nxt[some] > after[some] + 1], minlength=cells_count)
+    if counts.any():
+        by = counts.reshape(cells_count, 3, 2)
+        black, white = by[:, 1].sum(axis=1), by[:, 2].sum(axis=1)
         totals = black + white
         ranked = sorted((k for k in range(cells_count) if totals[k]), key=lambda k: (-int(totals[k]), k))
         for n, k in enumerate(ranked):
             label = _LABELS[n] if n < len(_LABELS) else "?"
             home = home_point(pattern, query.placement, (k % pattern.width, k // pattern.width))
-            conts.append(Continuation(label, home, int(black[k]), int(white[k]), int(counts[k, 1, 1]),
-                                      int(counts[k, 2, 1]), int(tenukis[k])))
-        rep = np.full(len(place), -1, dtype=np.int64)
-        rep[some] = c
-        cell = rep
+            conts.append(Continuation(label, home, int(black[k]), int(white[k]), int(by[k, 1, 1]), int(by[k, 2, 1]),
+                                      int(tenukis[k])))
     return tuple(conts), cell
 
 
@@ -808,7 +805,7 @@ def _results(arrays: Searchable, images: Images, query: Query, place: Array, gam
     """The games with hits, newest first, at most ``query.limit`` of them, each with its hits in move order."""
     if not len(game):
         return ()
-    games, facts = _newest(arrays, distinct(game), query.limit)
+    games, facts = _newest(arrays, distinct(game, nearly_sorted=True), query.limit)
     chosen = np.zeros(len(arrays), dtype=bool)
     chosen[games] = True
     per: dict[int, list[Hit]] = {g: [] for g in games}

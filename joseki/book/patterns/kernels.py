@@ -1,6 +1,6 @@
-"""The search's per-event and per-candidate loops, compiled (numba): keeping the events of key ranges whose band
-bits and point agree (the candidates), verifying a candidate's cells and finding a hit's next stone, one at a
-time with an early exit, where numpy would make an array of every step.
+"""The search's per-event, per-candidate and per-hit loops, compiled (numba): keeping the events of key ranges
+whose band bits and point agree (the candidates), verifying a candidate's cells, finding a hit's next stone and
+counting the continuations, one at a time with an early exit, where numpy would make an array of every step.
 
 The verifying and the next stone read a segment's ``dense`` table as
 :func:`~joseki.book.patterns.segment.state_at` does (with ``until``, when each point's first stone was taken off:
@@ -22,8 +22,6 @@ from joseki.core.movelist import POINTS
 
 I64 = npt.NDArray[np.int64]
 U8 = npt.NDArray[np.uint8]
-FAILS, HOLDS = 0, 1
-"""What :data:`verify` says of a candidate: a cell does not hold, or every cell holds."""
 _AGAIN_BIT = AGAIN.bit_length() - 1
 
 
@@ -48,9 +46,10 @@ def _changed_state(changes: I64, change_start: I64, g: int, slot: int, m: int) -
 
 
 def _verify(dense: npt.NDArray[np.uint16], until: npt.NDArray[np.uint16], changes: I64, change_start: I64,
-            slots: npt.NDArray[np.int32], allowed: U8, place: I64, game: I64, move: I64, out: U8) -> None:
+            slots: npt.NDArray[np.int32], allowed: U8, place: I64, game: I64, move: I64) -> int:
     # The cells in the plan's order (the best at turning candidates away first) until one fails; a cell's state
     # from the dense table without a branch, unless its first stone was taken off by then.
+    kept = 0
     for i in range(len(place)):
         p, g, m = place[i], game[i], move[i]
         base = g * POINTS
@@ -65,7 +64,10 @@ def _verify(dense: npt.NDArray[np.uint16], until: npt.NDArray[np.uint16], change
             ok = allowed[p, c] >> state & 1
             if not ok:
                 break
-        out[i] = HOLDS if ok & 1 else FAILS
+        if ok:
+            place[kept], game[kept], move[kept] = p, g, m
+            kept += 1
+    return kept
 
 
 def _next_change(changes: I64, change_start: I64, g: int, slot: int, a: int) -> int:
@@ -181,14 +183,36 @@ def _unpacked(packed: I64, bits: int, record_start: npt.NDArray[np.uint32], reco
     return k
 
 
+def _counted(index: I64, next_cell: I64, move_state: npt.NDArray[np.int8], swapped: npt.NDArray[np.bool_],
+             place: I64, winner: npt.NDArray[np.int8], game: I64, nxt: I64, after: I64, symmetry: I64,
+             inverse: I64, swaps: npt.NDArray[np.bool_], rep_cell: I64, rep_state: I64, counts: I64, tenukis: I64,
+             cell: I64) -> None:
+    for i in range(len(index)):
+        j = index[i]
+        if j < 0:
+            cell[i] = -1
+            continue
+        mover = np.int64(move_state[j])
+        state = 3 - mover if swapped[place[i]] else mover
+        k = symmetry[i]
+        if swaps[k]:
+            state = 3 - state
+        at = inverse[k, next_cell[i]] * 3 + state
+        c = rep_cell[at]
+        counts[(c * 3 + rep_state[at]) * 2 + np.int64(winner[game[i]] == mover)] += 1
+        if nxt[i] > after[i] + 1:
+            tenukis[c] += 1
+        cell[i] = c
+
+
 _bisect: Any = njit(cache=True, nogil=True)(_bisect_right)
 _changed: Any = njit(cache=True, nogil=True)(_changed_state)
 _after: Any = njit(cache=True, nogil=True)(_next_change)
 verify: Any = njit(cache=True, nogil=True)(_verify)
-"""``verify(dense, until, changes, change_start, slots, allowed, place, game, move, out)``: for each candidate (its
-``place``, local ``game`` and ``move``), whether every cell of the place (``slots``: the board index of each cell
-at each place, in the order to test them; ``allowed``: the states each cell's letter allows, as bits) holds after
-the move: :data:`HOLDS` or :data:`FAILS`, written to ``out``."""
+"""``verify(dense, until, changes, change_start, slots, allowed, place, game, move) -> count``: the candidates (their
+``place``, local ``game`` and ``move``) whose every cell (``slots``: the board index of each cell at each place, in
+the order to test them; ``allowed``: the states each cell's letter allows, as bits) holds after the move, moved to
+the front of the three arrays in their order; how many."""
 next_stone: Any = njit(cache=True, nogil=True)(_next_stone)
 """``next_stone(dense, changes, change_start, slots, place, game, after, found, column)``: for each hit (its
 ``place``, local ``game`` and move ``after``), the first later move that put a stone on a cell of the place and
@@ -208,3 +232,11 @@ unpacked: Any = njit(cache=True, nogil=True)(_unpacked)
 point_spans: Any = njit(cache=True, nogil=True)(_point_spans)
 """``point_spans(points, begin, end, target, lo, hi)``: for each ``[begin, end)`` of the entries' sorted
 ``points``, the entries at point ``target``: ``[lo, hi)``."""
+counted: Any = njit(cache=True, nogil=True)(_counted)
+"""``counted(index, next_cell, move_state, swapped, place, winner, game, nxt, after, symmetry, inverse, swaps,
+rep_cell, rep_state, counts, tenukis, cell)``: each hit's continuation (its move's ``index`` into the moves, -1:
+none; its cell of the place) in the pattern's frame (the colour swapped back for a swapped place; the cell and
+colour through the ``inverse`` of the hit's ``symmetry``, the colour swapped again where ``swaps`` says), as the
+representative of its orbit (``rep_cell``, ``rep_state`` by ``cell * 3 + colour``), written to ``cell`` (-1:
+none) and counted: ``counts`` by ``(cell * 3 + colour) * 2 + whether the mover won``, ``tenukis`` by cell where
+the continuation came after a move elsewhere (``nxt`` beyond ``after + 1``)."""

@@ -387,24 +387,22 @@ def _need_games(loaded: Loaded, game: I64) -> None:
         loaded.need("until", slots)
 
 
-def verify(loaded: Loaded, images: Images, order: list[int], place: I64, game: I64, move: I64) -> npt.NDArray[np.bool_]:
-    """Which candidates hold every cell's letter after their move (:func:`kernels.verify`, each candidate's cells
-    in the order :func:`_plan` gives until one fails). Candidates in game order read the dense table in its
-    order."""
+def verify(loaded: Loaded, images: Images, order: list[int], place: I64, game: I64, move: I64) -> int:
+    """The candidates that hold every cell's letter after their move, moved to the front of ``place``, ``game`` and
+    ``move`` (int64, in game order) in their order; how many (:data:`kernels.verify`: each candidate's cells in the
+    order :func:`_plan` gives, until one fails). Candidates in game order read the dense table in its order."""
     seg = loaded.segment
     cells = np.array(_plan(loaded, images, order, place, game, move), dtype=np.int64)
     allowed = np.ascontiguousarray(_ALLOWED_BITS[images.letter[:, cells]], dtype=np.uint8)
     some = (allowed != ANY_STATE).any(axis=0)  # a cell whose letter allows every state is not read
     if not some.any():
-        return np.ones(len(place), dtype=bool)
+        return len(place)
     cells, allowed = cells[some], np.ascontiguousarray(allowed[:, some])
     slots = np.ascontiguousarray(images.index[:, cells], dtype=np.int32)
-    place, game, move = (np.ascontiguousarray(a, dtype=np.int64) for a in (place, game, move))
     _need_games(loaded, game)
-    out = np.empty(len(place), dtype=np.uint8)
-    kernels.verify(seg.dense, loaded.until, seg.changes, loaded.change_start(), slots, allowed, place, game, move, out)
-    held: npt.NDArray[np.bool_] = out == kernels.HOLDS
-    return held
+    count: int = kernels.verify(seg.dense, loaded.until, seg.changes, loaded.change_start(), slots, allowed, place,
+                                game, move)
+    return count
 
 
 def hits(loaded: Loaded, images: Images, probes: Probes, place_of: I64, order: list[int], stoneless: bool,
@@ -418,7 +416,8 @@ def hits(loaded: Loaded, images: Images, probes: Probes, place_of: I64, order: l
     seg = loaded.segment
     bits = max(len(images), 1).bit_length()
     packed = np.sort(candidates(loaded, images, probes, place_of, bits))
-    loaded.need("record_move", packed >> bits)
+    if loaded.lazy is not None:
+        loaded.need("record_move", packed >> bits)
     place, game, move = (np.empty(len(packed), dtype=np.int64) for _ in range(3))
     count = kernels.unpacked(packed, bits, seg.record_start, loaded.record_move, place, game, move)
     place, game, move = place[:count], game[:count], move[:count]
@@ -434,8 +433,8 @@ def hits(loaded: Loaded, images: Images, probes: Probes, place_of: I64, order: l
         wanted[games] = True
         keep = wanted[game]
         place, game, move = place[keep], game[keep], move[keep]
-    held = verify(loaded, images, order, place, game, move)
-    return place[held], game[held], move[held]
+    count = verify(loaded, images, order, place, game, move)
+    return place[:count], game[:count], move[:count]
 
 
 def move_lists(loaded: Loaded, games: I64) -> tuple[I64, npt.NDArray[np.int16], npt.NDArray[np.int8]]:
