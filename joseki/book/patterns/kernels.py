@@ -205,6 +205,23 @@ def _counted(index: I64, next_cell: I64, move_state: npt.NDArray[np.int8], swapp
         cell[i] = c
 
 
+def _marked(entries: npt.NDArray[np.uint32], begin: I64, end: I64, mark: U8) -> None:
+    for r in range(len(begin)):
+        for e in range(begin[r], end[r]):
+            record = np.int64(entries[e]) & RECORD_MASK
+            mark[record >> 3] |= np.uint8(1 << (record & 7))
+
+
+def _kept(packed: I64, bits: int, mark: U8) -> int:
+    k = 0
+    for i in range(len(packed)):
+        record = packed[i] >> bits
+        if mark[record >> 3] >> (record & 7) & 1:
+            packed[k] = packed[i]
+            k += 1
+    return k
+
+
 _bisect: Any = njit(cache=True, nogil=True)(_bisect_right)
 _changed: Any = njit(cache=True, nogil=True)(_changed_state)
 _after: Any = njit(cache=True, nogil=True)(_next_change)
@@ -240,3 +257,9 @@ colour through the ``inverse`` of the hit's ``symmetry``, the colour swapped aga
 representative of its orbit (``rep_cell``, ``rep_state`` by ``cell * 3 + colour``), written to ``cell`` (-1:
 none) and counted: ``counts`` by ``(cell * 3 + colour) * 2 + whether the mover won``, ``tenukis`` by cell where
 the continuation came after a move elsewhere (``nxt`` beyond ``after + 1``)."""
+marked: Any = njit(cache=True, nogil=True)(_marked)
+"""``marked(entries, begin, end, mark)``: the records of the entries of each range ``[begin, end)`` marked in the
+bitmap ``mark`` (bit ``record & 7`` of byte ``record >> 3``)."""
+kept: Any = njit(cache=True, nogil=True)(_kept)
+"""``kept(packed, bits, mark) -> count``: the candidates ``packed`` (``record << bits | place``) whose record is
+marked, moved to the front in their order; how many."""

@@ -226,14 +226,22 @@ def common_groups(loaded: Loaded, probes: Probes, most: int) -> I64:
     return found
 
 
-def _choose(loaded: Loaded, probes: Probes) -> tuple[I64, I64, I64]:
-    """For each group, the rows of the shape with the fewest events: each chosen range's row and its key indices
-    ``[first, last)`` in ``loaded.keys``."""
-    a, b, count = _counts(loaded, probes)
+def _choose(count: npt.NDArray[np.float64], probes: Probes) -> tuple[I64, I64]:
+    """For each group, its row of the shape with the fewest events (``count``: each row's), and its row of the
+    shape with the next fewest (-1: none)."""
     order = np.lexsort((count, probes.group))
+    group = probes.group[order]
     head = np.ones(len(order), dtype=bool)
-    head[1:] = probes.group[order][1:] != probes.group[order][:-1]
-    chosen = order[head]
+    head[1:] = group[1:] != group[:-1]
+    following = np.full(int(head.sum()), -1, dtype=np.int64)
+    second = np.flatnonzero(head[:-1] & ~head[1:])
+    following[np.cumsum(head)[second] - 1] = order[second + 1]
+    return order[head], following
+
+
+def _ranges(a: I64, b: I64, probes: Probes, chosen: I64) -> tuple[I64, I64, I64]:
+    """The key ranges of rows ``chosen`` (``a``, ``b``: each range's key indices, :func:`_counts`): each range's row
+    and its key indices ``[first, last)`` in the key table, the empty ones left out."""
     bounds = probes.pair_ranges()
     pair = probes.pair[chosen]
     ranges, which = _spread(bounds[pair], bounds[pair + 1])
@@ -300,16 +308,44 @@ def _bisect(loaded: Loaded, lo: I64, hi: I64, target: I64) -> I64:
     return found
 
 
+NARROWED = 1 << 15
+"""The groups whose fewest events are more than this many have their candidates narrowed by their next shapes'
+events (:func:`candidates`) when the candidates too are more than this many and those events fewer than
+:data:`NARROWING` times as many."""
+NARROWING = 4.0
+
+
 def candidates(loaded: Loaded, images: Images, probes: Probes, place_of: I64, bits: int) -> I64:
     """The candidates in ``loaded``: ``record << bits | place`` (an event's record: its game and move).
 
-    A range whose keys are few for its events is searched by point in each key (:func:`_at_points`), the others
-    read whole and kept where their point is a place's (``place_of``, :func:`place_table`)."""
+    Each group's candidates are the events of its shape with the fewest. When they are many, only those whose
+    record is also in the ranges of the next shape of some such group are kept: no shape sees all of a pattern's
+    square around its middle point, as every hit's event lies in the ranges of every shape of its group, and two
+    shapes see most of it (a bitmap of the records, :data:`kernels.marked`)."""
     if not len(probes):
         return np.zeros(0, dtype=np.int64)
-    row, first, last = _choose(loaded, probes)
-    if not len(row):
-        return np.zeros(0, dtype=np.int64)
+    a, b, count = _counts(loaded, probes)
+    best, following = _choose(count, probes)
+    narrowed = (count[best] > NARROWED) & (following >= 0)
+    found = _gathered(loaded, images, probes, place_of, *_ranges(a, b, probes, best[~narrowed]), bits)
+    if not narrowed.any():
+        return found
+    wide = _gathered(loaded, images, probes, place_of, *_ranges(a, b, probes, best[narrowed]), bits)
+    _, first, last = _ranges(a, b, probes, following[narrowed])
+    begin, end = loaded.starts[first], loaded.starts[last]
+    if len(wide) <= NARROWED or int((end - begin).sum()) >= NARROWING * len(wide):
+        return np.concatenate([found, wide])
+    _need_spans(loaded, ("entries",), begin, end)
+    mark = np.zeros((len(loaded.segment.words) >> 3) + 1, dtype=np.uint8)
+    kernels.marked(loaded.entries, begin, end, mark)
+    return np.concatenate([found, wide[: kernels.kept(wide, bits, mark)]])
+
+
+def _gathered(loaded: Loaded, images: Images, probes: Probes, place_of: I64, row: I64, first: I64, last: I64,
+              bits: int) -> I64:
+    """The candidates of the ranges (each one's row and key indices): a range whose keys are few for its events
+    searched by point in each key (:func:`_at_points`), the others read whole and kept where their point is a
+    place's (``place_of``, :func:`place_table`)."""
     begin, end = loaded.starts[first], loaded.starts[last]
     places = (images.first_place[probes.family + 1] - images.first_place[probes.family])[row]
     searches = (last - first) * places
