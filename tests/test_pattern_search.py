@@ -21,8 +21,9 @@ from typer.testing import CliRunner
 
 from joseki.book import patternsearch
 from joseki.book.patterns import kernels, lookup
+from joseki.book.patterns.lookup import removed_at
 from joseki.book.patterns.reads import segment_list
-from joseki.book.patterns.segment import AGAIN, COLOUR_SHIFT, NEVER, removed_at, state_at
+from joseki.book.patterns.segment import AGAIN, COLOUR_SHIFT, NEVER, state_at
 from joseki.book.patterns.storage import compact, write_games
 from joseki.book.patternsearch import GameFacts, GameFilter, IndexArrays, Query, forget, loaded, run, search
 from joseki.book.store.database import Store
@@ -332,6 +333,8 @@ def test_the_removal_table_agrees_with_the_changes(index: IndexArrays) -> None:
     before = state_at(seg.dense, seg.changes, game, point, until[slot].astype(np.int64) - 1)
     at = state_at(seg.dense, seg.changes, game, point, until[slot].astype(np.int64))
     assert (first < until[slot]).all() and (before == colour).all() and (at != colour).all()
+    for lo, hi in ((0, 1), (int(slot[3]), int(slot[3]) + 1), (int(slot[10]) - 7, int(slot[40]) + 3), (5, 5)):
+        assert (removed_at(seg.changes, lo, hi) == until[lo:hi]).all()  # a block of the slots as the whole
     never = np.flatnonzero(until == NEVER)[:5000]
     assert not (seg.dense[never] & AGAIN).any()  # a point that never lost its first stone changed once at most
 

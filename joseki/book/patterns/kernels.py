@@ -222,6 +222,25 @@ def _kept(packed: I64, bits: int, mark: U8) -> int:
     return k
 
 
+def _removals(changes: I64, lo: int, out: npt.NDArray[np.uint16]) -> None:
+    # A point's changes come together, in move order: the first puts its first stone, the second takes it off.
+    hi = lo + len(out)
+    out[:] = NEVER
+    at = _bisect(changes, 0, len(changes), ((lo << MOVE_BITS) << 2) - 1)
+    last = -1
+    while at < len(changes):
+        slot = changes[at] >> (MOVE_BITS + 2)
+        if slot >= hi:
+            break
+        if slot == last:
+            out[slot - lo] = (changes[at] >> 2) & NEVER
+            last = -1  # its later changes are not wanted
+            at = _bisect(changes, at, len(changes), (((slot + 1) << MOVE_BITS) << 2) - 1)
+            continue
+        last = slot
+        at += 1
+
+
 _bisect: Any = njit(cache=True, nogil=True)(_bisect_right)
 _changed: Any = njit(cache=True, nogil=True)(_changed_state)
 _after: Any = njit(cache=True, nogil=True)(_next_change)
@@ -263,3 +282,7 @@ bitmap ``mark`` (bit ``record & 7`` of byte ``record >> 3``)."""
 kept: Any = njit(cache=True, nogil=True)(_kept)
 """``kept(packed, bits, mark) -> count``: the candidates ``packed`` (``record << bits | place``) whose record is
 marked, moved to the front in their order; how many."""
+removals: Any = njit(cache=True, nogil=True)(_removals)
+"""``removals(changes, lo, out)``: for each ``dense`` slot from ``lo`` (as many as ``out`` holds), the move its first
+stone was taken off (NEVER: it never was), from a segment's ``changes``: until then the point's state is its
+first stone's, read from ``dense`` alone."""

@@ -32,7 +32,6 @@ from joseki.book.patterns.segment import (
     RECORD_MASK,
     Segment,
     game_moves,
-    removed_at,
     state_at,
 )
 from joseki.core.movelist import CAPTURE, POINT_MASK, POINTS, SETUP, WHITE
@@ -178,6 +177,14 @@ def _removals(changes: Stored) -> Callable[[int, int], npt.NDArray[np.generic]]:
         changes.need(None)
         return removed_at(changes.values.view(np.int64), lo, hi)
     return compute
+
+
+def removed_at(changes: I64, lo: int, hi: int) -> npt.NDArray[np.uint16]:
+    """For each ``dense`` slot of ``[lo, hi)``, the move its first stone was taken off (NEVER: it never was), from
+    a segment's ``changes`` (:data:`kernels.removals`)."""
+    found = np.empty(hi - lo, dtype=np.uint16)
+    kernels.removals(changes, lo, found)
+    return found
 
 
 POINT_BLOCK = 1 << 14

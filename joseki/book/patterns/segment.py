@@ -210,19 +210,6 @@ def state_at(dense: U16, changes: I64, game: I64, point: I64, move: I64) -> I64:
     return state
 
 
-def removed_at(changes: I64, lo: int, hi: int) -> U16:
-    """For each ``dense`` slot of ``[lo, hi)``, the move its first stone was taken off (NEVER: it never was):
-    until then its state is its first stone's, read from ``dense`` alone."""
-    found = np.full(hi - lo, NEVER, dtype=np.uint16)
-    a, b = np.searchsorted(changes, np.array([lo, hi], dtype=np.int64) << (MOVE_BITS + 2))
-    slot = changes[a:b] >> (MOVE_BITS + 2)
-    first = np.flatnonzero(np.diff(slot, prepend=-1))  # a point's first change puts its first stone
-    second = first[(first + 1 < len(slot))]
-    second = second[slot[second + 1] == slot[second]] + 1
-    found[slot[second] - lo] = (changes[a:b][second] >> 2) & NEVER
-    return found
-
-
 def game_moves(words: U16, record_start: U32) -> I64:
     """Each record's move number within its game (0 for setup stones)."""
     _, move, _ = record_states(words)
