@@ -205,23 +205,6 @@ def _counted(index: I64, next_cell: I64, move_state: npt.NDArray[np.int8], swapp
         cell[i] = c
 
 
-def _marked(entries: npt.NDArray[np.uint32], begin: I64, end: I64, mark: U8) -> None:
-    for r in range(len(begin)):
-        for e in range(begin[r], end[r]):
-            record = np.int64(entries[e]) & RECORD_MASK
-            mark[record >> 3] |= np.uint8(1 << (record & 7))
-
-
-def _kept(packed: I64, bits: int, mark: U8) -> int:
-    k = 0
-    for i in range(len(packed)):
-        record = packed[i] >> bits
-        if mark[record >> 3] >> (record & 7) & 1:
-            packed[k] = packed[i]
-            k += 1
-    return k
-
-
 def _removals(changes: I64, lo: int, out: npt.NDArray[np.uint16]) -> None:
     # A point's changes come together, in move order: the first puts its first stone, the second takes it off.
     hi = lo + len(out)
@@ -276,12 +259,6 @@ colour through the ``inverse`` of the hit's ``symmetry``, the colour swapped aga
 representative of its orbit (``rep_cell``, ``rep_state`` by ``cell * 3 + colour``), written to ``cell`` (-1:
 none) and counted: ``counts`` by ``(cell * 3 + colour) * 2 + whether the mover won``, ``tenukis`` by cell where
 the continuation came after a move elsewhere (``nxt`` beyond ``after + 1``)."""
-marked: Any = njit(cache=True, nogil=True)(_marked)
-"""``marked(entries, begin, end, mark)``: the records of the entries of each range ``[begin, end)`` marked in the
-bitmap ``mark`` (bit ``record & 7`` of byte ``record >> 3``)."""
-kept: Any = njit(cache=True, nogil=True)(_kept)
-"""``kept(packed, bits, mark) -> count``: the candidates ``packed`` (``record << bits | place``) whose record is
-marked, moved to the front in their order; how many."""
 removals: Any = njit(cache=True, nogil=True)(_removals)
 """``removals(changes, lo, out)``: for each ``dense`` slot from ``lo`` (as many as ``out`` holds), the move its first
 stone was taken off (NEVER: it never was), from a segment's ``changes``: until then the point's state is its

@@ -233,17 +233,14 @@ def common_groups(loaded: Loaded, probes: Probes, most: int) -> I64:
     return found
 
 
-def _choose(count: npt.NDArray[np.float64], probes: Probes) -> tuple[I64, I64]:
-    """For each group, its row of the shape with the fewest events (``count``: each row's), and its row of the
-    shape with the next fewest (-1: none)."""
+def _choose(count: npt.NDArray[np.float64], probes: Probes) -> I64:
+    """For each group, its row of the shape with the fewest events (``count``: each row's)."""
     order = np.lexsort((count, probes.group))
     group = probes.group[order]
     head = np.ones(len(order), dtype=bool)
     head[1:] = group[1:] != group[:-1]
-    following = np.full(int(head.sum()), -1, dtype=np.int64)
-    second = np.flatnonzero(head[:-1] & ~head[1:])
-    following[np.cumsum(head)[second] - 1] = order[second + 1]
-    return order[head], following
+    chosen: I64 = order[head]
+    return chosen
 
 
 def _ranges(a: I64, b: I64, probes: Probes, chosen: I64) -> tuple[I64, I64, I64]:
@@ -315,37 +312,13 @@ def _bisect(loaded: Loaded, lo: I64, hi: I64, target: I64) -> I64:
     return found
 
 
-NARROWED = 1 << 15
-"""The groups whose fewest events are more than this many have their candidates narrowed by their next shapes'
-events (:func:`candidates`) when the candidates too are more than this many and those events fewer than
-:data:`NARROWING` times as many."""
-NARROWING = 4.0
-
-
 def candidates(loaded: Loaded, images: Images, probes: Probes, place_of: I64, bits: int) -> I64:
-    """The candidates in ``loaded``: ``record << bits | place`` (an event's record: its game and move).
-
-    Each group's candidates are the events of its shape with the fewest. When they are many, only those whose
-    record is also in the ranges of the next shape of some such group are kept: no shape sees all of a pattern's
-    square around its middle point, as every hit's event lies in the ranges of every shape of its group, and two
-    shapes see most of it (a bitmap of the records, :data:`kernels.marked`)."""
+    """The candidates in ``loaded``: ``record << bits | place`` (an event's record: its game and move), the events
+    of each group's shape with the fewest (:func:`_gathered`)."""
     if not len(probes):
         return np.zeros(0, dtype=np.int64)
     a, b, count = _counts(loaded, probes)
-    best, following = _choose(count, probes)
-    narrowed = (count[best] > NARROWED) & (following >= 0)
-    found = _gathered(loaded, images, probes, place_of, *_ranges(a, b, probes, best[~narrowed]), bits)
-    if not narrowed.any():
-        return found
-    wide = _gathered(loaded, images, probes, place_of, *_ranges(a, b, probes, best[narrowed]), bits)
-    _, first, last = _ranges(a, b, probes, following[narrowed])
-    begin, end = loaded.starts[first], loaded.starts[last]
-    if len(wide) <= NARROWED or int((end - begin).sum()) >= NARROWING * len(wide):
-        return np.concatenate([found, wide])
-    _need_spans(loaded, ("entries",), begin, end)
-    mark = np.zeros((len(loaded.segment.words) >> 3) + 1, dtype=np.uint8)
-    kernels.marked(loaded.entries, begin, end, mark)
-    return np.concatenate([found, wide[: kernels.kept(wide, bits, mark)]])
+    return _gathered(loaded, images, probes, place_of, *_ranges(a, b, probes, _choose(count, probes)), bits)
 
 
 def _gathered(loaded: Loaded, images: Images, probes: Probes, place_of: I64, row: I64, first: I64, last: I64,
