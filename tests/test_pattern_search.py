@@ -291,16 +291,18 @@ def test_verification_planned_on_a_sample_agrees_with_brute_force(index: IndexAr
 
 @settings(max_examples=10, deadline=None, suppress_health_check=list(HealthCheck))
 @given(data=st.data(), flags=FLAGS, where=st.sampled_from([Where.CORNER, Where.SIDE, Where.ANYWHERE]),
-       cost=st.sampled_from([0.0, 1e12]))
+       cost=st.sampled_from([0.0, 1e12]), halved=st.booleans())
 def test_candidates_searched_by_point_or_read_whole_agree_with_brute_force(
         index: IndexArrays, games: list[Game], boards: dict[str, list[dict[Point, str]]], data: st.DataObject,
-        flags: tuple[bool, bool], where: Where, cost: float) -> None:
+        flags: tuple[bool, bool], where: Where, cost: float, halved: bool) -> None:
     """Every key range searched by point (a binary search of each place's point in each key), or every one read
-    whole: the hits and continuations are the same."""
+    whole; the candidates verified and the hits' next stones found in two halves at once (as a big index's are) or
+    not: the hits and continuations are the same."""
     pattern, placement = _real_pattern(data, games, boards, where, (2, 5) if where is not Where.ANYWHERE else (2, 3))
     query = _only(Query(pattern, placement, flags[0], flags[1], limit=0), games[:6])
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(lookup, "SEARCH_COST", cost)
+        patch.setattr(lookup, "HALVED", 3 if halved else lookup.HALVED)
         assert engine(index, query) == brute(games, boards, query)
 
 

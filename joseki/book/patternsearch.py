@@ -35,7 +35,9 @@ from joseki.book.patterns.lookup import (
     Loaded,
     common_groups,
     distinct,
+    halves,
     hits,
+    in_halves,
     move_lists,
     next_stone,
     place_table,
@@ -780,12 +782,19 @@ def _continuations(arrays: Searchable, moves: Moves, images: Images, query: Quer
         inverse, swaps = np.arange(cells_count, dtype=np.int64)[None, :], np.zeros(1, dtype=bool)
     merge = _stabiliser(group, query.sequence, pattern.width)
     rep_cell, rep_state = _canonical(merge, cells_count)
-    counts = np.zeros(cells_count * 6, dtype=np.int64)
-    tenukis = np.zeros(cells_count, dtype=np.int64)
     cell = np.empty(len(place), dtype=np.int64)
-    kernels.counted(idx, next_cell, moves.state, images.swapped, place, arrays.winner, game, nxt,
-                    after.astype(np.int64), sym_of, inverse, swaps, rep_cell.reshape(-1), rep_state.reshape(-1), counts,
-                    tenukis, cell)  # by cell, colour and whether the mover won; tenukis by cell
+    after = after.astype(np.int64)
+
+    def count(part: slice) -> tuple[Array, Array]:
+        """By cell, colour and whether the mover won; the tenukis by cell."""
+        counts, tenukis = np.zeros(cells_count * 6, dtype=np.int64), np.zeros(cells_count, dtype=np.int64)
+        kernels.counted(idx[part], next_cell[part], moves.state, images.swapped, place[part], arrays.winner,
+                        game[part], nxt[part], after[part], sym_of[part], inverse, swaps, rep_cell.reshape(-1),
+                        rep_state.reshape(-1), counts, tenukis, cell[part])
+        return counts, tenukis
+
+    parts = in_halves(count, halves(len(place)))
+    counts, tenukis = np.sum([c for c, _ in parts], axis=0), np.sum([t for _, t in parts], axis=0)
     conts: list[Continuation] = []
     if counts.any():
         by = counts.reshape(cells_count, 3, 2)

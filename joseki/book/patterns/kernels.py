@@ -3,10 +3,10 @@ whose band bits and point agree (the candidates), verifying a candidate's cells,
 counting the continuations, one at a time with an early exit, where numpy would make an array of every step.
 
 The verifying and the next stone read a segment's ``dense`` table as
-:func:`~joseki.book.patterns.segment.state_at` does (with ``until``, when each point's first stone was taken off:
-:func:`~joseki.book.patterns.segment.removed_at`), and for a point that changed again its game's ``changes``
-(``change_start``: where each game's begin). Compiled on first use and cached beside this module (or in numba's
-cache folder where that is not writable).
+:func:`~joseki.book.patterns.segment.state_at` does (with ``until``, the move each point's first stone was taken
+off: :data:`removals`), and for a point that changed again its game's ``changes`` (``change_start``: where each
+game's begin). Compiled on first use and cached beside this module (or in numba's cache folder where that is not
+writable).
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ from joseki.core.movelist import POINTS
 
 I64 = npt.NDArray[np.int64]
 U8 = npt.NDArray[np.uint8]
-_AGAIN_BIT = AGAIN.bit_length() - 1
 
 
 def _bisect_right(changes: I64, lo: int, hi: int, wanted: int) -> int:
@@ -48,7 +47,7 @@ def _changed_state(changes: I64, change_start: I64, g: int, slot: int, m: int) -
 def _verify(dense: npt.NDArray[np.uint16], until: npt.NDArray[np.uint16], changes: I64, change_start: I64,
             slots: npt.NDArray[np.int32], allowed: U8, place: I64, game: I64, move: I64) -> int:
     # The cells in the plan's order (the best at turning candidates away first) until one fails; a cell's state
-    # from the dense table without a branch, unless its first stone was taken off by then.
+    # from the dense table, unless its first stone was taken off by then (then from its game's changes).
     kept = 0
     for i in range(len(place)):
         p, g, m = place[i], game[i], move[i]
@@ -152,7 +151,6 @@ def _placed(entries: npt.NDArray[np.uint32], points: npt.NDArray[np.int16], begi
                     out[k] = ((entry & RECORD_MASK) << bits) | p
                     k += 1
     return k
-
 
 
 def _unpacked(packed: I64, bits: int, record_start: npt.NDArray[np.uint32], record_move: npt.NDArray[np.int32],

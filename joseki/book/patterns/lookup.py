@@ -14,9 +14,11 @@ candidate at move 0 as well.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -38,6 +40,7 @@ from joseki.core.movelist import CAPTURE, POINT_MASK, POINTS, SETUP, WHITE
 from joseki.core.pattern import ALLOWS, LETTERS
 
 I64 = npt.NDArray[np.int64]
+T = TypeVar("T")
 ALLOWED = np.array([[state in ALLOWS[letter] for state in range(3)] for letter in LETTERS], dtype=bool)
 """Whether each letter (by its place in LETTERS) allows each state (0 empty, 1 black, 2 white)."""
 _ALLOWED_BITS = (ALLOWED * (1 << np.arange(3))).sum(axis=1).astype(np.int32)
@@ -79,7 +82,7 @@ class Loaded:
     """Each entry's point index (within a key, entries are sorted by point)."""
     record_move: npt.NDArray[np.int32]
     until: npt.NDArray[np.uint16]
-    """Each ``dense`` slot's move its first stone was taken off (:func:`~joseki.book.patterns.segment.removed_at`)."""
+    """Each ``dense`` slot's move its first stone was taken off (:func:`removed_at`)."""
     suicide: npt.NDArray[np.bool_]
     """Whether each game has a suicide (a move the dense table does not see: :func:`next_stone`)."""
     move_point: npt.NDArray[np.int16]
@@ -395,9 +398,9 @@ def _plan(loaded: Loaded, images: Images, order: list[int], place: I64, game: I6
 
 
 def _need_games(loaded: Loaded, game: I64) -> None:
-    """Fill the dense table of local ``game`` (sorted), and its ``until``, in a lazily read segment."""
+    """Fill the dense table of local ``game``, and its ``until``, in a lazily read segment."""
     if loaded.lazy is not None and len(game):
-        one = game[np.flatnonzero(np.diff(game, prepend=-1))] * POINTS
+        one = distinct(game, nearly_sorted=True) * POINTS
         slots = np.concatenate([one, one + POINTS - 1])
         loaded.need("dense", slots)
         loaded.need("until", slots)
@@ -416,9 +419,49 @@ def verify(loaded: Loaded, images: Images, order: list[int], place: I64, game: I
     cells, allowed = cells[some], np.ascontiguousarray(allowed[:, some])
     slots = np.ascontiguousarray(images.index[:, cells], dtype=np.int32)
     _need_games(loaded, game)
-    count: int = kernels.verify(seg.dense, loaded.until, seg.changes, loaded.change_start(), slots, allowed, place,
-                                game, move)
+    change_start = loaded.change_start()
+
+    def kept(part: slice) -> int:
+        found: int = kernels.verify(seg.dense, loaded.until, seg.changes, change_start, slots, allowed, place[part],
+                                    game[part], move[part])
+        return found
+
+    parts = halves(len(place))
+    counts = in_halves(kept, parts)
+    count = counts[0]
+    for part, more in zip(parts[1:], counts[1:], strict=True):  # the second half's kept candidates moved up
+        begin = part.start
+        place[count:count + more], game[count:count + more] = place[begin:begin + more], game[begin:begin + more]
+        move[count:count + more] = move[begin:begin + more]
+        count += more
     return count
+
+
+HALVED = 1 << 14
+"""Candidates or hits that a compiled loop takes half each in two threads, from this many (the loops release the
+GIL)."""
+_POOL: list[ThreadPoolExecutor] = []
+os.register_at_fork(after_in_child=_POOL.clear)  # a forked child has not the thread: it makes its own
+
+
+def _pool() -> ThreadPoolExecutor:
+    """The thread that takes the second half (made on first use)."""
+    if not _POOL:
+        _POOL.append(ThreadPoolExecutor(max_workers=1, thread_name_prefix="joseki-search"))
+    return _POOL[0]
+
+
+def halves(count: int) -> list[slice]:
+    """``[0, count)`` in two halves from :data:`HALVED` on (with two cores or more), else whole."""
+    if count < HALVED or (os.cpu_count() or 1) < 2:
+        return [slice(0, count)]
+    return [slice(0, count // 2), slice(count // 2, count)]
+
+
+def in_halves(work: Callable[[slice], T], parts: list[slice]) -> list[T]:
+    """``work`` of each of ``parts`` (:func:`halves`), the second in another thread at once; the results in order."""
+    later = [_pool().submit(work, part) for part in parts[1:]]
+    return [work(parts[0]), *(done.result() for done in later)]
 
 
 def hits(loaded: Loaded, images: Images, probes: Probes, place_of: I64, order: list[int], stoneless: bool,
@@ -468,7 +511,7 @@ def move_lists(loaded: Loaded, games: I64) -> tuple[I64, npt.NDArray[np.int16], 
 def next_stone(loaded: Loaded, index: I64, place: I64, game: I64, after: I64) -> tuple[I64, I64]:
     """For each hit (its ``place``, local ``game`` and move ``after``), the first later move that put a stone on
     one of the place's cells (``index``: the board index of each cell at each place), from the dense table and
-    the changes (:func:`kernels.next_stone`), and which of its cells; -1 for both when none did.
+    the changes (:data:`kernels.next_stone`), and which of its cells; -1 for both when none did.
 
     A cell's first stone is its next one when it came after the hit; a cell that had a stone by then gets another
     only if it changed again (the changes say when). A suicide's own stone changes no point, so a game with one
@@ -478,6 +521,12 @@ def next_stone(loaded: Loaded, index: I64, place: I64, game: I64, after: I64) ->
     place, game, after = (np.ascontiguousarray(a, dtype=np.int64) for a in (place, game, after))
     found = np.empty(len(game), dtype=np.int64)
     column = np.empty(len(game), dtype=np.int64)
-    _need_games(loaded, np.sort(game))
-    kernels.next_stone(seg.dense, seg.changes, loaded.change_start(), slots, place, game, after, found, column)
+    _need_games(loaded, game)
+    change_start = loaded.change_start()
+
+    def nearest(part: slice) -> None:
+        kernels.next_stone(seg.dense, seg.changes, change_start, slots, place[part], game[part], after[part],
+                           found[part], column[part])
+
+    in_halves(nearest, halves(len(place)))
     return found, column
