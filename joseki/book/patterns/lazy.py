@@ -98,6 +98,22 @@ def _blocks(index: Index | None, itemsize: int, filled: npt.NDArray[np.bool_]) -
     return found
 
 
+def _span_blocks(lo: I64, hi: I64, per_block: int, filled: npt.NDArray[np.bool_]) -> I64:
+    """The blocks not yet ``filled`` that the spans of elements ``[lo, hi)`` (``per_block`` elements a block)
+    touch."""
+    some = hi > lo
+    return _unfilled(lo[some] // per_block, (hi[some] - 1) // per_block, filled)
+
+
+def _unfilled(first: I64, last: I64, filled: npt.NDArray[np.bool_]) -> I64:
+    """The blocks not yet ``filled`` of the runs ``first`` to ``last`` (a count that rises at each run's first
+    block and falls after its last marks them all, without listing them)."""
+    count = len(filled)
+    inside = np.cumsum(np.bincount(first, minlength=count + 1) - np.bincount(last + 1, minlength=count + 1))[:count]
+    found: I64 = np.flatnonzero((inside > 0) & ~filled)
+    return found
+
+
 def _runs(blocks: I64) -> list[tuple[int, int]]:
     """Sorted blocks as runs ``[first, last + 1)`` of consecutive ones."""
     if not len(blocks):
@@ -125,6 +141,11 @@ class Stored:
         """Fill the blocks holding elements ``index`` (None: every element)."""
         if not self._done:
             self._fill(_blocks(index, self._itemsize, self._filled))
+
+    def need_spans(self, lo: I64, hi: I64) -> None:
+        """Fill the blocks holding the elements of the spans ``[lo, hi)``."""
+        if not self._done:
+            self._fill(_span_blocks(lo, hi, (1 << BLOCK_SHIFT) // self._itemsize, self._filled))
 
     def need_range(self, lo: int, hi: int) -> None:
         """Fill the blocks holding elements ``[lo, hi)``."""
@@ -169,6 +190,14 @@ class Derived:
             mark = np.zeros(len(self._filled), dtype=bool)
             mark[np.asarray(index, dtype=np.int64).reshape(-1) // self._block] = True
             missing = np.flatnonzero(mark & ~self._filled)
+        self._fill(missing)
+
+    def need_spans(self, lo: I64, hi: I64) -> None:
+        """Fill the blocks holding the elements of the spans ``[lo, hi)``."""
+        if not self._done:
+            self._fill(_span_blocks(lo, hi, self._block, self._filled))
+
+    def _fill(self, missing: I64) -> None:
         for first, last in _runs(missing):
             lo, hi = first * self._block, min(last * self._block, len(self.values))
             self.values[lo:hi] = self._compute(lo, hi)
@@ -199,10 +228,24 @@ class RecordMoves:
         """Fill the move numbers of the games of ``records`` (None: of every game)."""
         if records is None or (len(records) >= len(self._filled) and not self._filled.any()):
             missing = np.flatnonzero(~self._filled)
+        elif len(records) > len(self._filled) and bool((np.diff(records) >= 0).all()):
+            # many, sorted: each game's first record among them, sought from the games' side
+            at = np.searchsorted(records, self._starts)
+            missing = np.flatnonzero((at[1:] > at[:-1]) & ~self._filled)
         else:
             mark = np.zeros(len(self._filled), dtype=bool)
             mark[np.searchsorted(self._starts, records, side="right") - 1] = True
             missing = np.flatnonzero(mark & ~self._filled)
+        self._fill(missing)
+
+    def need_spans(self, lo: I64, hi: I64) -> None:
+        """Fill the move numbers of the games of the records of the spans ``[lo, hi)``."""
+        some = hi > lo
+        first = np.searchsorted(self._starts, lo[some], side="right") - 1
+        last = np.searchsorted(self._starts, hi[some] - 1, side="right") - 1
+        self._fill(_unfilled(first, last, self._filled))
+
+    def _fill(self, missing: I64) -> None:
         if not len(missing):
             return
         if len(missing) == len(self._filled):

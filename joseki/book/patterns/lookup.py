@@ -157,6 +157,11 @@ class Loaded:
         if self.lazy is not None:
             self.lazy[name].need(index)
 
+    def need_spans(self, name: str, lo: I64, hi: I64) -> None:
+        """Fill array ``name`` over the spans ``[lo, hi)`` before reading them, in a lazily read segment."""
+        if self.lazy is not None:
+            self.lazy[name].need_spans(lo, hi)
+
     def state(self, game: I64, point: I64, move: I64) -> I64:
         """The state (0 empty, 1 black, 2 white) of each point index in each game after each move."""
         self.need("dense", game * POINTS + point)
@@ -168,6 +173,8 @@ class Filler(Protocol):
     """A lazily read array: :meth:`need` fills it where it is about to be read."""
 
     def need(self, index: Index | None) -> None: ...
+
+    def need_spans(self, lo: I64, hi: I64) -> None: ...
 
 
 UNTIL_BLOCK = 1 << 15
@@ -283,18 +290,10 @@ def _at_points(loaded: Loaded, images: Images, probes: Probes, row: I64, first: 
 def _banded_spans(loaded: Loaded, lo: I64, hi: I64, place: I64, mask: I64, value: I64, bits: int) -> I64:
     """The entries of the spans ``[lo, hi)`` whose band bits under ``mask`` are ``value`` (a place, mask and value
     a span), as ``record << bits | place`` (:data:`kernels.banded`)."""
-    _need_spans(loaded, ("entries",), lo, hi)
+    loaded.need_spans("entries", lo, hi)
     out = np.empty(int((hi - lo).sum()), dtype=np.int64)
     count = kernels.banded(loaded.entries, lo, hi, place, mask.astype(np.uint8), value.astype(np.uint8), bits, out)
     return out[:count]
-
-
-def _need_spans(loaded: Loaded, names: tuple[str, ...], lo: I64, hi: I64) -> None:
-    """Fill arrays ``names`` over the spans ``[lo, hi)`` in a lazily read segment."""
-    if loaded.lazy is not None:
-        flat, _ = _spread(lo, hi)
-        for name in names:
-            loaded.need(name, flat)
 
 
 def _bisect(loaded: Loaded, lo: I64, hi: I64, target: I64) -> I64:
@@ -344,7 +343,8 @@ def _read_whole(loaded: Loaded, images: Images, probes: Probes, place_of: I64, r
     family, with the band bits their row asks (:data:`kernels.placed`)."""
     if not len(row):
         return np.zeros(0, dtype=np.int64)
-    _need_spans(loaded, ("entries", "entry_point"), begin, end)
+    loaded.need_spans("entries", begin, end)
+    loaded.need_spans("entry_point", begin, end)
     cells = images.index.shape[1]
     base = (probes.family[row] * cells + probes.cell[row]) * place_of.shape[1]
     out = np.empty(int((end - begin).sum()), dtype=np.int64)
