@@ -13,7 +13,9 @@ set of this process, which merges and writes the segments, and of the largest wo
 build alone; ``--reuse``
 searches the index the last run built, without building or timing a build.
 Before loading it, times the whole command ``joseki --db sqlite:///INDEX search CLI_PATTERN`` (a process that
-reads only what its search needs): the median of ``--cli-runs`` runs.
+reads only what its search needs): the median of ``--cli-runs`` runs. ``--lazy-passes N`` then runs the same searches
+N times more through ``search`` on the store, which reads the index lazily as ``joseki serve`` does (each pass reads
+less that is new to it): the p50 and p99 of each pass.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ from common import (
 )
 from games_data import tygem_files
 
-from joseki.book.patternsearch import IndexArrays, Query, loaded, run
+from joseki.book.patternsearch import IndexArrays, Query, forget, loaded, run, search
 from joseki.book.store.database import Store
 from joseki.core.geometry import Corner
 from joseki.core.movelist import decode
@@ -119,6 +121,8 @@ def main() -> None:
     parser.add_argument("--reuse", action="store_true", help="search the index of the last run (no build timed)")
     parser.add_argument("--build-only", action="store_true", help="time the build only (no search)")
     parser.add_argument("--cli-runs", type=int, default=3, help="runs of the timed joseki search command")
+    parser.add_argument("--lazy-passes", type=int, default=0,
+                        help="passes of the searches through search() on the store, read lazily (as joseki serve)")
     args = parser.parse_args()
     if args.reuse:
         store = Store(str(CACHE / "bench_search.sqlite"))
@@ -154,6 +158,7 @@ def main() -> None:
     load_s = time.perf_counter() - started
     db_bytes = (CACHE / "bench_search.sqlite").stat().st_size
     queries = patterns(arrays, args.patterns, [Where(k) for k in args.placements.split(",")])
+    games, stored = len(arrays), arrays.stored_bytes
     run(arrays, queries[0][1])
     timings: dict[str, list[float]] = {}
     slowest: list[tuple[float, str, str, int]] = []
@@ -173,7 +178,21 @@ def main() -> None:
         print(f"slow: {1000 * seconds:.0f} ms {kind} {rows} ({hits} hits)")
     if cli:
         print(f"joseki search {CLI_PATTERN}: {statistics.median(cli):.2f} s (median of {len(cli)})")
-    report({"games": len(arrays), "added": added, "skipped": skipped,
+    lazy = []
+    if args.lazy_passes:
+        forget(store.url)
+        del arrays
+        for n in range(args.lazy_passes):
+            times: dict[str, list[float]] = {}
+            for kind, query in queries:
+                started = time.perf_counter()
+                search(store, query)
+                times.setdefault(kind, []).append(time.perf_counter() - started)
+            lazy.append({kind: {"p50_ms": round(1000 * percentile(ts, 0.5), 1),
+                                "p99_ms": round(1000 * percentile(ts, 0.99), 1)} for kind, ts in times.items()})
+            print(f"read lazily, pass {n + 1}: " + ", ".join(f"{k} p50 {v['p50_ms']} ms p99 {v['p99_ms']} ms"
+                                                             for k, v in lazy[-1].items()))
+    report({"games": games, "added": added, "skipped": skipped,
             "build_s": None if args.reuse else round(build_s, 2),
             "sgfmill_s": None if args.reuse else round(baseline, 2),
             "ratio": None if args.reuse else round(build_s / baseline, 3),
@@ -183,8 +202,8 @@ def main() -> None:
             "load_s": round(load_s, 2),
             "cli_search_s": round(statistics.median(cli), 2) if cli else None,
             "cli_search_runs_s": [round(s, 2) for s in cli],
-            "index_bytes_per_game": round(arrays.stored_bytes / len(arrays), 1),
-            "db_bytes_per_game": round(db_bytes / len(arrays), 1), "placements": per,
+            "index_bytes_per_game": round(stored / games, 1),
+            "db_bytes_per_game": round(db_bytes / games, 1), "placements": per, "lazy_passes": lazy,
             "p50_ms": round(1000 * percentile(every, 0.5), 1), "p99_ms": round(1000 * percentile(every, 0.99), 1),
             "slowest": [{"ms": round(1000 * s, 1), "placement": k, "pattern": r, "hits": h}
                         for s, k, r, h in slowest[:5]]})
