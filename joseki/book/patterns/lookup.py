@@ -427,14 +427,35 @@ def verify(loaded: Loaded, images: Images, order: list[int], place: I64, game: I
         return found
 
     parts = halves(len(place))
-    counts = in_halves(kept, parts)
+    return _gather_front(in_halves(kept, parts), parts, place, game, move)
+
+
+def _gather_front(counts: list[int], parts: list[slice], *arrays: I64) -> int:
+    """How many each of ``parts`` wrote at its start (``counts``), moved up to follow the first's in ``arrays``; how
+    many in all."""
     count = counts[0]
-    for part, more in zip(parts[1:], counts[1:], strict=True):  # the second half's kept candidates moved up
-        begin = part.start
-        place[count:count + more], game[count:count + more] = place[begin:begin + more], game[begin:begin + more]
-        move[count:count + more] = move[begin:begin + more]
+    for part, more in zip(parts[1:], counts[1:], strict=True):
+        for values in arrays:
+            values[count:count + more] = values[part.start:part.start + more]
         count += more
     return count
+
+
+def _at_moves(parts: list[slice], packed: I64, bits: int, record_start: npt.NDArray[np.uint32],
+              record_move: npt.NDArray[np.int32]) -> list[slice]:
+    """``parts`` of the sorted candidates ``packed`` with the second begun at a move's first candidate (a move's
+    candidates are one run, read together by :data:`kernels.unpacked`)."""
+    if len(parts) < 2:
+        return parts
+    at = parts[1].start
+
+    def move_of(i: int) -> tuple[int, int]:
+        record = int(packed[i]) >> bits
+        return int(np.searchsorted(record_start, record, side="right")), int(record_move[record])
+
+    while at < len(packed) and move_of(at) == move_of(at - 1):
+        at += 1
+    return [slice(0, at), slice(at, len(packed))]
 
 
 HALVED = 1 << 14
@@ -478,7 +499,14 @@ def hits(loaded: Loaded, images: Images, probes: Probes, place_of: I64, order: l
     if loaded.lazy is not None:
         loaded.need("record_move", packed >> bits)
     place, game, move = (np.empty(len(packed), dtype=np.int64) for _ in range(3))
-    count = kernels.unpacked(packed, bits, seg.record_start, loaded.record_move, place, game, move)
+
+    def unpack(part: slice) -> int:
+        found: int = kernels.unpacked(packed[part], bits, seg.record_start, loaded.record_move, place[part],
+                                      game[part], move[part])
+        return found
+
+    parts = _at_moves(halves(len(packed)), packed, bits, seg.record_start, loaded.record_move)
+    count = _gather_front(in_halves(unpack, parts), parts, place, game, move)
     place, game, move = place[:count], game[:count], move[:count]
     if stoneless:
         every = np.arange(seg.games, dtype=np.int64)
