@@ -21,15 +21,13 @@ from typer.testing import CliRunner
 
 from joseki.book import patternsearch
 from joseki.book.patterns import kernels, lookup
-from joseki.book.patterns.lookup import removed_at
 from joseki.book.patterns.reads import segment_list
-from joseki.book.patterns.segment import AGAIN, COLOUR_SHIFT, NEVER, state_at
 from joseki.book.patterns.storage import compact, write_games
 from joseki.book.patternsearch import GameFacts, GameFilter, IndexArrays, Query, forget, loaded, run, search
 from joseki.book.store.database import Store
 from joseki.cli.main import app
 from joseki.core.geometry import Corner, Point
-from joseki.core.movelist import POINTS, decode, encode, replay
+from joseki.core.movelist import decode, encode, replay
 from joseki.core.notation import format_gtp_vertex
 from joseki.core.pattern import (
     ALLOWS,
@@ -321,24 +319,6 @@ def test_candidates_unpacked_in_order_without_copies(picked: list[tuple[int, int
     count = kernels.unpacked(packed, bits, record_start, record_move.astype(np.int32), *out)
     got = list(zip(out[1][:count].tolist(), out[2][:count].tolist(), out[0][:count].tolist(), strict=True))
     assert got == want
-
-
-def test_the_removal_table_agrees_with_the_changes(index: IndexArrays) -> None:
-    """Before a point's removal move (``removed_at``) its state is its first stone's; at it, it is not."""
-    seg = next(iter(index.segments.values())).segment
-    until = removed_at(seg.changes, 0, len(seg.dense))
-    slot = np.flatnonzero(until < NEVER)
-    assert len(slot) > 100  # the games have captures
-    first = seg.dense[slot].astype(np.int64) & NEVER
-    game, point = slot // POINTS, slot % POINTS
-    colour = (seg.dense[slot].astype(np.int64) >> COLOUR_SHIFT) & 3
-    before = state_at(seg.dense, seg.changes, game, point, until[slot].astype(np.int64) - 1)
-    at = state_at(seg.dense, seg.changes, game, point, until[slot].astype(np.int64))
-    assert (first < until[slot]).all() and (before == colour).all() and (at != colour).all()
-    for lo, hi in ((0, 1), (int(slot[3]), int(slot[3]) + 1), (int(slot[10]) - 7, int(slot[40]) + 3), (5, 5)):
-        assert (removed_at(seg.changes, lo, hi) == until[lo:hi]).all()  # a block of the slots as the whole
-    never = np.flatnonzero(until == NEVER)[:5000]
-    assert not (seg.dense[never] & AGAIN).any()  # a point that never lost its first stone changed once at most
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))

@@ -3,10 +3,9 @@ whose band bits and point agree (the candidates), verifying a candidate's cells,
 counting the continuations, one at a time with an early exit, where numpy would make an array of every step.
 
 The verifying and the next stone read a segment's ``dense`` table as
-:func:`~joseki.book.patterns.segment.state_at` does (with ``until``, the move each point's first stone was taken
-off: :data:`removals`), and for a point that changed again its game's ``changes`` (``change_start``: where each
-game's begin). Compiled on first use and cached beside this module (or in numba's cache folder where that is not
-writable).
+:func:`~joseki.book.patterns.segment.state_at` does, and for a point that changed again its game's ``changes``
+(``change_start``: where each game's begin). Compiled on first use and cached beside this module (or in numba's
+cache folder where that is not writable).
 """
 
 from __future__ import annotations
@@ -44,10 +43,10 @@ def _changed_state(changes: I64, change_start: I64, g: int, slot: int, m: int) -
     return 0
 
 
-def _verify(dense: npt.NDArray[np.uint16], until: npt.NDArray[np.uint16], changes: I64, change_start: I64,
-            slots: npt.NDArray[np.int32], allowed: U8, place: I64, game: I64, move: I64) -> int:
+def _verify(dense: npt.NDArray[np.uint16], changes: I64, change_start: I64, slots: npt.NDArray[np.int32],
+            allowed: U8, place: I64, game: I64, move: I64) -> int:
     # The cells in the plan's order (the best at turning candidates away first) until one fails; a cell's state
-    # from the dense table, unless its first stone was taken off by then (then from its game's changes).
+    # from the dense table, unless its point had a stone by then and changed again (then from its game's changes).
     kept = 0
     for i in range(len(place)):
         p, g, m = place[i], game[i], move[i]
@@ -56,10 +55,10 @@ def _verify(dense: npt.NDArray[np.uint16], until: npt.NDArray[np.uint16], change
         for c in range(slots.shape[1]):
             slot = base + slots[p, c]
             value = np.int64(dense[slot])
-            if m < until[slot]:
-                state = ((value >> COLOUR_SHIFT) & 3) * np.int64(m >= (value & NEVER))
-            else:
+            if value & AGAIN and m >= (value & NEVER):
                 state = np.int64(_changed(changes, change_start, g, slot, m))
+            else:
+                state = ((value >> COLOUR_SHIFT) & 3) * np.int64(m >= (value & NEVER))
             ok = allowed[p, c] >> state & 1
             if not ok:
                 break
@@ -203,30 +202,11 @@ def _counted(index: I64, next_cell: I64, move_state: npt.NDArray[np.int8], swapp
         cell[i] = c
 
 
-def _removals(changes: I64, lo: int, out: npt.NDArray[np.uint16]) -> None:
-    # A point's changes come together, in move order: the first puts its first stone, the second takes it off.
-    hi = lo + len(out)
-    out[:] = NEVER
-    at = _bisect(changes, 0, len(changes), ((lo << MOVE_BITS) << 2) - 1)
-    last = -1
-    while at < len(changes):
-        slot = changes[at] >> (MOVE_BITS + 2)
-        if slot >= hi:
-            break
-        if slot == last:
-            out[slot - lo] = (changes[at] >> 2) & NEVER
-            last = -1  # its later changes are not wanted
-            at = _bisect(changes, at, len(changes), (((slot + 1) << MOVE_BITS) << 2) - 1)
-            continue
-        last = slot
-        at += 1
-
-
 _bisect: Any = njit(cache=True, nogil=True)(_bisect_right)
 _changed: Any = njit(cache=True, nogil=True)(_changed_state)
 _after: Any = njit(cache=True, nogil=True)(_next_change)
 verify: Any = njit(cache=True, nogil=True)(_verify)
-"""``verify(dense, until, changes, change_start, slots, allowed, place, game, move) -> count``: the candidates (their
+"""``verify(dense, changes, change_start, slots, allowed, place, game, move) -> count``: the candidates (their
 ``place``, local ``game`` and ``move``) whose every cell (``slots``: the board index of each cell at each place, in
 the order to test them; ``allowed``: the states each cell's letter allows, as bits) holds after the move, moved to
 the front of the three arrays in their order; how many."""
@@ -257,7 +237,3 @@ colour through the ``inverse`` of the hit's ``symmetry``, the colour swapped aga
 representative of its orbit (``rep_cell``, ``rep_state`` by ``cell * 3 + colour``), written to ``cell`` (-1:
 none) and counted: ``counts`` by ``(cell * 3 + colour) * 2 + whether the mover won``, ``tenukis`` by cell where
 the continuation came after a move elsewhere (``nxt`` beyond ``after + 1``)."""
-removals: Any = njit(cache=True, nogil=True)(_removals)
-"""``removals(changes, lo, out)``: for each ``dense`` slot from ``lo`` (as many as ``out`` holds), the move its first
-stone was taken off (NEVER: it never was), from a segment's ``changes``: until then the point's state is its
-first stone's, read from ``dense`` alone."""

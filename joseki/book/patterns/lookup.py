@@ -81,8 +81,6 @@ class Loaded:
     entry_point: npt.NDArray[np.int16]
     """Each entry's point index (within a key, entries are sorted by point)."""
     record_move: npt.NDArray[np.int32]
-    until: npt.NDArray[np.uint16]
-    """Each ``dense`` slot's move its first stone was taken off (:func:`removed_at`)."""
     suicide: npt.NDArray[np.bool_]
     """Whether each game has a suicide (a move the dense table does not see: :func:`next_stone`)."""
     move_point: npt.NDArray[np.int16]
@@ -114,8 +112,7 @@ class Loaded:
         per_game = np.bincount(game[is_move], minlength=segment.games)
         point = (segment.words[entries & RECORD_MASK] & POINT_MASK).astype(np.int16)
         moves = game_moves(segment.words, segment.record_start).astype(np.int32)
-        until = removed_at(segment.changes, 0, len(segment.dense))
-        return cls(segment, keys, starts, entries, point, moves, until, suicides(segment.words, record_start),
+        return cls(segment, keys, starts, entries, point, moves, suicides(segment.words, record_start),
                    (words[is_move] & POINT_MASK).astype(np.int16),
                    np.where(words[is_move] & WHITE, 2, 1).astype(np.int8),
                    np.concatenate(([0], np.cumsum(per_game))).astype(np.int64))
@@ -144,13 +141,11 @@ class Loaded:
                           tuple(all_entries[bounds[s]: bounds[s + 1]] for s in range(4)))
         points = Derived(len(all_entries), np.int16, POINT_BLOCK, entry_points(entries, words))
         moves = RecordMoves(words, segment.record_start)
-        until = Derived(len(segment.dense), np.uint16, UNTIL_BLOCK, _removals(changes))
         none = np.zeros(0, dtype=np.int64)
         return cls(segment, *_key_table(segment), all_entries, points.values.view(np.int16),
-                   moves.values, until.values.view(np.uint16), moves.suicide, none.astype(np.int16),
-                   none.astype(np.int8), none,
+                   moves.values, moves.suicide, none.astype(np.int16), none.astype(np.int8), none,
                    {"words": words, "dense": dense, "changes": changes, "entries": entries,
-                    "entry_point": points, "record_move": moves, "until": until})
+                    "entry_point": points, "record_move": moves})
 
     def need(self, name: str, index: Index | None) -> None:
         """Fill array ``name`` where ``index`` (None: everywhere) before reading it, in a lazily read segment."""
@@ -175,26 +170,6 @@ class Filler(Protocol):
     def need(self, index: Index | None) -> None: ...
 
     def need_spans(self, lo: I64, hi: I64) -> None: ...
-
-
-UNTIL_BLOCK = 1 << 15
-"""Slots of ``until`` worked out at a time in a lazily read segment."""
-
-
-def _removals(changes: Stored) -> Callable[[int, int], npt.NDArray[np.generic]]:
-    """``compute`` of :attr:`Loaded.until`, for :class:`Derived`."""
-    def compute(lo: int, hi: int) -> npt.NDArray[np.generic]:
-        changes.need(None)
-        return removed_at(changes.values.view(np.int64), lo, hi)
-    return compute
-
-
-def removed_at(changes: I64, lo: int, hi: int) -> npt.NDArray[np.uint16]:
-    """For each ``dense`` slot of ``[lo, hi)``, the move its first stone was taken off (NEVER: it never was), from
-    a segment's ``changes`` (:data:`kernels.removals`)."""
-    found = np.empty(hi - lo, dtype=np.uint16)
-    kernels.removals(changes, lo, found)
-    return found
 
 
 POINT_BLOCK = 1 << 14
@@ -398,12 +373,10 @@ def _plan(loaded: Loaded, images: Images, order: list[int], place: I64, game: I6
 
 
 def _need_games(loaded: Loaded, game: I64) -> None:
-    """Fill the dense table of local ``game``, and its ``until``, in a lazily read segment."""
+    """Fill the dense table of local ``game`` in a lazily read segment."""
     if loaded.lazy is not None and len(game):
         one = distinct(game, nearly_sorted=True) * POINTS
-        slots = np.concatenate([one, one + POINTS - 1])
-        loaded.need("dense", slots)
-        loaded.need("until", slots)
+        loaded.need("dense", np.concatenate([one, one + POINTS - 1]))
 
 
 def verify(loaded: Loaded, images: Images, order: list[int], place: I64, game: I64, move: I64) -> int:
@@ -422,8 +395,8 @@ def verify(loaded: Loaded, images: Images, order: list[int], place: I64, game: I
     change_start = loaded.change_start()
 
     def kept(part: slice) -> int:
-        found: int = kernels.verify(seg.dense, loaded.until, seg.changes, change_start, slots, allowed, place[part],
-                                    game[part], move[part])
+        found: int = kernels.verify(seg.dense, seg.changes, change_start, slots, allowed, place[part], game[part],
+                                    move[part])
         return found
 
     parts = halves(len(place))
