@@ -764,8 +764,9 @@ def run(arrays: Searchable, query: Query, started: float | None = None) -> Searc
     nxt, idx, next_cell = next_in_region(arrays, moves, images, place, game, after)
     conts, cells = _continuations(arrays, moves, images, query, group, place, game, after, nxt, idx, next_cell,
                                   sym_of)
-    results = _results(arrays, images, query, place, game, move, nxt, cells)
-    return SearchResult(query, len(arrays), len(distinct(game, nearly_sorted=True)), len(place), conts, results,
+    with_hits = distinct(game, nearly_sorted=True)
+    results = _results(arrays, images, query, place, game, move, nxt, cells, with_hits)
+    return SearchResult(query, len(arrays), len(with_hits), len(place), conts, results,
                         time.perf_counter() - started)
 
 
@@ -810,11 +811,12 @@ def _continuations(arrays: Searchable, moves: Moves, images: Images, query: Quer
 
 
 def _results(arrays: Searchable, images: Images, query: Query, place: Array, game: Array, move: Array,
-             nxt: Array, cells: Array) -> tuple[GameResult, ...]:
-    """The games with hits, newest first, at most ``query.limit`` of them, each with its hits in move order."""
+             nxt: Array, cells: Array, with_hits: Array) -> tuple[GameResult, ...]:
+    """The games with hits (``with_hits``), newest first, at most ``query.limit`` of them, each with its hits in move
+    order."""
     if not len(game):
         return ()
-    games, facts = _newest(arrays, distinct(game, nearly_sorted=True), query.limit)
+    games, facts = _newest(arrays, with_hits, query.limit)
     chosen = np.zeros(len(arrays), dtype=bool)
     chosen[games] = True
     per: dict[int, list[Hit]] = {g: [] for g in games}
