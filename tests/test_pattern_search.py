@@ -21,8 +21,10 @@ from typer.testing import CliRunner
 
 from joseki.book import patternsearch
 from joseki.book.patterns import kernels, lookup
+from joseki.book.patterns import probes as probe_rows
 from joseki.book.patterns.reads import segment_list
 from joseki.book.patterns.storage import compact, write_games
+from joseki.book.patterns.windows import CENTRED, SHAPES
 from joseki.book.patternsearch import GameFacts, GameFilter, IndexArrays, Query, forget, loaded, run, search
 from joseki.book.store.database import Store
 from joseki.cli.main import app
@@ -302,6 +304,41 @@ def test_candidates_searched_by_point_or_read_whole_agree_with_brute_force(
         patch.setattr(lookup, "SEARCH_COST", cost)
         patch.setattr(lookup, "HALVED", 3 if halved else lookup.HALVED)
         assert engine(index, query) == brute(games, boards, query)
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=list(HealthCheck))
+@given(data=st.data(), flags=FLAGS, where=st.sampled_from([Where.CORNER, Where.SIDE, Where.ANYWHERE]),
+       shape=st.integers(0, len(SHAPES) - 1))
+def test_every_shape_finds_the_same_hits(index: IndexArrays, games: list[Game],
+                                         boards: dict[str, list[dict[Point, str]]], data: st.DataObject,
+                                         flags: tuple[bool, bool], where: Where, shape: int) -> None:
+    """Each group looked up in one given shape (the centred one counted for every group, not only where it holds
+    the most of the pattern) rather than in the shape with the fewest events: the hits and continuations are the
+    same."""
+    pattern, placement = _real_pattern(data, games, boards, where, (2, 5) if where is not Where.ANYWHERE else (2, 4))
+    query = _only(Query(pattern, placement, flags[0], flags[1], limit=0), games[:6])
+    choose = lookup._choose
+
+    def in_shape(count: np.ndarray, rows: probe_rows.Probes) -> np.ndarray:
+        return choose(np.where(rows.shape == shape, -1.0, count), rows)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(probe_rows, "_centred_sees_more", lambda options, asked: np.ones(options.shape[:2], dtype=bool))
+        patch.setattr(lookup, "_choose", in_shape)
+        assert engine(index, query) == brute(games, boards, query)
+
+
+def test_the_centred_shape_is_counted_where_it_holds_most_of_the_pattern() -> None:
+    """A 3x3 pattern's middle point is looked up in the centred shape too (its squares see a quarter of the
+    pattern); no point of a corner pattern is (a square inside the pattern holds as much)."""
+    def centred_cells(pattern: Pattern, placement: Placement) -> set[int]:
+        images = probe_rows.Images(pattern, families(pattern, placement))
+        found = probe_rows.probes(images)
+        return {int(c) for c in found.cell[found.shape == CENTRED]}
+
+    assert 4 in centred_cells(Pattern(("X.O", ".XO", "...")), Placement(Where.ANYWHERE))
+    assert not centred_cells(Pattern(("......", "......", "..X...", "...O..", "......", "......")),
+                             Placement(Where.CORNER, corner=Corner.TOP_LEFT))
 
 
 @settings(max_examples=200, deadline=None)

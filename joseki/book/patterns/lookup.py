@@ -36,6 +36,7 @@ from joseki.book.patterns.segment import (
     game_moves,
     state_at,
 )
+from joseki.book.patterns.windows import SHAPES
 from joseki.core.movelist import CAPTURE, POINT_MASK, POINTS, SETUP, WHITE
 from joseki.core.pattern import ALLOWS, LETTERS
 
@@ -71,7 +72,7 @@ then enumerated wider (:func:`joseki.book.patterns.probes.refined`)."""
 
 @dataclass(frozen=True, slots=True)
 class Loaded:
-    """A segment ready to search: its four shapes' keys in one sorted array (the shape above the key), their
+    """A segment ready to search: its shapes' keys in one sorted array (the shape above the key), their
     starts in one array of entries, each record's move number, and its moves for the continuations."""
 
     segment: Segment
@@ -124,13 +125,13 @@ class Loaded:
             return Stored(blobs, [(segment_id, name) for name in names])
 
         whole = {name: stored(name) for name in ("game_id", "record_start", "winner", "date",
-                                                 *(f"{n}{s}" for s in range(4) for n in ("keys", "starts")))}
+                                                 *(f"{n}{s}" for s in range(len(SHAPES)) for n in ("keys", "starts")))}
         for array in whole.values():
             array.need(None)
         words, dense, changes = stored("words"), stored("dense"), stored("changes")
-        entries = stored(*(f"entries{s}" for s in range(4)))
-        keys = tuple(whole[f"keys{s}"].values.view(np.uint32) for s in range(4))
-        starts = tuple(whole[f"starts{s}"].values.view(np.uint32) for s in range(4))
+        entries = stored(*(f"entries{s}" for s in range(len(SHAPES))))
+        keys = tuple(whole[f"keys{s}"].values.view(np.uint32) for s in range(len(SHAPES)))
+        starts = tuple(whole[f"starts{s}"].values.view(np.uint32) for s in range(len(SHAPES)))
         sizes = np.array([int(st[-1]) for st in starts], dtype=np.int64)
         bounds = np.concatenate(([0], np.cumsum(sizes)))
         all_entries = entries.values.view(np.uint32)
@@ -138,7 +139,7 @@ class Loaded:
                           words.values.view(np.uint16), whole["winner"].values.view(np.uint8),
                           whole["date"].values.view(np.uint32), dense.values.view(np.uint16),
                           changes.values.view(np.int64), keys, starts,
-                          tuple(all_entries[bounds[s]: bounds[s + 1]] for s in range(4)))
+                          tuple(all_entries[bounds[s]: bounds[s + 1]] for s in range(len(SHAPES))))
         points = Derived(len(all_entries), np.int16, POINT_BLOCK, entry_points(entries, words))
         moves = RecordMoves(words, segment.record_start)
         none = np.zeros(0, dtype=np.int64)
@@ -177,7 +178,7 @@ POINT_BLOCK = 1 << 14
 
 
 def _key_table(segment: Segment) -> tuple[I64, I64]:
-    """The four shapes' keys in one sorted array (the shape above the key) and their starts in one array."""
+    """The shapes' keys in one sorted array (the shape above the key) and their starts in one array."""
     sizes = [int(st[-1]) for st in segment.starts]
     base = np.concatenate(([0], np.cumsum(sizes)))
     keys = np.concatenate([k.astype(np.int64) | (s << _SHAPE_SHIFT) for s, k in enumerate(segment.keys)])

@@ -21,6 +21,7 @@ import numpy.typing as npt
 
 from joseki.book.patterns.windows import (
     BAND_CELLS,
+    CENTRED,
     EMPTIED_BLACK,
     EMPTIED_WHITE,
     KEY_CELLS,
@@ -196,9 +197,18 @@ def _tightest(options: I64) -> I64:
     """For each family and cell, the shape whose key points allow the fewest states (most inside the pattern).
 
     A stone taken off is a rare event: a group of that kind looks up this shape only, rather than counting the
-    events of all four to take the fewest (which costs more than it saves)."""
+    events of every shape to take the fewest (which costs more than it saves)."""
     allowed: I64 = _STATE_COUNT[options].sum(axis=3)
     found: I64 = np.argmin(allowed, axis=2)
+    return found
+
+
+def _centred_sees_more(options: I64, asked: I64) -> npt.NDArray[np.bool_]:
+    """For each family and cell, whether the centred shape holds more of the pattern (key points allowing fewer
+    than every state, band bits asked) than every other: only then is it worth counting its events, whose
+    band bits say less than a square's lying inside the pattern."""
+    held = (_STATE_COUNT[options] < 3).sum(axis=3) + asked
+    found: npt.NDArray[np.bool_] = held[:, :, CENTRED] > np.delete(held, CENTRED, axis=2).max(axis=2)
     return found
 
 
@@ -264,6 +274,7 @@ def probes(images: Images, max_keys: int = MAX_KEYS) -> Probes:
     kind = np.repeat(kinds[f, k, j], shapes)
     shape = np.tile(np.arange(shapes, dtype=np.int64), len(f))
     keep = (kind < EMPTIED_BLACK) | (shape == _tightest(options)[family, cell])
+    keep &= (shape != CENTRED) | _centred_sees_more(options, (band >= 0).sum(axis=3))[family, cell]
     family, cell, kind, shape = family[keep], cell[keep], kind[keep], shape[keep]
     group = (family * 10000 + cell) * 4 + kind
     mask, value = masks[family, cell, shape], values[family, cell, shape]

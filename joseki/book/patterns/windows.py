@@ -1,18 +1,20 @@
 """The window keys of a game's events: what the pattern index sorts events by (numpy, one game at a time).
 
 An *event* is a change of one point: a stone placed (a setup stone too, at move 0) or a stone taken off by
-a capture. Each event has four *shapes*, one per diagonal direction: the 3x3 square with the event's point
-at its corner in that direction, the three points just behind the point across one axis, and, as one bit
-each, whether the seven points that make the square 4x4 hold a stone. The 24-bit *key* of a shape is the
-event's kind (:data:`PLACED_BLACK` ... :data:`EMPTIED_WHITE`) and the state of its eleven key points after
-the move (:data:`EMPTY`, :data:`BLACK`, :data:`WHITE`, :data:`OFF` the board); the seven *band* bits sit
-above it (:func:`pack`).
+a capture. Each event has five *shapes*. Four are one per diagonal direction: the 3x3 square with the
+event's point at its corner in that direction, the three points just behind the point across one axis, and,
+as one bit each, whether the seven points that make the square 4x4 hold a stone. The fifth is centred on the
+point: its eight neighbours and three points two lines away, and seven more such points as bits. The 24-bit
+*key* of a shape is the event's kind (:data:`PLACED_BLACK` ... :data:`EMPTIED_WHITE`) and the state of its
+eleven key points after the move (:data:`EMPTY`, :data:`BLACK`, :data:`WHITE`, :data:`OFF` the board); the
+seven *band* bits sit above it (:func:`pack`).
 
 Why these: a pattern comes into being with some event at one of its points, so the index is looked up at
 every point a pattern could be triggered from. A point on the pattern's edge or corner sees the pattern
 only on one side; one of the four squares lies on that side, the points behind extend it along the edge,
 and the band reaches one line further, so every trigger point of a pattern of 3x3 and more has a key that
-lies mostly inside it.
+lies mostly inside it. A point in the middle of a small pattern sees a quarter of it from each square, and
+all of a 3x3 pattern from the centred shape.
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ BAND_CELLS = 7
 
 @dataclass(frozen=True, slots=True)
 class Shape:
-    """One direction's key points and band points, as board steps ``(dx, dy)`` from the event's point.
+    """One shape's key points and band points, as board steps ``(dx, dy)`` from the event's point (``direction``:
+    its square's diagonal, ``(0, 0)`` for the centred shape).
 
     Key point ``i`` takes bits ``2i`` and ``2i + 1`` of the key: the points behind are the lowest, the square's
     nearest the highest, so keys that differ only behind the point are neighbours in sorted order."""
@@ -58,8 +61,17 @@ def _shape(sx: int, sy: int) -> Shape:
     return Shape((sx, sy), behind + far + near, band)
 
 
-SHAPES: tuple[Shape, ...] = tuple(_shape(sx, sy) for sx, sy in ((1, 1), (-1, 1), (1, -1), (-1, -1)))
-"""The four shapes, in the order their arrays are kept."""
+def _centred() -> Shape:
+    near = ((-1, -1), (1, -1), (-1, 1), (1, 1), (-1, 0), (0, -1), (1, 0), (0, 1))
+    far = ((0, -2), (2, 0), (0, 2))
+    band = ((-2, 0), (-1, -2), (1, -2), (2, -1), (2, 1), (1, 2), (-1, 2))
+    return Shape((0, 0), far + near, band)
+
+
+SHAPES: tuple[Shape, ...] = (*(_shape(sx, sy) for sx, sy in ((1, 1), (-1, 1), (1, -1), (-1, -1))), _centred())
+"""The five shapes, in the order their arrays are kept."""
+CENTRED = len(SHAPES) - 1
+"""The shape centred on the event's point."""
 
 
 def pack(kind: int, states: list[int], band: list[int]) -> int:
