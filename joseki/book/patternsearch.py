@@ -69,6 +69,8 @@ READ_SOME = FACT_COLUMNS + "WHERE id IN (:ids)"
 SOME_AT_ONCE = 5000
 """Games whose facts one query reads by id (a lazily read index fetches only the games it lists)."""
 NOT_INDEXED = "SELECT count(*) FROM game_record WHERE game_key NOT IN (SELECT game_key FROM pattern_game)"
+STAMP = "SELECT (SELECT coalesce(max(id), 0) FROM pattern_game), (SELECT coalesce(max(id), 0) FROM game_record)"
+"""The last ids of the indexed games and of the learnt ones: rows are only ever added to either table."""
 WINNER_CODE = {"b": 1, "w": 2, "d": 3}
 
 
@@ -344,7 +346,7 @@ def loaded(book: Readable) -> IndexArrays:
     than the store's games), or when nothing is indexed.
     """
     with book.read() as conn:
-        count, last = _indexed(conn)
+        count, last = _indexed(conn, book.url)
         cached = _LOADED.get(book.url)
         if cached is not None and (len(cached) > count or cached.last_id > last):
             cached = None
@@ -354,8 +356,19 @@ def loaded(book: Readable) -> IndexArrays:
     return cached
 
 
-def _indexed(conn: ReadConnection) -> tuple[int, int]:
-    """The games indexed and their last id; UserError for an index older than the store's games or an empty one."""
+_CHECKED: dict[str, tuple[int, int, int]] = {}
+"""Per URL, the last checked :data:`STAMP` and the games indexed then."""
+
+
+def _indexed(conn: ReadConnection, url: str) -> tuple[int, int]:
+    """The games indexed and their last id; UserError for an index older than the store's games or an empty one.
+
+    Counted and compared only when either table's last id moved since the last check of ``url`` (the counts cost
+    a scan of both tables, the stamp two index reads)."""
+    stamp = tuple(int(v) for v in rows(conn, STAMP)[0])
+    known = _CHECKED.get(url)
+    if known is not None and known[:2] == stamp:
+        return known[2], stamp[0]
     count, last = (int(v) for v in rows(conn, COUNT)[0])
     behind = int(rows(conn, NOT_INDEXED)[0][0])
     if behind:
@@ -363,12 +376,13 @@ def _indexed(conn: ReadConnection) -> tuple[int, int]:
                         f"{'s are' if behind != 1 else ' is'} not indexed (run joseki index on their files)")
     if count == 0:
         raise UserError("no games indexed for pattern search (run joseki index GAMES...)")
+    _CHECKED[url] = (stamp[0], stamp[1], count)
     return count, last
 
 
 def forget(url: str | None = None) -> None:
-    """Drop the index kept in memory for ``url``, loaded or read lazily (every one when None)."""
-    for kept in (_LOADED, _LAZY):
+    """Drop the index kept in memory for ``url``, loaded or read lazily, and its last check (every one when None)."""
+    for kept in (_LOADED, _LAZY, _CHECKED):
         if url is None:
             kept.clear()
         else:
@@ -733,7 +747,7 @@ def search(book: Readable, query: Query) -> SearchResult:
         raw = _driver(conn)
         if raw is None:
             return run(loaded(book), query, started)
-        count, last = _indexed(conn)
+        count, last = _indexed(conn, book.url)
         arrays = _lazily(book.url, raw, count, last)
         with arrays.reading(raw):
             return run(arrays, query, started)

@@ -223,15 +223,19 @@ class RecordMoves:
         self.suicide = np.zeros(len(record_start) - 1, dtype=bool)
         """Whether each game (of those filled) has a suicide (:func:`suicides`)."""
         self._filled = np.zeros(len(record_start) - 1, dtype=bool)
+        self._done = len(record_start) == 1
 
     def need(self, records: Index | None) -> None:
         """Fill the move numbers of the games of ``records`` (None: of every game)."""
+        if self._done:
+            return
         if records is None or (len(records) >= len(self._filled) and not self._filled.any()):
             missing = np.flatnonzero(~self._filled)
         elif len(records) > len(self._filled) and bool((np.diff(records) >= 0).all()):
-            # many, sorted: each game's first record among them, sought from the games' side
-            at = np.searchsorted(records, self._starts)
-            missing = np.flatnonzero((at[1:] > at[:-1]) & ~self._filled)
+            # many, sorted: whether each game not yet filled has a record among them, sought from the games' side
+            open_ = np.flatnonzero(~self._filled)
+            at = np.searchsorted(records, self._starts[open_])
+            missing = open_[np.searchsorted(records, self._starts[open_ + 1]) > at]
         else:
             mark = np.zeros(len(self._filled), dtype=bool)
             mark[np.searchsorted(self._starts, records, side="right") - 1] = True
@@ -240,6 +244,8 @@ class RecordMoves:
 
     def need_spans(self, lo: I64, hi: I64) -> None:
         """Fill the move numbers of the games of the records of the spans ``[lo, hi)``."""
+        if self._done:
+            return
         some = hi > lo
         first = np.searchsorted(self._starts, lo[some], side="right") - 1
         last = np.searchsorted(self._starts, hi[some] - 1, side="right") - 1
@@ -262,6 +268,7 @@ class RecordMoves:
             self.values[flat] = move_numbers(words, bounds)
             self.suicide[missing] = suicides(words, bounds)
         self._filled[missing] = True
+        self._done = bool(self._filled.all())
 
 
 def move_numbers(words: npt.NDArray[np.uint16], record_start: I64) -> npt.NDArray[np.int32]:

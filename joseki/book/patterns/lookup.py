@@ -376,7 +376,9 @@ def _plan(loaded: Loaded, images: Images, order: list[int], place: I64, game: I6
 def _need_games(loaded: Loaded, game: I64) -> None:
     """Fill the dense table of local ``game`` in a lazily read segment."""
     if loaded.lazy is not None and len(game):
-        one = distinct(game, nearly_sorted=True) * POINTS
+        mark = np.zeros(loaded.segment.games, dtype=bool)
+        mark[game] = True
+        one = np.flatnonzero(mark).astype(np.int64) * POINTS
         loaded.need("dense", np.concatenate([one, one + POINTS - 1]))
 
 
