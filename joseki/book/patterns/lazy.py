@@ -254,7 +254,7 @@ class RecordMoves:
     def _fill(self, missing: I64) -> None:
         if not len(missing):
             return
-        if len(missing) == len(self._filled):
+        if 2 * len(missing) > len(self._filled):  # most games: every one, as the move lists are
             self._words.need(None)
             words = self._words.values.view(np.uint16)
             self.values[:] = move_numbers(words, self._starts)

@@ -504,12 +504,19 @@ def move_lists(loaded: Loaded, games: I64) -> tuple[I64, npt.NDArray[np.int16], 
     """The moves of local ``games`` (sorted, distinct), one game after the other, from their move lists: each
     game's count, and every move's point index and state (1 black, 2 white)."""
     starts = loaded.segment.record_start.astype(np.int64)
-    flat, which = spread(starts[games], starts[games + 1])
-    loaded.need("words", flat)
-    w = loaded.segment.words[flat].astype(np.int64)
-    is_move = (w & (SETUP | CAPTURE)) == 0
-    counts: I64 = np.bincount(which[is_move], minlength=len(games)).astype(np.int64)
-    return counts, (w[is_move] & POINT_MASK).astype(np.int16), np.where(w[is_move] & WHITE, 2, 1).astype(np.int8)
+    if len(games) == loaded.segment.games:  # every game: the move lists as they are
+        loaded.need("words", None)
+        words, bounds = loaded.segment.words, starts
+    else:
+        flat, _ = spread(starts[games], starts[games + 1])
+        loaded.need("words", flat)
+        words = loaded.segment.words[flat]
+        bounds = np.concatenate(([0], np.cumsum(starts[games + 1] - starts[games])))
+    is_move = (words & (SETUP | CAPTURE)) == 0
+    before = np.concatenate(([0], np.cumsum(is_move, dtype=np.int64)))
+    counts: I64 = before[bounds[1:]] - before[bounds[:-1]]
+    moved = words[is_move]
+    return counts, (moved & POINT_MASK).astype(np.int16), np.where(moved & WHITE, 2, 1).astype(np.int8)
 
 
 def next_stone(loaded: Loaded, index: I64, place: I64, game: I64, after: I64) -> tuple[I64, I64]:
