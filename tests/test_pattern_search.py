@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 
@@ -380,6 +381,23 @@ def test_a_lazily_read_index_answers_as_the_loaded_one(index: IndexArrays, index
     finally:
         store.close()
     assert lazy | {"seconds": 0} == run(index, query).as_json() | {"seconds": 0}
+
+
+def test_searches_at_once_on_a_lazily_read_index_answer_as_one_at_a_time(index: IndexArrays, index_db: str) -> None:
+    """The explorer runs searches in threads: many at once on an index read lazily (each reads through the one
+    connection it is bound to, into arrays it fills) give the answers of the index loaded whole."""
+    shapes = ["X", "O", "X.", "XO", ".X/O.", "XX", "X/O", "O.X", ".O/X.", "XO/OX", "X../.O.", "OO"]
+    queries = [Query(Pattern(tuple(rows.split("/"))), Placement(Where.ANYWHERE), limit=5) for rows in shapes]
+    want = [run(index, q).as_json() | {"seconds": 0} for q in queries]
+    store = Store(index_db)
+    try:
+        for _ in range(3):
+            forget(store.url)
+            with ThreadPoolExecutor(6) as pool:
+                found = list(pool.map(lambda q: search(store, q).as_json() | {"seconds": 0}, queries))
+            assert found == want
+    finally:
+        store.close()
 
 
 def _only(query: Query, games: list[Game]) -> Query:

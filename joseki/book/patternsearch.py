@@ -19,6 +19,7 @@ read-only SQLite file.
 from __future__ import annotations
 
 import sqlite3
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -345,7 +346,7 @@ def loaded(book: Readable) -> IndexArrays:
     Raises UserError when the store holds learnt or mined games that the index does not (an index older
     than the store's games), or when nothing is indexed.
     """
-    with book.read() as conn:
+    with _lock(book.url), book.read() as conn:
         count, last = _indexed(conn, book.url)
         cached = _LOADED.get(book.url)
         if cached is not None and (len(cached) > count or cached.last_id > last):
@@ -354,6 +355,17 @@ def loaded(book: Readable) -> IndexArrays:
             cached = load(conn, cached)
             _LOADED[book.url] = cached
     return cached
+
+
+_LOCKS: dict[str, threading.Lock] = {}
+_LOCKS_LOCK = threading.Lock()
+
+
+def _lock(url: str) -> threading.Lock:
+    """The lock of ``url``'s index kept in memory: one thread at a time loads it, brings it up to date or searches
+    it read lazily (whose reads go through the one connection it is bound to, into arrays it fills)."""
+    with _LOCKS_LOCK:
+        return _LOCKS.setdefault(url, threading.Lock())
 
 
 _CHECKED: dict[str, tuple[int, int, int]] = {}
@@ -743,7 +755,7 @@ def search(book: Readable, query: Query) -> SearchResult:
     started = time.perf_counter()
     if book.url in _LOADED or not book.url.startswith("sqlite"):
         return run(loaded(book), query, started)
-    with book.read() as conn:
+    with _lock(book.url), book.read() as conn:
         raw = _driver(conn)
         if raw is None:
             return run(loaded(book), query, started)
