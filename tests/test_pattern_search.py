@@ -329,6 +329,23 @@ def test_every_shape_finds_the_same_hits(index: IndexArrays, games: list[Game],
         assert engine(index, query) == brute(games, boards, query)
 
 
+@pytest.mark.parametrize(("rows", "placement"), [
+    ("xxx/xxx", Placement(Where.SIDE, side=Side.LEFT)),
+    ("o*x/.X./x*o", Placement(Where.ANYWHERE)),
+    ("xo.X/O..x/.*o./X.x.", Placement(Where.ANYWHERE)),
+    ("....../....../..X.../...O../....../......", Placement(Where.CORNER, corner=Corner.TOP_LEFT)),
+])
+def test_every_trigger_point_and_kind_of_event_is_looked_up(rows: str, placement: Placement) -> None:
+    """Every event that can make a point's letter hold (:data:`probes.KINDS`) has a row to look up, whichever
+    shapes are counted for it: a stone placed in all those counted, a stone taken off in its tightest."""
+    pattern = Pattern(tuple(rows.split("/")))
+    fams = families(pattern, placement)
+    found = probe_rows.probes(probe_rows.Images(pattern, fams))
+    want = {(f, k, kind) for f, fam in enumerate(fams) for k, letter in enumerate(fam.letters)
+            for kind in probe_rows.KINDS[letter]}
+    assert set(zip(found.family.tolist(), found.cell.tolist(), found.kind.tolist(), strict=True)) == want
+
+
 def test_the_centred_shape_is_counted_where_it_holds_most_of_the_pattern() -> None:
     """A 3x3 pattern's middle point is looked up in the centred shape too (its squares see a quarter of the
     pattern); no point of a corner pattern is (a square inside the pattern holds as much)."""

@@ -205,8 +205,8 @@ def _tightest(options: I64) -> I64:
 
 def _centred_sees_more(options: I64, asked: I64) -> npt.NDArray[np.bool_]:
     """For each family and cell, whether the centred shape holds more of the pattern (key points allowing fewer
-    than every state, band bits asked) than every other: only then is it worth counting its events, whose
-    band bits say less than a square's lying inside the pattern."""
+    than every state, band bits asked) than every other: only then are its events of a stone placed worth
+    counting, their band bits saying less than a square's lying inside the pattern."""
     held = (_STATE_COUNT[options] < 3).sum(axis=3) + asked
     found: npt.NDArray[np.bool_] = held[:, :, CENTRED] > np.delete(held, CENTRED, axis=2).max(axis=2)
     return found
@@ -273,8 +273,8 @@ def probes(images: Images, max_keys: int = MAX_KEYS) -> Probes:
     family, cell = np.repeat(f, shapes), np.repeat(k, shapes)
     kind = np.repeat(kinds[f, k, j], shapes)
     shape = np.tile(np.arange(shapes, dtype=np.int64), len(f))
-    keep = (kind < EMPTIED_BLACK) | (shape == _tightest(options)[family, cell])
-    keep &= (shape != CENTRED) | _centred_sees_more(options, (band >= 0).sum(axis=3))[family, cell]
+    counted = (shape != CENTRED) | _centred_sees_more(options, (band >= 0).sum(axis=3))[family, cell]
+    keep = np.where(kind < EMPTIED_BLACK, counted, shape == _tightest(options)[family, cell])
     family, cell, kind, shape = family[keep], cell[keep], kind[keep], shape[keep]
     group = (family * 10000 + cell) * 4 + kind
     mask, value = masks[family, cell, shape], values[family, cell, shape]
