@@ -8,6 +8,7 @@ starts to match, and its continuation at the next move inside the placement's re
 from __future__ import annotations
 
 import json
+import threading
 from collections import Counter
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -415,6 +416,27 @@ def test_searches_at_once_on_a_lazily_read_index_answer_as_one_at_a_time(index: 
             assert found == want
     finally:
         store.close()
+
+
+def test_a_search_that_falls_back_to_loading_takes_its_lock_again(index: IndexArrays, index_db: str) -> None:
+    """A SQLite store whose read gives no sqlite3 connection (another driver) is loaded whole, under the lock the
+    search already holds: the search ends, with the loaded index's answer."""
+    query = Query(Pattern(("XO", "O.")), Placement(Where.ANYWHERE), limit=5)
+    store = Store(index_db)
+    found: list[dict[str, object]] = []
+    try:
+        forget(store.url)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(patternsearch, "_driver", lambda conn: None)
+            worker = threading.Thread(target=lambda: found.append(search(store, query).as_json()), daemon=True)
+            worker.start()
+            worker.join(120)
+        assert not worker.is_alive(), "the search waits on its own lock"
+        assert store.url in patternsearch._LOADED
+    finally:
+        forget(store.url)
+        store.close()
+    assert found[0] | {"seconds": 0} == run(index, query).as_json() | {"seconds": 0}
 
 
 def _only(query: Query, games: list[Game]) -> Query:

@@ -357,15 +357,16 @@ def loaded(book: Readable) -> IndexArrays:
     return cached
 
 
-_LOCKS: dict[str, threading.Lock] = {}
+_LOCKS: dict[str, threading.RLock] = {}
 _LOCKS_LOCK = threading.Lock()
 
 
-def _lock(url: str) -> threading.Lock:
+def _lock(url: str) -> threading.RLock:
     """The lock of ``url``'s index kept in memory: one thread at a time loads it, brings it up to date or searches
-    it read lazily (whose reads go through the one connection it is bound to, into arrays it fills)."""
+    it read lazily (whose reads go through the one connection it is bound to, into arrays it fills). Reentrant: a
+    search that finds no sqlite3 connection under a SQLite URL loads the index, taking it again."""
     with _LOCKS_LOCK:
-        return _LOCKS.setdefault(url, threading.Lock())
+        return _LOCKS.setdefault(url, threading.RLock())
 
 
 _CHECKED: dict[str, tuple[int, int, int]] = {}
