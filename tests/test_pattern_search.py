@@ -8,6 +8,7 @@ starts to match, and its continuation at the next move inside the placement's re
 from __future__ import annotations
 
 import json
+import sqlite3
 import threading
 from collections import Counter
 from collections.abc import Callable
@@ -22,7 +23,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from joseki.book import patternsearch
-from joseki.book.patterns import kernels, lookup
+from joseki.book.patterns import kernels, lookup, storage
 from joseki.book.patterns import probes as probe_rows
 from joseki.book.patterns.reads import segment_list
 from joseki.book.patterns.storage import compact, write_games
@@ -30,6 +31,7 @@ from joseki.book.patterns.windows import CENTRED, SHAPES
 from joseki.book.patternsearch import GameFacts, GameFilter, IndexArrays, Query, forget, loaded, run, search
 from joseki.book.store.database import Store
 from joseki.cli.main import app
+from joseki.core.errors import UserError
 from joseki.core.geometry import Corner, Point
 from joseki.core.movelist import decode, encode, replay
 from joseki.core.notation import format_gtp_vertex
@@ -603,6 +605,44 @@ def test_bad_input_is_one_line_and_leaves_the_store(tmp_path: Path, args: list[s
     lines = result.output.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0], result.output
     assert db.read_bytes() == before
+
+
+@pytest.mark.parametrize("upgrade_records", [storage.UPGRADE_RECORDS, 300])
+def test_an_index_of_an_earlier_layout_is_refused_then_brought_up_to_date(tmp_path: Path, game_files: list[str],
+                                                                          monkeypatch: pytest.MonkeyPatch,
+                                                                          upgrade_records: int) -> None:
+    """An index written before the centred shape (its segments without the fifth shape's arrays) is refused by a
+    search with one line, the store unchanged; ``joseki index`` keys its games again from the index itself (a few
+    at a time, or all at once), and the searches then answer as on an index built afresh."""
+    monkeypatch.setattr(storage, "UPGRADE_RECORDS", upgrade_records)
+    old, fresh = tmp_path / "old.sqlite", tmp_path / "fresh.sqlite"
+    runner = CliRunner()
+    assert runner.invoke(app, ["--db", str(old), "index", *game_files[:4]]).exit_code == 0
+    conn = sqlite3.connect(old)
+    conn.execute("DELETE FROM pattern_chunk WHERE name IN ('keys4', 'starts4', 'entries4')")
+    conn.commit()
+    conn.close()
+    forget()
+    before = old.read_bytes()
+    for args in (["search", "XO/O.", "--anywhere"], ["search", "....../....../...X..", "--json"]):
+        refused = runner.invoke(app, ["--db", str(old), *args])
+        lines = refused.output.strip().splitlines()
+        assert refused.exit_code == 1 and len(lines) == 1, refused.output
+        assert "lacks its keys4, starts4, entries4 (an index of an earlier version: run joseki index" in lines[0]
+    with pytest.raises(UserError, match="an index of an earlier version"):
+        loaded(Store(str(old)))
+    assert old.read_bytes() == before
+    assert runner.invoke(app, ["--db", str(old), "index", *game_files[:6]]).exit_code == 0
+    assert runner.invoke(app, ["--db", str(fresh), "index", *game_files[:6]]).exit_code == 0
+    forget()
+    for pattern in ("XO/O.", ".X./X.X", "O.X/.XO"):
+        a, b = (json.loads(runner.invoke(app, ["--db", str(db), "search", pattern, "--anywhere", "--limit", "500",
+                                                      "--json"]).output)
+                for db in (old, fresh))
+        for data in (a, b):
+            data.pop("seconds")
+            data["results"] = sorted(data["results"], key=lambda r: r["source"])
+        assert a == b and a["hits"] > 0
 
 
 def test_an_index_older_than_the_stores_games_is_refused(tmp_path: Path, game_files: list[str]) -> None:

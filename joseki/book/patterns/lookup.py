@@ -27,6 +27,7 @@ from joseki.book.patterns import kernels
 from joseki.book.patterns.lazy import Blobs, Derived, Index, RecordMoves, Stored, entry_points, spread, suicides
 from joseki.book.patterns.probes import SHAPE_SHIFT as _SHAPE_SHIFT
 from joseki.book.patterns.probes import Images, Probes
+from joseki.book.patterns.reads import layout_error
 from joseki.book.patterns.segment import (
     COLOUR_SHIFT,
     MOVE_BITS,
@@ -121,6 +122,10 @@ class Loaded:
     @classmethod
     def read_lazily(cls, blobs: Blobs, segment_id: int) -> Loaded:
         """Segment ``segment_id`` of ``blobs``, its small arrays and keys read now, the rest when needed."""
+        error = layout_error(segment_id, (name for sid, name in blobs.sizes if sid == segment_id))
+        if error is not None:
+            raise error
+
         def stored(*names: str) -> Stored:
             return Stored(blobs, [(segment_id, name) for name in names])
 

@@ -6,6 +6,8 @@ SQLAlchemy (:mod:`joseki.book.patterns.storage` writes them).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 import numpy.typing as npt
 
@@ -20,19 +22,34 @@ def segment_list(conn: ReadConnection) -> list[tuple[int, int, int]]:
             for i, level, records in rows(conn, "SELECT id, level, records FROM pattern_segment ORDER BY id")]
 
 
+UPGRADE = "run joseki index on any games to bring it up to date"
+"""What a segment of an earlier layout asks of the user: the index writer upgrades it (:func:`storage.upgrade`)."""
+
+
+def layout_error(segment_id: int, names: Iterable[str]) -> UserError | None:
+    """The one-line error for segment ``segment_id`` stored as arrays ``names`` when they are not this version's
+    (:data:`ARRAY_NAMES`); None when they are."""
+    present = set(names)
+    unknown = sorted(present - set(ARRAY_NAMES))
+    if unknown:
+        return UserError(f"the pattern index's segment {segment_id} has an array {unknown[0]!r} this version does "
+                         "not know (an index of a later version of joseki)")
+    missing = [name for name in ARRAY_NAMES if name not in present]
+    if missing:
+        return UserError(f"the pattern index's segment {segment_id} lacks its {', '.join(missing)} (an index of an "
+                         f"earlier version: {UPGRADE})")
+    return None
+
+
 def read_segment(conn: ReadConnection, segment_id: int) -> Segment:
     """The arrays of segment ``segment_id``; UserError for a segment of another layout."""
-    parts: dict[str, list[bytes]] = {name: [] for name in ARRAY_NAMES}
+    parts: dict[str, list[bytes]] = {}
     for name, _part, data in rows(conn, "SELECT name, part, data FROM pattern_chunk WHERE segment_id = :s "
                                         "ORDER BY name, part", {"s": segment_id}):
-        if str(name) not in parts:
-            raise UserError(f"the pattern index's segment {segment_id} has an array {name!r} this version does "
-                            "not know (an index of another version: build it again with joseki index)")
-        parts[str(name)].append(bytes(data) if not isinstance(data, bytes) else data)
-    missing = sorted(name for name, found in parts.items() if not found)
-    if missing:
-        raise UserError(f"the pattern index's segment {segment_id} lacks its {', '.join(missing)} (an index of "
-                        "another version: build it again with joseki index)")
+        parts.setdefault(str(name), []).append(bytes(data) if not isinstance(data, bytes) else data)
+    error = layout_error(segment_id, parts)
+    if error is not None:
+        raise error
     arrays = {name: np.frombuffer(p[0] if len(p) == 1 else b"".join(p), dtype=DTYPES[name])
               for name, p in parts.items()}
     return Segment.from_arrays(arrays)
@@ -44,8 +61,8 @@ def read_array(conn: ReadConnection, segment_id: int, name: str) -> npt.NDArray[
     sizes = rows(conn, "SELECT part, length(data) FROM pattern_chunk WHERE segment_id = :s AND name = :n "
                        "ORDER BY part", {"s": segment_id, "n": name})
     if not sizes:
-        raise UserError(f"the pattern index's segment {segment_id} lacks its {name} (an index of another version: "
-                        "build it again with joseki index)")
+        raise UserError(f"the pattern index's segment {segment_id} lacks its {name} (an index of an earlier "
+                        f"version: {UPGRADE})")
     found = np.empty(sum(int(size) for _, size in sizes), dtype=np.uint8)
     at = 0
     for part, size in sizes:
@@ -54,6 +71,14 @@ def read_array(conn: ReadConnection, segment_id: int, name: str) -> npt.NDArray[
         found[at:at + int(size)] = np.frombuffer(data, dtype=np.uint8)
         at += int(size)
     return found.view(DTYPES[name])
+
+
+def segment_arrays(conn: ReadConnection) -> dict[int, set[str]]:
+    """The names of the arrays each segment is stored as."""
+    found: dict[int, set[str]] = {}
+    for segment_id, name in rows(conn, "SELECT DISTINCT segment_id, name FROM pattern_chunk"):
+        found.setdefault(int(segment_id), set()).add(str(name))
+    return found
 
 
 def stored_bytes(conn: ReadConnection) -> tuple[int, int]:

@@ -22,7 +22,7 @@ import numpy.typing as npt
 from sqlalchemy import Connection, delete, update
 
 from joseki.book.patterns.merging import Piece, pieces
-from joseki.book.patterns.reads import read_array, segment_list
+from joseki.book.patterns.reads import layout_error, read_array, segment_arrays, segment_list
 from joseki.book.patterns.segment import (
     ARRAY_NAMES,
     DTYPES,
@@ -101,6 +101,7 @@ def write_games(conn: Connection, store: Store, games: Sequence[IndexedGame]) ->
     if not games:
         return 0
     advisory_lock(conn, LOCK)
+    upgrade(conn)
     unique = {g.key: g for g in reversed(games)}
     known = {str(k) for (k,) in rows(conn, "SELECT game_key FROM pattern_game WHERE game_key IN (:keys)",
                                      {"keys": sorted(unique)})}
@@ -118,6 +119,40 @@ def write_games(conn: Connection, store: Store, games: Sequence[IndexedGame]) ->
         write_segment(conn, build([g.arrays(ids[g.key]) for g in part]), 0)
     merge_tiers(conn)
     return len(fresh)
+
+
+UPGRADE_RECORDS = 1 << 20
+"""Records keyed again at a time when a segment of an earlier layout is brought up to date (bounds the memory)."""
+_GAME_ARRAYS = ("game_id", "record_start", "words", "winner", "date")
+"""The arrays every layout has stored: what a segment is built from."""
+
+
+def upgrade(conn: Connection) -> int:
+    """Bring every segment of an earlier layout (lacking some of this version's arrays) up to date, in the
+    transaction on ``conn``: its games keyed again from its own move lists, at most :data:`UPGRADE_RECORDS` records
+    at a time each written as a new segment, the old one deleted, then the tiers merged; how many games. No game
+    file is read. A segment of a later layout is left as it is (a search says so)."""
+    games = 0
+    for segment_id, names in sorted(segment_arrays(conn).items()):
+        if layout_error(segment_id, names) is None or not names.issuperset(_GAME_ARRAYS) \
+                or not names.issubset(ARRAY_NAMES):
+            continue
+        game_id, starts, words, winner, date = (read_array(conn, segment_id, name) for name in _GAME_ARRAYS)
+        bounds, moves = starts.astype(np.int64), words.view(np.uint16)
+        first = 0
+        while first < len(game_id):
+            last = first + 1
+            while last < len(game_id) and bounds[last + 1] - bounds[first] <= UPGRADE_RECORDS:
+                last += 1
+            part = [GameArrays(int(game_id[g]), moves[bounds[g]:bounds[g + 1]], int(winner[g]), int(date[g]))
+                    for g in range(first, last)]
+            write_segment(conn, build(part), 0)
+            first = last
+        _delete_segment(conn, segment_id)
+        games += len(game_id)
+    if games:
+        merge_tiers(conn)
+    return games
 
 
 def _parts(games: list[IndexedGame]) -> list[list[IndexedGame]]:
