@@ -632,6 +632,10 @@ def test_an_index_of_an_earlier_layout_is_refused_then_brought_up_to_date(tmp_pa
     with pytest.raises(UserError, match="an index of an earlier version"):
         loaded(Store(str(old)))
     assert old.read_bytes() == before
+    assert runner.invoke(app, ["--db", str(old), "index", *game_files[:4]]).exit_code == 0  # none added
+    conn = sqlite3.connect(old)
+    assert conn.execute("SELECT count(*), sum(games) FROM pattern_segment").fetchone() == (1, 4)  # merged again
+    conn.close()
     assert runner.invoke(app, ["--db", str(old), "index", *game_files[:6]]).exit_code == 0
     assert runner.invoke(app, ["--db", str(fresh), "index", *game_files[:6]]).exit_code == 0
     forget()

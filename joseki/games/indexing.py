@@ -269,9 +269,10 @@ class IndexLedger(Ledger):
 
 def finish_report(store: Store, report: IndexReport, files: int, compacted: bool = True) -> IndexReport:
     """``report`` with the run's files and the index's games and bytes after it; ``compacted``: the segments first
-    merged into one when the run added games and they fit (:func:`joseki.book.patterns.storage.compact`)."""
+    merged into one when there are several (games added, or an index of an earlier layout brought up to date) and
+    they fit (:func:`joseki.book.patterns.storage.compact`)."""
     report.files = files
-    if compacted and report.added:
+    if compacted:
         with store.write() as conn:
             compact(conn)
     with store.read() as conn:
